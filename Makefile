@@ -1,0 +1,28 @@
+# make run   : set up (apt-get what is missing), build, run the default suite with a report
+# make test  : set up, build, run the unit and VM integration tests
+BUILD ?= build
+JOBS ?= $(shell nproc)
+SCENARIO ?= scenarios/quick.json
+OUT ?= reports/quick
+
+.PHONY: setup build run test unit clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	$(BUILD)/orchestrator/storbed run $(SCENARIO) --out $(OUT)
+
+test: build
+	@scripts/start-services.sh
+	cd $(BUILD) && ctest --output-on-failure -LE bench
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -L unit
+
+clean:
+	rm -rf $(BUILD)

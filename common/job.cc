@@ -1,0 +1,89 @@
+#include "job.h"
+
+#include <stdexcept>
+
+namespace storbed {
+namespace {
+
+template <typename E, size_t N>
+E ParseName(const std::string& s, const std::pair<E, const char*> (&table)[N], const char* what) {
+  std::string allowed;
+  for (const auto& [value, name] : table) {
+    if (s == name) return value;
+    allowed += allowed.empty() ? name : std::string(", ") + name;
+  }
+  throw std::invalid_argument("unknown " + std::string(what) + " '" + s + "' (allowed: " +
+                              allowed + ")");
+}
+
+template <typename E, size_t N>
+std::string NameOf(E v, const std::pair<E, const char*> (&table)[N]) {
+  for (const auto& [value, name] : table)
+    if (value == v) return name;
+  return "?";
+}
+
+constexpr std::pair<Pattern, const char*> kPatterns[] = {
+    {Pattern::Sequential, "sequential"}, {Pattern::Random, "random"}, {Pattern::Gappy, "gappy"}};
+constexpr std::pair<Engine, const char*> kEngines[] = {{Engine::Psync, "psync"},
+                                                       {Engine::IoUring, "io_uring"}};
+constexpr std::pair<Direction, const char*> kDirections[] = {{Direction::Read, "read"},
+                                                             {Direction::Write, "write"}};
+constexpr std::pair<CacheState, const char*> kCacheStates[] = {{CacheState::Cold, "cold"},
+                                                               {CacheState::Keep, "keep"}};
+
+}  // namespace
+
+std::string ToString(Pattern p) { return NameOf(p, kPatterns); }
+std::string ToString(Engine e) { return NameOf(e, kEngines); }
+std::string ToString(Direction d) { return NameOf(d, kDirections); }
+std::string ToString(CacheState c) { return NameOf(c, kCacheStates); }
+Pattern ParsePattern(const std::string& s) { return ParseName(s, kPatterns, "pattern"); }
+Engine ParseEngine(const std::string& s) { return ParseName(s, kEngines, "engine"); }
+Direction ParseDirection(const std::string& s) { return ParseName(s, kDirections, "rw"); }
+CacheState ParseCacheState(const std::string& s) { return ParseName(s, kCacheStates, "cache"); }
+
+void to_json(nlohmann::json& j, const JobSpec& s) {
+  j = nlohmann::json{{"name", s.name},
+                     {"target", s.target},
+                     {"pattern", ToString(s.pattern)},
+                     {"rw", ToString(s.rw)},
+                     {"engine", ToString(s.engine)},
+                     {"bs", s.bs},
+                     {"iodepth", s.iodepth},
+                     {"offset", s.offset},
+                     {"size", s.size},
+                     {"runtime_s", s.runtime_s},
+                     {"io_limit", s.io_limit},
+                     {"direct", s.direct},
+                     {"gappy_read", s.gappy_read},
+                     {"gappy_skip", s.gappy_skip},
+                     {"seed", s.seed},
+                     {"cache", ToString(s.cache)}};
+}
+
+void from_json(const nlohmann::json& j, JobSpec& s) {
+  s.name = j.at("name").get<std::string>();
+  s.target = j.at("target").get<std::string>();
+  s.pattern = ParsePattern(j.at("pattern").get<std::string>());
+  s.rw = ParseDirection(j.at("rw").get<std::string>());
+  s.engine = ParseEngine(j.at("engine").get<std::string>());
+  s.bs = j.at("bs").get<uint64_t>();
+  s.iodepth = j.at("iodepth").get<uint32_t>();
+  s.offset = j.value("offset", uint64_t{0});
+  s.size = j.value("size", uint64_t{0});
+  s.runtime_s = j.value("runtime_s", 0.0);
+  s.io_limit = j.value("io_limit", uint64_t{0});
+  s.direct = j.value("direct", true);
+  s.gappy_read = j.value("gappy_read", uint32_t{1});
+  s.gappy_skip = j.value("gappy_skip", uint32_t{1});
+  s.seed = j.value("seed", uint64_t{1});
+  s.cache = ParseCacheState(j.value("cache", std::string("cold")));
+  if (s.bs == 0 || s.bs % 512 != 0)
+    throw std::invalid_argument("bs must be a nonzero multiple of 512, got " +
+                                std::to_string(s.bs));
+  if (s.iodepth == 0) throw std::invalid_argument("iodepth must be at least 1");
+  if (s.gappy_read == 0) throw std::invalid_argument("gappy_read must be at least 1");
+}
+
+}  // namespace storbed

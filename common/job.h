@@ -1,0 +1,52 @@
+// The job a storbed agent runs: one IO stream against one target. Shared by the
+// orchestrator and the agent so the two sides cannot drift.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace storbed {
+
+enum class Pattern { Sequential, Random, Gappy };
+enum class Engine { Psync, IoUring };
+enum class Direction { Read, Write };
+// What the page cache holds for the target when the job starts.
+enum class CacheState { Cold, Keep };
+
+struct JobSpec {
+  std::string name;            // e.g. "seq-read"
+  std::string target;          // device or file path as seen by the agent
+  Pattern pattern = Pattern::Sequential;
+  Direction rw = Direction::Read;
+  Engine engine = Engine::Psync;
+  uint64_t bs = 4096;          // bytes per IO
+  uint32_t iodepth = 1;        // in-flight IOs (psync is always 1)
+  uint64_t offset = 0;         // first byte of the region
+  uint64_t size = 0;           // bytes of the region; 0 = target size - offset
+  double runtime_s = 0;        // stop after this long; 0 = no time limit
+  uint64_t io_limit = 0;       // stop after this many bytes; 0 = one pass over the region
+  bool direct = true;          // O_DIRECT
+  uint32_t gappy_read = 1;     // gappy: blocks read in a row ...
+  uint32_t gappy_skip = 1;     // ... then blocks skipped (fio rw=read:<skip>)
+  uint64_t seed = 1;           // random pattern seed
+  CacheState cache = CacheState::Cold;
+};
+
+// Name <-> enum, for JSON, scenarios and tables. Parse* throws std::invalid_argument
+// naming the allowed values.
+std::string ToString(Pattern p);
+std::string ToString(Engine e);
+std::string ToString(Direction d);
+std::string ToString(CacheState c);
+Pattern ParsePattern(const std::string& s);
+Engine ParseEngine(const std::string& s);
+Direction ParseDirection(const std::string& s);
+CacheState ParseCacheState(const std::string& s);
+
+void to_json(nlohmann::json& j, const JobSpec& s);
+// Throws nlohmann::json::exception or std::invalid_argument on a bad document.
+void from_json(const nlohmann::json& j, JobSpec& s);
+
+}  // namespace storbed

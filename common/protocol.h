@@ -1,0 +1,101 @@
+// The agent protocol: JSON lines over the virtio-serial port (or a pipe for the
+// bare-metal agent). The host sends requests, the agent answers each with exactly one
+// reply, so neither side ever writes unasked (a virtio port drops or blocks writes
+// while the host end is closed).
+//
+//   host -> agent: hello, prepare, run, shutdown
+//   agent -> host: hello_reply, prepared, result, error, shutdown_ack
+//
+// Every message carries "type" and "v" (kProtocolVersion). An unknown type, a wrong
+// version or a malformed line is answered with `error`, never a crash.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "job.h"
+#include "result.h"
+
+namespace storbed {
+
+inline constexpr int kProtocolVersion = 1;
+// The virtio-serial port name the agent looks for under /sys/class/virtio-ports/*/name.
+inline constexpr const char* kAgentPortName = "org.storbed.agent.0";
+
+struct BlockDeviceInfo {
+  std::string name;             // kernel name, e.g. "vda", "nvme0n1"
+  std::string path;             // "/dev/vda"
+  uint64_t size_bytes = 0;
+  std::string serial;           // virtio-blk serial or NVMe serial, used to map disks
+  std::string model;
+  uint32_t logical_block_size = 0;
+  uint32_t physical_block_size = 0;
+  bool rotational = false;
+  uint32_t read_ahead_kb = 0;
+  uint32_t nr_requests = 0;
+  uint32_t max_sectors_kb = 0;
+  std::string scheduler;        // the active one, e.g. "none", "mq-deadline"
+  uint32_t nr_hw_queues = 0;    // entries under /sys/block/X/mq
+};
+
+struct HelloRequest {};
+struct HelloReply {
+  std::string agent_version;
+  std::string kernel_release;
+  std::vector<BlockDeviceInfo> devices;
+  uint64_t monotonic_ns = 0;    // agent's CLOCK_MONOTONIC when it answered
+  std::vector<std::string> modules_loaded;
+};
+struct PrepareRequest {
+  std::string target;
+  CacheState cache = CacheState::Cold;
+};
+struct Prepared {
+  std::string target;
+  double prepare_s = 0;
+  std::string steps;
+};
+struct RunRequest {
+  JobSpec job;
+};
+struct ResultReply {
+  JobResult result;
+};
+struct ErrorReply {
+  std::string message;
+  std::string request_type;     // what was being answered, "" when unknown
+  std::string raw;              // the offending line, when the line itself was bad
+};
+struct ShutdownRequest {};
+struct ShutdownAck {};
+
+using Message = std::variant<HelloRequest, HelloReply, PrepareRequest, Prepared, RunRequest,
+                             ResultReply, ErrorReply, ShutdownRequest, ShutdownAck>;
+
+// A line that is not a valid message. `raw` is the line as received.
+class ProtocolError : public std::runtime_error {
+ public:
+  ProtocolError(const std::string& what, std::string raw)
+      : std::runtime_error(what), raw_(std::move(raw)) {}
+  const std::string& raw() const { return raw_; }
+
+ private:
+  std::string raw_;
+};
+
+// One JSON document on one line, without the trailing newline.
+std::string EncodeMessage(const Message& m);
+// Throws ProtocolError on bad JSON, a missing/unknown type, a version mismatch or bad fields.
+Message DecodeMessage(const std::string& line);
+// The "type" string of a message.
+std::string MessageType(const Message& m);
+
+void to_json(nlohmann::json& j, const BlockDeviceInfo& d);
+void from_json(const nlohmann::json& j, BlockDeviceInfo& d);
+
+}  // namespace storbed

@@ -1,0 +1,115 @@
+#include "protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace storbed {
+namespace {
+
+TEST(ProtocolTest, RunRequestRoundTrips) {
+  JobSpec job;
+  job.name = "rand";
+  job.target = "/dev/vda";
+  job.pattern = Pattern::Gappy;
+  job.engine = Engine::IoUring;
+  job.bs = 16384;
+  job.iodepth = 32;
+  job.gappy_read = 2;
+  job.gappy_skip = 3;
+  job.direct = false;
+  const std::string line = EncodeMessage(RunRequest{job});
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  const Message m = DecodeMessage(line);
+  ASSERT_TRUE(std::holds_alternative<RunRequest>(m));
+  const JobSpec& back = std::get<RunRequest>(m).job;
+  EXPECT_EQ(back.name, "rand");
+  EXPECT_EQ(back.pattern, Pattern::Gappy);
+  EXPECT_EQ(back.engine, Engine::IoUring);
+  EXPECT_EQ(back.bs, 16384u);
+  EXPECT_EQ(back.iodepth, 32u);
+  EXPECT_EQ(back.gappy_skip, 3u);
+  EXPECT_FALSE(back.direct);
+}
+
+TEST(ProtocolTest, HelloReplyRoundTrips) {
+  HelloReply hello;
+  hello.agent_version = "0.1.0";
+  hello.kernel_release = "6.1.0-57-amd64";
+  hello.monotonic_ns = 123456789;
+  BlockDeviceInfo d;
+  d.name = "vda";
+  d.path = "/dev/vda";
+  d.size_bytes = 64 << 20;
+  d.serial = "storbed-d0";
+  d.nr_hw_queues = 2;
+  hello.devices.push_back(d);
+  const Message m = DecodeMessage(EncodeMessage(hello));
+  const auto& back = std::get<HelloReply>(m);
+  EXPECT_EQ(back.kernel_release, "6.1.0-57-amd64");
+  ASSERT_EQ(back.devices.size(), 1u);
+  EXPECT_EQ(back.devices[0].serial, "storbed-d0");
+  EXPECT_EQ(back.devices[0].nr_hw_queues, 2u);
+  EXPECT_EQ(back.monotonic_ns, 123456789u);
+}
+
+TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {
+  JobResult r;
+  r.job = "seq";
+  r.target = "/dev/vda";
+  r.ios = 10;
+  r.bytes = 40960;
+  r.latency.p99_us = 12.5;
+  r.block = UnavailableBlockStats("no block device under /tmp/x: tmpfs");
+  r.warnings = {"w"};
+  const auto back = std::get<ResultReply>(DecodeMessage(EncodeMessage(ResultReply{r}))).result;
+  EXPECT_EQ(back.ios, 10u);
+  EXPECT_DOUBLE_EQ(back.latency.p99_us, 12.5);
+  EXPECT_FALSE(back.block.available);
+  EXPECT_EQ(back.block.reason, "no block device under /tmp/x: tmpfs");
+  EXPECT_EQ(back.warnings, std::vector<std::string>{"w"});
+}
+
+TEST(ProtocolTest, EveryTypeNameRoundTrips) {
+  const Message all[] = {HelloRequest{}, PrepareRequest{"/dev/vda", CacheState::Cold},
+                         Prepared{"/dev/vda", 0.5, "sync"}, ErrorReply{"bad", "run", "x"},
+                         ShutdownRequest{}, ShutdownAck{}};
+  for (const auto& m : all) EXPECT_EQ(MessageType(DecodeMessage(EncodeMessage(m))), MessageType(m));
+}
+
+struct Bad {
+  const char* line;
+  const char* message_prefix;
+};
+
+class ProtocolRejects : public testing::TestWithParam<Bad> {};
+
+TEST_P(ProtocolRejects, WithTypedErrorKeepingTheRawLine) {
+  try {
+    DecodeMessage(GetParam().line);
+    FAIL() << "accepted " << GetParam().line;
+  } catch (const ProtocolError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(GetParam().message_prefix, 0), 0u) << e.what();
+    EXPECT_EQ(e.raw(), GetParam().line);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, ProtocolRejects,
+    testing::Values(Bad{"", "malformed JSON"}, Bad{"{\"type\":\"hello\"", "malformed JSON"},
+                    Bad{"[1,2]", "message is not a JSON object"},
+                    Bad{"{\"v\":1}", "message has no string field 'type'"},
+                    Bad{"{\"type\":\"hello\"}", "message has no integer field 'v'"},
+                    Bad{"{\"type\":\"hello\",\"v\":2}", "protocol version 2 is not supported"},
+                    Bad{"{\"type\":\"reboot\",\"v\":1}", "bad 'reboot' message: unknown message type"},
+                    Bad{"{\"type\":\"run\",\"v\":1}", "bad 'run' message"},
+                    Bad{"{\"type\":\"run\",\"v\":1,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                        "\"pattern\":\"spiral\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
+                        "\"iodepth\":1}}",
+                        "bad 'run' message: unknown pattern 'spiral' (allowed: sequential, random, "
+                        "gappy)"},
+                    Bad{"{\"type\":\"run\",\"v\":1,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                        "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
+                        "\"iodepth\":1}}",
+                        "bad 'run' message: bs must be a nonzero multiple of 512"}));
+
+}  // namespace
+}  // namespace storbed

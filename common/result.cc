@@ -1,0 +1,52 @@
+#include "result.h"
+
+namespace storbed {
+
+void to_json(nlohmann::json& j, const LatencySummary& s) {
+  j = nlohmann::json{{"count", s.count},   {"min_us", s.min_us}, {"mean_us", s.mean_us},
+                     {"max_us", s.max_us}, {"p50_us", s.p50_us}, {"p90_us", s.p90_us},
+                     {"p99_us", s.p99_us}, {"p999_us", s.p999_us}};
+}
+
+void from_json(const nlohmann::json& j, LatencySummary& s) {
+  s.count = j.at("count").get<uint64_t>();
+  s.min_us = j.at("min_us").get<double>();
+  s.mean_us = j.at("mean_us").get<double>();
+  s.max_us = j.at("max_us").get<double>();
+  s.p50_us = j.at("p50_us").get<double>();
+  s.p90_us = j.at("p90_us").get<double>();
+  s.p99_us = j.at("p99_us").get<double>();
+  s.p999_us = j.at("p999_us").get<double>();
+}
+
+void to_json(nlohmann::json& j, const JobResult& r) {
+  j = nlohmann::json{{"job", r.job},
+                     {"target", r.target},
+                     {"ios", r.ios},
+                     {"bytes", r.bytes},
+                     {"runtime_s", r.runtime_s},
+                     {"iops", r.iops},
+                     {"mib_s", r.mib_s},
+                     {"latency", r.latency},
+                     {"prepare_s", r.prepare_s},
+                     {"prepare_steps", r.prepare_steps},
+                     {"block", r.block},
+                     {"warnings", r.warnings}};
+}
+
+void from_json(const nlohmann::json& j, JobResult& r) {
+  r.job = j.at("job").get<std::string>();
+  r.target = j.at("target").get<std::string>();
+  r.ios = j.at("ios").get<uint64_t>();
+  r.bytes = j.at("bytes").get<uint64_t>();
+  r.runtime_s = j.at("runtime_s").get<double>();
+  r.iops = j.at("iops").get<double>();
+  r.mib_s = j.at("mib_s").get<double>();
+  r.latency = j.at("latency").get<LatencySummary>();
+  r.prepare_s = j.value("prepare_s", 0.0);
+  r.prepare_steps = j.value("prepare_steps", std::string());
+  r.block = j.at("block").get<BlockStats>();
+  r.warnings = j.value("warnings", std::vector<std::string>{});
+}
+
+}  // namespace storbed

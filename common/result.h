@@ -1,0 +1,41 @@
+// What an agent measured for one job: throughput, latency percentiles and the
+// block-layer stats of its target. Shared by the agent and the orchestrator.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "diskstats.h"
+
+namespace storbed {
+
+struct LatencySummary {
+  uint64_t count = 0;
+  double min_us = 0, mean_us = 0, max_us = 0;
+  double p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0;
+};
+
+struct JobResult {
+  std::string job;              // JobSpec::name
+  std::string target;           // path the agent opened
+  uint64_t ios = 0;             // completed IOs
+  uint64_t bytes = 0;           // completed bytes
+  double runtime_s = 0;         // the IO phase only
+  double iops = 0;
+  double mib_s = 0;
+  LatencySummary latency;       // per-IO completion latency
+  double prepare_s = 0;         // cache preparation (cold start), never in runtime_s
+  std::string prepare_steps;    // what preparation did, e.g. "sync, drop_caches=3, fadvise(DONTNEED)"
+  BlockStats block;             // diskstats delta of the target device around the IO phase
+  std::vector<std::string> warnings;  // things that make a figure less trustworthy
+};
+
+void to_json(nlohmann::json& j, const LatencySummary& s);
+void from_json(const nlohmann::json& j, LatencySummary& s);
+void to_json(nlohmann::json& j, const JobResult& r);
+void from_json(const nlohmann::json& j, JobResult& r);
+
+}  // namespace storbed

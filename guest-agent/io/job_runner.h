@@ -1,0 +1,30 @@
+// Runs one job against its target: cache preparation (timed on its own), the IO
+// phase with the job's engine and pattern, and the target's diskstats around it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "job.h"
+#include "protocol.h"
+#include "result.h"
+
+namespace storbed {
+
+// A job that could not run: names the target, the syscall and the errno text.
+class JobError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Brings the target's page cache into the requested state. Cold: sync(), then
+// drop_caches=3, then POSIX_FADV_DONTNEED (and BLKFLSBUF for block devices) on the
+// target. Returns the time it took and what it did. Throws JobError.
+Prepared PrepareTarget(const PrepareRequest& request);
+
+// Runs spec (preparing the cache first as spec.cache says, timed separately into
+// prepare_s). `layer` labels result.block: "guest block layer" in a guest, "host
+// device" on bare metal. Throws JobError when the target cannot be opened or IO fails.
+JobResult RunJob(const JobSpec& spec, const std::string& layer);
+
+}  // namespace storbed

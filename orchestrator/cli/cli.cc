@@ -1,0 +1,134 @@
+#include "cli/cli.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "backend/interrupt.h"
+#include "image/image_builder.h"
+#include "image/kernel_locator.h"
+#include "run/report_table.h"
+#include "run/results_dir.h"
+#include "run/runner.h"
+#include "run/scenario.h"
+#include "version.h"
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The agent ships beside storbed when installed, and in the build tree's guest-agent/.
+std::string DefaultAgentPath() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (const fs::path candidate : {exe.parent_path() / "storbed-agent",
+                                   exe.parent_path().parent_path() / "guest-agent" /
+                                       "storbed-agent"})
+    if (fs::exists(candidate, ec)) return candidate.string();
+  return "storbed-agent";
+}
+
+std::string DefaultImageCache() {
+  if (const char* dir = std::getenv("STORBED_CACHE")) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME")) return std::string(xdg) + "/storbed/images";
+  if (const char* home = std::getenv("HOME")) return std::string(home) + "/.cache/storbed/images";
+  return "/var/tmp/storbed-images";
+}
+
+int Run(const RunOptions& options) {
+  const RunOutcome outcome = RunScenario(options, std::cerr);
+  const std::string table = RenderTable(outcome.records);
+  std::cout << "\n" << table;
+  std::ofstream(options.out_dir + "/report.txt") << table;
+  std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
+            << "/manifest.json\n";
+  if (!outcome.failures.empty()) {
+    for (const auto& f : outcome.failures) std::cerr << "storbed: run " << f << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunMain(int argc, char** argv) {
+  CLI::App app{"storbed: what does the virtual disk path cost, and where?"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(kStorbedVersion) + " (" + kGitRevision + ")");
+
+  RunOptions run;
+  run.agent_path = DefaultAgentPath();
+  run.image_cache_dir = DefaultImageCache();
+  auto* run_cmd = app.add_subcommand("run", "Run a scenario and print the results table.");
+  run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
+  run_cmd->add_option("--out", run.out_dir, "Results directory (default reports/<scenario>)");
+  run_cmd->add_option("--accel", run.accel, "Override the scenario: auto, kvm or tcg")
+      ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
+  run_cmd->add_option("--agent", run.agent_path, "The static storbed-agent binary")
+      ->capture_default_str();
+  run_cmd->add_option("--image-cache", run.image_cache_dir, "Where built guest images are kept")
+      ->capture_default_str();
+  run_cmd->add_option("--work-dir", run.work_dir,
+                      "Where backing files are made (on a real block device, not tmpfs)")
+      ->capture_default_str();
+
+  ImageRequest image;
+  image.cache_dir = DefaultImageCache();
+  image.agent_path = DefaultAgentPath();
+  std::string kernel, modules;
+  auto* image_cmd = app.add_subcommand("image", "Guest images.");
+  image_cmd->require_subcommand(1);
+  auto* build_cmd = image_cmd->add_subcommand("build", "Build (or find cached) a guest image.");
+  build_cmd->add_option("--kernel", kernel, "Kernel image (default: newest /boot/vmlinuz-*)");
+  build_cmd->add_option("--modules", modules, "Its modules directory (holds modules.dep)");
+  build_cmd->add_option("--agent", image.agent_path, "The static storbed-agent binary")
+      ->capture_default_str();
+  build_cmd->add_option("--cache", image.cache_dir, "Image cache directory")->capture_default_str();
+
+  std::string report_dir;
+  auto* report_cmd = app.add_subcommand("report", "Print the table of a results directory.");
+  report_cmd->add_option("dir", report_dir, "Results directory")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*run_cmd) {
+      if (run.out_dir.empty()) run.out_dir = "reports/" + fs::path(run.scenario_path).stem().string();
+      InstallInterruptHandlers();
+      return Run(run);
+    }
+    if (*build_cmd) {
+      if (kernel.empty() != modules.empty())
+        throw ScenarioError("image build: --kernel and --modules go together");
+      image.kernel = kernel.empty() ? FindNewestHostKernel() : KernelFromPaths(kernel, modules);
+      std::cout << DescribeImage(BuildGuestImage(image));
+      return 0;
+    }
+    if (*report_cmd) {
+      std::cout << RenderTable(LoadResults(report_dir));
+      return 0;
+    }
+  } catch (const ScenarioError& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
+  } catch (const InterruptedError& e) {
+    std::cerr << "storbed: interrupted; finished runs are in " << run.out_dir
+              << "/results.json\n";
+    return 130;
+  } catch (const std::exception& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace storbed

@@ -1,0 +1,101 @@
+#include "run/bare_metal_target.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "backend/child_process.h"
+#include "backend/interrupt.h"
+#include "run/loop_device.h"
+
+namespace storbed {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
+                             const std::string& work_dir, std::chrono::milliseconds timeout) {
+  const std::string job_file = work_dir + "/job-" + job.name + ".json";
+  const std::string out_file = work_dir + "/agent-" + job.name + ".log";
+  std::ofstream(job_file) << nlohmann::json(job).dump(2) << "\n";
+  ChildProcess agent = ChildProcess::Start({agent_path, "--standalone", job_file}, out_file);
+  const auto deadline = Clock::now() + timeout;
+  while (agent.Running()) {
+    ThrowIfInterrupted();  // ~ChildProcess kills the agent on the way out
+    if (Clock::now() > deadline)
+      throw std::runtime_error("the bare-metal agent did not finish within " +
+                               std::to_string(timeout.count() / 1000) + " s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // The log holds the agent's stdout (the result, one JSON line) and its stderr.
+  std::string out = ReadAll(out_file);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  if (agent.ExitDescription() != "exited with status 0")
+    throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() +
+                             (out.empty() ? "" : ": " + out));
+  const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
+  try {
+    return nlohmann::json::parse(out.substr(start)).get<JobResult>();
+  } catch (const std::exception& e) {
+    throw std::runtime_error("the bare-metal agent printed no result (" + out_file +
+                             "): " + e.what());
+  }
+}
+
+void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
+  ctx.log << "bare metal: loop device over " << ctx.backing.path << "\n";
+  auto base_record = [&](const PlannedRun& run) {
+    RunRecord r;
+    r.run_id = run.run_id;
+    r.target = ToString(TargetKind::BareMetal);
+    r.accel = "host";
+    r.job = run.job;
+    return r;
+  };
+  std::optional<LoopDevice> loop;
+  try {
+    // Direct IO on the loop, so host page cache behaviour is the job's, not the loop's.
+    loop = LoopDevice::Attach(ctx.backing.path, /*direct_io=*/true);
+  } catch (const std::exception& e) {
+    for (const auto& run : runs) RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
+    return;
+  }
+  ctx.manifest["bare_metal"] = {{"device", loop->path()}, {"backing", ctx.backing.path},
+                                {"loop_direct_io", true}};
+  ctx.results.WriteManifest(ctx.manifest);
+  const std::string work_dir = ctx.results.File("bare-metal");
+  std::filesystem::create_directories(work_dir);
+  for (const auto& run : runs) {
+    RunRecord record = base_record(run);
+    record.device = loop->path();
+    record.job.target = loop->path();
+    ctx.log << "  " << run.run_id << " on " << loop->path() << "...\n";
+    const auto start = Clock::now();
+    try {
+      record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
+                                         JobReplyTimeout(record.job));
+      record.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+      ctx.results.Append(record);
+      ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
+    } catch (const InterruptedError&) {
+      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+      throw;
+    } catch (const std::exception& e) {
+      RecordFailure(ctx, record, RunStatus::Failed, e.what());
+    }
+  }
+}
+
+}  // namespace storbed

@@ -1,0 +1,160 @@
+#include "run/guest_target.h"
+
+#include <chrono>
+#include <ostream>
+
+#include "backend/interrupt.h"
+#include "run/host_info.h"
+
+namespace storbed {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string DeviceWithSerial(const HelloReply& hello, std::string* seen) {
+  for (const auto& d : hello.devices) {
+    *seen += (seen->empty() ? "" : ", ") + d.name + "(serial '" + d.serial + "')";
+    if (d.serial == kTestDiskSerial) return d.path;
+  }
+  return "";
+}
+
+}  // namespace
+
+MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const GuestImage& image,
+                             Accel accel, const std::string& run_dir) {
+  const DiskConfig& disk = ctx.scenario.disk;
+  MachineSpec spec;
+  spec.name = ctx.scenario.name + "-" + ToString(target);
+  spec.vcpus = ctx.scenario.machine.vcpus;
+  spec.memory_mib = ctx.scenario.machine.memory_bytes >> 20;
+  spec.accel = accel;
+  spec.kernel = image.kernel_path;
+  spec.initrd = image.initrd_path;
+  // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
+  spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
+  spec.run_dir = run_dir;
+  DiskSpec d;
+  d.id = "d0";
+  d.bus = target == TargetKind::Nvme ? Bus::Nvme : Bus::VirtioBlk;
+  d.backing = ctx.backing.path;
+  d.num_queues = disk.num_queues;
+  d.queue_size = disk.queue_size;
+  d.iothread = disk.iothread && d.bus == Bus::VirtioBlk;
+  d.aio = disk.aio;
+  d.cache = disk.cache;
+  d.request_merging = disk.request_merging;
+  d.serial = kTestDiskSerial;
+  d.nvme_max_ioqpairs = disk.num_queues;
+  spec.disks.push_back(d);
+  return spec;
+}
+
+void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<PlannedRun>& runs,
+                    const GuestImage& image, const AccelDecision& accel, Backend& backend) {
+  const std::string machine_dir = "machine-" + ToString(target);
+  const std::string run_dir = ctx.results.File(machine_dir);
+  const MachineSpec spec = GuestMachineSpec(ctx, target, image, accel.accel, run_dir);
+  auto base_record = [&](const PlannedRun& run) {
+    RunRecord r;
+    r.run_id = run.run_id;
+    r.target = ToString(target);
+    r.accel = ToString(accel.accel);
+    r.machine = machine_dir;
+    r.job = run.job;
+    r.console_log = machine_dir + "/console.log";
+    return r;
+  };
+
+  ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
+          << spec.vcpus << " vCPU, " << spec.memory_mib << " MiB)...\n";
+  const auto boot_start = Clock::now();
+  std::unique_ptr<Machine> machine;
+  try {
+    machine = backend.Start(spec, std::chrono::seconds(
+                                      static_cast<int64_t>(ctx.scenario.machine.boot_timeout_s)));
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const std::exception& e) {
+    for (const auto& run : runs)
+      RecordFailure(ctx, base_record(run), RunStatus::Failed,
+                    std::string("the guest did not boot: ") + e.what());
+    return;
+  }
+  const HelloReply& hello = machine->Hello();
+  ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
+          << " after " << SecondsSince(boot_start) << " s\n";
+  ctx.manifest["machines"][ToString(target)] = {
+      {"argv", machine->Argv()},          {"qemu_version", machine->QemuVersion()},
+      {"accel", ToString(accel.accel)},   {"guest_kernel", hello.kernel_release},
+      {"agent_version", hello.agent_version},
+      {"devices", hello.devices},         {"modules_loaded", hello.modules_loaded},
+      {"console_log", machine_dir + "/console.log"},
+      {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()}};
+  ctx.results.WriteManifest(ctx.manifest);
+
+  std::string seen;
+  const std::string device = DeviceWithSerial(hello, &seen);
+  if (device.empty()) {
+    for (const auto& run : runs)
+      RecordFailure(ctx, base_record(run), RunStatus::Failed,
+                    std::string("the guest shows no disk with serial ") + kTestDiskSerial +
+                        " (devices: " + (seen.empty() ? "none" : seen) + ")");
+    machine->Shutdown();
+    return;
+  }
+
+  const auto check = [&] {
+    ThrowIfInterrupted();
+    machine->CheckAlive();
+  };
+  std::string died_in;  // the run during which the machine went away
+  for (const auto& run : runs) {
+    RunRecord record = base_record(run);
+    record.device = device;
+    record.job.target = device;
+    if (!died_in.empty()) {
+      RecordFailure(ctx, record, RunStatus::Skipped, "the guest died during " + died_in);
+      continue;
+    }
+    ctx.log << "  " << run.run_id << " on " << device << "...\n";
+    const auto start = Clock::now();
+    try {
+      const Message reply =
+          machine->Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);
+      record.wall_s = SecondsSince(start);
+      if (const auto* r = std::get_if<ResultReply>(&reply)) {
+        record.result = r->result;
+        ctx.results.Append(record);
+        ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
+      } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {
+        RecordFailure(ctx, record, RunStatus::Failed, "agent error: " + e->message);
+      } else {
+        RecordFailure(ctx, record, RunStatus::Failed,
+                      "agent answered '" + MessageType(reply) + "' to a run request");
+      }
+    } catch (const InterruptedError&) {
+      record.wall_s = SecondsSince(start);
+      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+      throw;
+    } catch (const std::exception& e) {
+      record.wall_s = SecondsSince(start);
+      RecordFailure(ctx, record, RunStatus::Failed, e.what());
+      died_in = run.run_id;
+    }
+  }
+  if (died_in.empty()) {
+    try {
+      machine->Shutdown();
+    } catch (const std::exception& e) {
+      ctx.log << "  warning: " << ToString(target) << " guest shutdown: " << e.what() << "\n";
+    }
+  }
+  // An unhealthy machine is torn down by its destructor (SIGTERM, then SIGKILL).
+}
+
+}  // namespace storbed

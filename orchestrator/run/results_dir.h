@@ -1,0 +1,39 @@
+// One directory per invocation: manifest.json, results.json (rewritten whole after
+// every run, atomically, so a crash loses only the run in flight) and per-machine
+// folders with console logs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "run/run_record.h"
+
+namespace storbed {
+
+class ResultsDir {
+ public:
+  // Creates `path` (and parents). Throws std::runtime_error naming the path.
+  explicit ResultsDir(std::string path);
+
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& relative) const { return path_ + "/" + relative; }
+
+  void WriteManifest(const nlohmann::json& manifest) const;
+  // Adds the record and rewrites results.json.
+  void Append(const RunRecord& record);
+  const std::vector<RunRecord>& records() const { return records_; }
+
+ private:
+  std::string path_;
+  std::vector<RunRecord> records_;
+};
+
+// Writes `text` to `path` through a temp file and rename(2).
+void WriteFileAtomically(const std::string& path, const std::string& text);
+
+// Loads results.json of a results directory. Throws std::runtime_error naming the file.
+std::vector<RunRecord> LoadResults(const std::string& dir);
+
+}  // namespace storbed

@@ -1,0 +1,26 @@
+#include "run/run_context.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace storbed {
+
+void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const std::string& why) {
+  record.status = status;
+  record.error = why;
+  if (status == RunStatus::Failed) ctx.failures.push_back(record.run_id + ": " + why);
+  ctx.log << "  " << record.run_id << ": " << ToString(status) << ": " << why << "\n";
+  ctx.results.Append(record);
+}
+
+std::chrono::milliseconds JobReplyTimeout(const JobSpec& job) {
+  double seconds = 120;
+  if (job.runtime_s > 0) seconds += job.runtime_s * 3;
+  // A one-pass or io_size job: allow 1 MiB/s, slower than any TCG guest seen here.
+  const uint64_t bytes = job.io_limit ? job.io_limit : job.size;
+  seconds += bytes / double(1 << 20);
+  if (job.runtime_s <= 0 && bytes == 0) seconds = 3600;  // whole disk, size unknown here
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+}  // namespace storbed

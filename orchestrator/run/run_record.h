@@ -1,0 +1,35 @@
+// One run = one machine configuration x one job: what was asked, where it ran and
+// what it measured. results.json holds one record per run.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "job.h"
+#include "result.h"
+
+namespace storbed {
+
+enum class RunStatus { Ok, Failed, Skipped };
+std::string ToString(RunStatus s);
+
+struct RunRecord {
+  std::string run_id;       // "002-virtio-blk-rand-read", unique in a results dir
+  std::string target;       // "virtio-blk", "nvme" or "bare-metal"
+  std::string accel;        // "tcg", "kvm", or "host" for bare metal
+  std::string machine;      // guest machine directory (relative), "" for bare metal
+  std::string device;       // what the agent opened: "/dev/vda", "/dev/loop3"
+  JobSpec job;
+  RunStatus status = RunStatus::Ok;
+  std::string error;        // why it failed or was skipped
+  std::optional<JobResult> result;
+  std::string console_log;  // relative path of the guest console log, "" for bare metal
+  double wall_s = 0;        // wall time of the whole run, preparation included
+};
+
+void to_json(nlohmann::json& j, const RunRecord& r);
+void from_json(const nlohmann::json& j, RunRecord& r);
+
+}  // namespace storbed

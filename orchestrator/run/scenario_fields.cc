@@ -1,0 +1,92 @@
+#include "run/scenario_fields.h"
+
+namespace storbed {
+
+const std::vector<FieldSpec>& ScenarioFields() {
+  static const std::vector<FieldSpec> kFields = {
+      // scenario
+      {"scenario", "name", FieldType::String, "", 0, 0, {}, "", "Name of the suite, used in reports."},
+      {"scenario", "description", FieldType::String, "\"\"", 0, 0, {}, "", "What the suite shows."},
+      {"scenario", "targets", FieldType::TargetList, "[\"virtio-blk\",\"nvme\",\"bare-metal\"]", 0,
+       0, {"virtio-blk", "nvme", "bare-metal"}, "",
+       "Where each job runs: a guest disk on that bus, or the host (bare metal) against the "
+       "same backing through a loop device."},
+      // machine
+      {"machine", "vcpus", FieldType::Integer, "2", 1, 64, {}, "", "Guest vCPUs."},
+      {"machine", "memory", FieldType::Size, "\"1g\"", 128 << 20, 64.0 * (1ull << 30), {}, "bytes",
+       "Guest memory (accepts k, m, g suffixes)."},
+      {"machine", "kernel", FieldType::String, "\"host\"", 0, 0, {}, "",
+       "Guest kernel image: \"host\" = newest /boot/vmlinuz-*, or a bzImage path."},
+      {"machine", "modules_dir", FieldType::String, "\"\"", 0, 0, {}, "",
+       "Modules directory for a kernel path (holds modules.dep); default /lib/modules/<release>."},
+      {"machine", "accel", FieldType::Enum, "\"auto\"", 0, 0, {"auto", "kvm", "tcg"}, "",
+       "Accelerator: auto uses kvm only when the CPU flags, /dev/kvm and a probe guest allow it."},
+      {"machine", "boot_timeout", FieldType::Number, "180", 5, 3600, {}, "s",
+       "Seconds to wait for the agent's hello after QEMU starts."},
+      // disk
+      {"disk", "size", FieldType::Size, "\"64m\"", 1 << 20, 16.0 * (1ull << 40), {}, "bytes",
+       "Size of the raw backing file storbed creates and fills with data."},
+      {"disk", "backing", FieldType::String, "\"\"", 0, 0, {}, "",
+       "An existing file or block device to use instead (never created, never filled)."},
+      {"disk", "num_queues", FieldType::Integer, "1", 1, 64, {}, "",
+       "virtio-blk queues (num-queues); NVMe max_ioqpairs."},
+      {"disk", "queue_size", FieldType::Integer, "256", 2, 1024, {}, "",
+       "virtio-blk queue-size (a power of two)."},
+      {"disk", "iothread", FieldType::Bool, "false", 0, 0, {}, "",
+       "Give the virtio-blk disk its own QEMU iothread."},
+      {"disk", "aio", FieldType::Enum, "\"threads\"", 0, 0, {"threads", "native", "io_uring"}, "",
+       "QEMU's host IO method for the backing (native needs cache none)."},
+      {"disk", "cache", FieldType::Enum, "\"none\"", 0, 0, {"none", "writeback"}, "",
+       "QEMU cache mode: none = O_DIRECT on the host, writeback = host page cache."},
+      {"disk", "request_merging", FieldType::Bool, "true", 0, 0, {}, "",
+       "virtio-blk request-merging in QEMU (merges adjacent guest requests before submission)."},
+      // job
+      {"job", "name", FieldType::String, "", 0, 0, {}, "", "Job name, unique in the scenario."},
+      {"job", "pattern", FieldType::Enum, "\"sequential\"", 0, 0, {"sequential", "random", "gappy"},
+       "", "Offset order: sequential, random (each block once per pass), gappy (read, skip)."},
+      {"job", "rw", FieldType::Enum, "\"read\"", 0, 0, {"read", "write"}, "", "IO direction."},
+      {"job", "ioengine", FieldType::Enum, "\"psync\"", 0, 0, {"psync", "io_uring"}, "",
+       "How the agent issues IO."},
+      {"job", "bs", FieldType::Size, "\"4k\"", 512, 64 << 20, {}, "bytes",
+       "Block size per IO (a multiple of 512)."},
+      {"job", "iodepth", FieldType::Integer, "1", 1, 4096, {}, "", "IOs kept in flight."},
+      {"job", "size", FieldType::Size, "0", 0, 16.0 * (1ull << 40), {}, "bytes",
+       "Region of the disk the job covers; 0 = the whole disk."},
+      {"job", "io_size", FieldType::Size, "0", 0, 16.0 * (1ull << 40), {}, "bytes",
+       "Stop after this many bytes; 0 = one pass over the region (or runtime)."},
+      {"job", "runtime", FieldType::Number, "0", 0, 86400, {}, "s",
+       "Stop after this long; 0 = no time limit."},
+      {"job", "direct", FieldType::Bool, "true", 0, 0, {}, "", "O_DIRECT (bypass the page cache)."},
+      {"job", "invalidate", FieldType::Bool, "true", 0, 0, {}, "",
+       "Cold start before the job: sync, drop_caches, POSIX_FADV_DONTNEED (timed separately)."},
+      {"job", "gappy_read", FieldType::Integer, "1", 1, 1 << 20, {}, "blocks",
+       "gappy: blocks read in a row."},
+      {"job", "gappy_skip", FieldType::Integer, "1", 0, 1 << 20, {}, "blocks",
+       "gappy: blocks skipped after each run of reads (fio rw=read:<skip>)."},
+      {"job", "seed", FieldType::Integer, "1", 0, 9007199254740991.0, {}, "",
+       "Seed of the random pattern."},
+  };
+  return kFields;
+}
+
+std::vector<const FieldSpec*> FieldsOf(const std::string& section) {
+  std::vector<const FieldSpec*> out;
+  for (const auto& f : ScenarioFields())
+    if (f.section == section) out.push_back(&f);
+  return out;
+}
+
+std::string TypeName(FieldType type) {
+  switch (type) {
+    case FieldType::Integer: return "integer";
+    case FieldType::Size: return "size";
+    case FieldType::Number: return "number";
+    case FieldType::Bool: return "boolean";
+    case FieldType::String: return "string";
+    case FieldType::Enum: return "one of a set";
+    case FieldType::TargetList: return "list of targets";
+  }
+  return "?";
+}
+
+}  // namespace storbed

@@ -1,0 +1,32 @@
+// Scenario fields, declared once as data: name, type, default, range, unit, help.
+// The table drives parsing, validation messages and `storbed scenario explain`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace storbed {
+
+enum class FieldType { Integer, Size, Number, Bool, String, Enum, TargetList };
+
+struct FieldSpec {
+  std::string section;  // "scenario", "machine", "disk" or "job"
+  std::string name;     // fio's name where fio has the concept
+  FieldType type;
+  std::string default_json;  // JSON text; "" = required
+  double min = 0, max = 0;   // numeric range (inclusive) for Integer, Size and Number
+  std::vector<std::string> allowed;  // Enum values, or TargetList items
+  std::string unit;
+  std::string help;
+};
+
+// Every field a scenario file may hold.
+const std::vector<FieldSpec>& ScenarioFields();
+
+// The fields of one section, in declaration order.
+std::vector<const FieldSpec*> FieldsOf(const std::string& section);
+
+// "integer", "size", ... for messages and docs.
+std::string TypeName(FieldType type);
+
+}  // namespace storbed

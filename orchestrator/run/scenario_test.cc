@@ -1,0 +1,179 @@
+#include "run/scenario.h"
+
+#include <gtest/gtest.h>
+
+namespace storbed {
+namespace {
+
+const char* kMinimal = R"({"name": "t", "jobs": [{"name": "a"}]})";
+
+TEST(ScenarioTest, MinimalScenarioGetsDefaults) {
+  const Scenario s = ParseScenario(kMinimal, "t.json");
+  EXPECT_EQ(s.name, "t");
+  ASSERT_EQ(s.targets.size(), 3u);
+  EXPECT_EQ(s.targets[0], TargetKind::VirtioBlk);
+  EXPECT_EQ(s.targets[2], TargetKind::BareMetal);
+  EXPECT_EQ(s.disk.size_bytes, 64ull << 20);
+  EXPECT_EQ(s.machine.memory_bytes, 1ull << 30);
+  ASSERT_EQ(s.jobs.size(), 1u);
+  EXPECT_EQ(s.jobs[0].bs, 4096u);
+  EXPECT_EQ(s.jobs[0].pattern, Pattern::Sequential);
+  EXPECT_EQ(s.jobs[0].cache, CacheState::Cold);
+  EXPECT_EQ(s.expanded["jobs"][0]["iodepth"], 1);
+  EXPECT_EQ(s.expanded["disk"]["aio"], "threads");
+}
+
+TEST(ScenarioTest, ParsesEveryField) {
+  const Scenario s = ParseScenario(R"({
+    "name": "full", "description": "d", "targets": ["nvme"],
+    "machine": {"vcpus": 4, "memory": "2g", "kernel": "/boot/vmlinuz-x", "modules_dir": "/m",
+                "accel": "tcg", "boot_timeout": 60},
+    "disk": {"size": "128m", "num_queues": 2, "queue_size": 128, "iothread": true,
+             "aio": "native", "cache": "none", "request_merging": false},
+    "jobs": [{"name": "g", "pattern": "gappy", "rw": "read", "ioengine": "io_uring",
+              "bs": "16k", "iodepth": 32, "size": "32m", "io_size": "8m", "runtime": 1.5,
+              "direct": false, "invalidate": false, "gappy_read": 2, "gappy_skip": 5,
+              "seed": 7}]})",
+                                   "full.json");
+  EXPECT_EQ(s.machine.vcpus, 4u);
+  EXPECT_EQ(s.machine.memory_bytes, 2ull << 30);
+  EXPECT_EQ(s.machine.accel, "tcg");
+  EXPECT_EQ(s.disk.aio, Aio::Native);
+  EXPECT_TRUE(s.disk.iothread);
+  EXPECT_FALSE(s.disk.request_merging);
+  const JobSpec& j = s.jobs[0];
+  EXPECT_EQ(j.pattern, Pattern::Gappy);
+  EXPECT_EQ(j.engine, Engine::IoUring);
+  EXPECT_EQ(j.bs, 16384u);
+  EXPECT_EQ(j.iodepth, 32u);
+  EXPECT_EQ(j.size, 32ull << 20);
+  EXPECT_EQ(j.io_limit, 8ull << 20);
+  EXPECT_DOUBLE_EQ(j.runtime_s, 1.5);
+  EXPECT_FALSE(j.direct);
+  EXPECT_EQ(j.cache, CacheState::Keep);
+  EXPECT_EQ(j.gappy_read, 2u);
+  EXPECT_EQ(j.gappy_skip, 5u);
+  EXPECT_EQ(j.seed, 7u);
+}
+
+TEST(ScenarioTest, BundledQuickScenarioValidates) {
+  const Scenario s = LoadScenario(std::string(STORBED_SOURCE_DIR) + "/scenarios/quick.json");
+  EXPECT_EQ(s.jobs.size(), 3u);
+  EXPECT_EQ(s.targets.size(), 3u);
+}
+
+TEST(ScenarioTest, ParseSizeSuffixes) {
+  EXPECT_EQ(ParseSize(nlohmann::json(4096)), 4096u);
+  EXPECT_EQ(ParseSize(nlohmann::json("4k")), 4096u);
+  EXPECT_EQ(ParseSize(nlohmann::json("1M")), 1u << 20);
+  EXPECT_EQ(ParseSize(nlohmann::json("64MiB")), 64u << 20);
+  EXPECT_EQ(ParseSize(nlohmann::json("2g")), 2ull << 30);
+  EXPECT_THROW(ParseSize(nlohmann::json("4x")), std::invalid_argument);
+  EXPECT_THROW(ParseSize(nlohmann::json("k")), std::invalid_argument);
+  EXPECT_THROW(ParseSize(nlohmann::json(-1)), std::invalid_argument);
+  EXPECT_THROW(ParseSize(nlohmann::json(true)), std::invalid_argument);
+}
+
+struct BadCase {
+  const char* text;
+  const char* expected;  // the whole message
+};
+
+class ScenarioRejects : public testing::TestWithParam<BadCase> {};
+
+TEST_P(ScenarioRejects, WithFileFieldAndReason) {
+  try {
+    ParseScenario(GetParam().text, "bad.json");
+    FAIL() << "accepted: " << GetParam().text;
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), GetParam().expected);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, ScenarioRejects,
+    testing::Values(
+        BadCase{"{", "bad.json: not valid JSON: [json.exception.parse_error.101] parse error at "
+                     "line 1, column 2: syntax error while parsing object key - unexpected "
+                     "end of input; expected string literal"},
+        BadCase{"[]", "bad.json: (top level): must be a JSON object"},
+        BadCase{R"({"jobs": [{"name": "a"}]})", "bad.json: name: required field is missing"},
+        BadCase{R"({"name": "t"})", "bad.json: jobs: required: a non-empty list of job objects"},
+        BadCase{R"({"name": "t", "jobs": []})",
+                "bad.json: jobs: required: a non-empty list of job objects"},
+        BadCase{R"({"name": "t", "colour": 1, "jobs": [{"name": "a"}]})",
+                "bad.json: colour: unknown field (known: name, description, targets)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
+                "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, ioengine, bs, "
+                "iodepth, size, io_size, runtime, direct, invalidate, gappy_read, gappy_skip, "
+                "seed)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "randread"}]})",
+                "bad.json: jobs[0].rw: expected one of read, write, got \"randread\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "pattern": "zigzag"}]})",
+                "bad.json: jobs[0].pattern: expected one of sequential, random, gappy, got "
+                "\"zigzag\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "libaio"}]})",
+                "bad.json: jobs[0].ioengine: expected one of psync, io_uring, got \"libaio\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": "4q"}]})",
+                "bad.json: jobs[0].bs: unknown size suffix 'q' in \"4q\" (use k, m, g or t; "
+                "powers of 1024)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": 1000}]})",
+                "bad.json: jobs[0].bs: must be a multiple of 512, got 1000"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": 256}]})",
+                "bad.json: jobs[0].bs: value 256 is out of range [512, 64m]"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "iodepth": 0}]})",
+                "bad.json: jobs[0].iodepth: value 0 is out of range [1, 4096]"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "iodepth": "8"}]})",
+                "bad.json: jobs[0].iodepth: expected a non-negative integer, got \"8\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "iodepth": -3}]})",
+                "bad.json: jobs[0].iodepth: expected a non-negative integer, got -3"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "direct": 1}]})",
+                "bad.json: jobs[0].direct: expected true or false, got 1"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "runtime": "3s"}]})",
+                "bad.json: jobs[0].runtime: expected a number, got \"3s\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "runtime": -1}]})",
+                "bad.json: jobs[0].runtime: value -1 is out of range [0, 86400] s"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a"}, {"name": "a"}]})",
+                "bad.json: jobs[1].name: job name \"a\" is used twice"},
+        BadCase{R"({"name": "t", "jobs": [{"name": ""}]})", "bad.json: jobs[0].name: must not be empty"},
+        BadCase{R"({"name": "t", "jobs": ["a"]})", "bad.json: jobs[0]: must be a JSON object"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "size": "1g"}]})",
+                "bad.json: jobs[0].size: job region (1073741824 bytes) is larger than disk.size "
+                "(67108864 bytes)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "gappy_read": 0}]})",
+                "bad.json: jobs[0].gappy_read: value 0 is out of range [1, 1048576] blocks"},
+        BadCase{R"({"name": "t", "targets": [], "jobs": [{"name": "a"}]})",
+                "bad.json: targets: expected a non-empty list of targets"},
+        BadCase{R"({"name": "t", "targets": ["ide"], "jobs": [{"name": "a"}]})",
+                "bad.json: targets: expected targets from virtio-blk, nvme, bare-metal, got "
+                "\"ide\""},
+        BadCase{R"({"name": "t", "targets": ["nvme", "nvme"], "jobs": [{"name": "a"}]})",
+                "bad.json: targets: target \"nvme\" is listed twice"},
+        BadCase{R"({"name": "t", "machine": {"vcpus": 0}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.vcpus: value 0 is out of range [1, 64]"},
+        BadCase{R"({"name": "t", "machine": {"memory": "1m"}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.memory: value 1m is out of range [128m, 64g]"},
+        BadCase{R"({"name": "t", "machine": {"accel": "hvf"}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.accel: expected one of auto, kvm, tcg, got \"hvf\""},
+        BadCase{R"({"name": "t", "machine": [], "jobs": [{"name": "a"}]})",
+                "bad.json: machine: must be a JSON object"},
+        BadCase{R"({"name": "t", "disk": {"aio": "posix"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.aio: expected one of threads, native, io_uring, got \"posix\""},
+        BadCase{R"({"name": "t", "disk": {"cache": "unsafe"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.cache: expected one of none, writeback, got \"unsafe\""},
+        BadCase{R"({"name": "t", "disk": {"aio": "native", "cache": "writeback"},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.aio: \"native\" needs cache \"none\" (QEMU requires O_DIRECT for "
+                "it)"},
+        BadCase{R"({"name": "t", "disk": {"queue_size": 100}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.queue_size: must be a power of two, got 100"},
+        BadCase{R"({"name": "t", "disk": {"queue_size": 4096}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.queue_size: value 4096 is out of range [2, 1024]"},
+        BadCase{R"({"name": "t", "disk": {"size": "512k"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.size: value 512k is out of range [1m, 16t]"},
+        BadCase{R"({"name": "t", "disk": {"sizes": 1}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.sizes: unknown field (known: size, backing, num_queues, "
+                "queue_size, iothread, aio, cache, request_merging)"}));
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what storbed needs on Debian 12, only what is missing; quiet when all is there.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+  liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev
+  qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio
+  libvirt-daemon-system libvirt-clients
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: need root to install packages (run as root or with sudo)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi

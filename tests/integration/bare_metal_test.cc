@@ -1,0 +1,61 @@
+// The bare-metal twin for real: the static agent, --standalone, on a loop device over a
+// data-filled file, as `storbed run` does it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "run/backing.h"
+#include "run/bare_metal_target.h"
+#include "run/loop_device.h"
+#include "test_env.h"
+
+namespace storbed {
+namespace {
+
+TEST(BareMetalTest, StandaloneAgentOnALoopDeviceReportsHostDeviceStats) {
+  const std::string dir = testing::ScratchDir("bare-metal");
+  const Backing backing = CreateFilledBacking(dir + "/backing.raw", 16 << 20);
+  std::string loop_name;
+  {
+    LoopDevice loop = LoopDevice::Attach(backing.path, /*direct_io=*/true);
+    loop_name = std::filesystem::path(loop.path()).filename();
+    JobSpec job;
+    job.name = "rand";
+    job.target = loop.path();
+    job.pattern = Pattern::Random;
+    job.engine = Engine::IoUring;
+    job.iodepth = 8;
+    job.bs = 4096;
+    job.io_limit = 4 << 20;
+    const JobResult r =
+        RunStandaloneAgent(testing::AgentPath(), job, dir, std::chrono::seconds(120));
+    EXPECT_EQ(r.bytes, 4u << 20);
+    EXPECT_EQ(r.ios, 1024u);
+    EXPECT_GT(r.iops, 0);
+    ASSERT_TRUE(r.block.available) << r.block.reason;
+    EXPECT_EQ(r.block.device, loop_name);
+    EXPECT_EQ(r.block.layer, "host device");
+    EXPECT_GE(r.block.read_bytes, 4u << 20);
+    EXPECT_GT(r.block.avg_queue_depth, 0.5);
+  }
+  // Detached: the loop device no longer has a backing file.
+  EXPECT_FALSE(std::filesystem::exists("/sys/block/" + loop_name + "/loop/backing_file"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BareMetalTest, StandaloneAgentErrorNamesTheTarget) {
+  const std::string dir = testing::ScratchDir("bare-metal-error");
+  JobSpec job;
+  job.name = "missing";
+  job.target = dir + "/does-not-exist";
+  try {
+    RunStandaloneAgent(testing::AgentPath(), job, dir, std::chrono::seconds(60));
+    FAIL() << "a missing target ran";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("does-not-exist"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,144 @@
+// `storbed run` end to end: a small suite on both buses and bare metal, then the
+// same CLI with QEMU SIGKILLed in the middle of a job.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "backend/child_process.h"
+#include "run/results_dir.h"
+#include "test_env.h"
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+struct CliRun {
+  std::string exit;  // ExitDescription
+  std::string log;   // stdout + stderr
+};
+
+CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
+              const std::function<void()>& while_running = nullptr) {
+  std::vector<std::string> argv{testing::CliPath()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildProcess cli = ChildProcess::Start(argv, log);
+  if (while_running) while_running();
+  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(10)));
+  return {cli.ExitDescription(), Slurp(log)};
+}
+
+std::string WriteScenario(const std::string& dir, const std::string& text) {
+  const std::string path = dir + "/scenario.json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  const std::string dir = testing::ScratchDir("cli-run");
+  const std::string scenario = WriteScenario(dir, R"({
+    "name": "itest", "targets": ["virtio-blk", "nvme", "bare-metal"],
+    "machine": {"memory": "512m", "accel": "auto"}, "disk": {"size": "16m"},
+    "jobs": [
+      {"name": "seq", "pattern": "sequential", "bs": "64k", "io_size": "2m"},
+      {"name": "rand", "pattern": "random", "bs": "4k", "ioengine": "io_uring", "iodepth": 4,
+       "io_size": "1m"},
+      {"name": "gappy", "pattern": "gappy", "bs": "4k", "gappy_skip": 3, "io_size": "1m"}]})");
+  const CliRun run = RunCli({"run", scenario, "--out", dir + "/out", "--image-cache",
+                             std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+                            dir + "/cli.log");
+  ASSERT_EQ(run.exit, "exited with status 0") << run.log;
+
+  const auto records = LoadResults(dir + "/out");
+  ASSERT_EQ(records.size(), 9u);
+  for (const auto& r : records) {
+    SCOPED_TRACE(r.run_id);
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
+    ASSERT_TRUE(r.result);
+    EXPECT_GT(r.result->mib_s, 0);
+    EXPECT_TRUE(r.result->block.available) << r.result->block.reason;
+    EXPECT_EQ(r.accel, r.target == "bare-metal" ? "host" : "tcg");
+  }
+  const auto manifest = nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
+  EXPECT_EQ(manifest["accel"]["accel"], "tcg");
+  EXPECT_FALSE(manifest["accel"]["reason"].get<std::string>().empty());
+  EXPECT_FALSE(manifest["machines"]["nvme"]["argv"].empty());
+  EXPECT_FALSE(manifest["machines"]["virtio-blk"]["guest_kernel"].get<std::string>().empty());
+  EXPECT_EQ(manifest["scenario"]["jobs"].size(), 3u);
+  EXPECT_TRUE(fs::file_size(dir + "/out/machine-nvme/console.log") > 0);
+  EXPECT_EQ(testing::CountQemuProcesses(), 0);
+}
+
+TEST(CliRunTest, BadScenarioExitsTwoNamingFileAndField) {
+  const std::string dir = testing::ScratchDir("cli-bad");
+  const std::string scenario =
+      WriteScenario(dir, R"({"name": "x", "jobs": [{"name": "a", "iodepth": 0}]})");
+  const CliRun run = RunCli({"run", scenario, "--out", dir + "/out"}, dir + "/cli.log");
+  EXPECT_EQ(run.exit, "exited with status 2");
+  EXPECT_NE(run.log.find(scenario + ": jobs[0].iodepth: value 0 is out of range"),
+            std::string::npos)
+      << run.log;
+}
+
+// The pids of QEMU processes whose command line mentions `needle`.
+std::vector<pid_t> QemuPidsMentioning(const std::string& needle) {
+  std::vector<pid_t> pids;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = Slurp(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.rfind("qemu-system", 0) == 0 && cmdline.find(needle) != std::string::npos)
+      pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+TEST(CliRunTest, QemuKilledDuringAJobFailsThatRunAndKeepsTheRest) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  const std::string dir = testing::ScratchDir("cli-kill");
+  const std::string scenario = WriteScenario(dir, R"({
+    "name": "kill", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
+    "disk": {"size": "16m"},
+    "jobs": [{"name": "first", "bs": "64k", "io_size": "1m"},
+             {"name": "long", "pattern": "random", "bs": "4k", "runtime": 120}]})");
+  const std::string out = dir + "/out";
+  const CliRun run = RunCli(
+      {"run", scenario, "--out", out, "--image-cache",
+       std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+      dir + "/cli.log", [&] {
+        // Wait until the first run is recorded and the long one has started.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+        while (std::chrono::steady_clock::now() < deadline &&
+               Slurp(dir + "/cli.log").find("002-virtio-blk-long on") == std::string::npos)
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        const auto pids = QemuPidsMentioning(out);
+        ASSERT_EQ(pids.size(), 1u);
+        kill(pids[0], SIGKILL);
+      });
+  EXPECT_EQ(run.exit, "exited with status 3") << run.log;
+  EXPECT_NE(run.log.find("storbed: run 002-virtio-blk-long: "), std::string::npos) << run.log;
+  const auto records = LoadResults(out);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].status, RunStatus::Ok);
+  EXPECT_EQ(records[1].status, RunStatus::Failed);
+  EXPECT_NE(records[1].error.find("signal 9"), std::string::npos) << records[1].error;
+  EXPECT_GT(fs::file_size(out + "/" + records[1].console_log), 0u);
+  EXPECT_EQ(testing::CountQemuProcesses(), 0);
+}
+
+}  // namespace
+}  // namespace storbed

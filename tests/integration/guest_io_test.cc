@@ -1,0 +1,136 @@
+// Boots real guests under TCG (one per bus, shared by the tests of this file) and runs
+// the agent's jobs in them through the QEMU backend.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "backend/backend_qemu.h"
+#include "backend/qemu_argv.h"
+#include "run/backing.h"
+#include "run/guest_target.h"
+#include "test_env.h"
+
+namespace storbed {
+namespace {
+
+struct Guest {
+  std::string dir;
+  std::unique_ptr<Machine> machine;
+  std::string device;
+};
+
+class GuestIoTest : public ::testing::TestWithParam<Bus> {
+ protected:
+  static void TearDownTestSuite() {
+    for (auto& [bus, guest] : guests_)
+      if (guest.machine) guest.machine->Shutdown();
+    guests_.clear();
+  }
+
+  // The booted guest for this bus, or nullptr after GTEST_SKIP.
+  Guest* GuestFor(Bus bus) {
+    auto it = guests_.find(bus);
+    if (it != guests_.end()) return &it->second;
+    std::string why;
+    const GuestImage image = testing::SharedGuestImage(&why);
+    if (image.kernel_path.empty()) return nullptr;
+    Guest guest;
+    guest.dir = testing::ScratchDir("guest-" + ToString(bus));
+    CreateFilledBacking(guest.dir + "/backing.raw", 32 << 20);
+    MachineSpec spec;
+    spec.name = "itest-" + ToString(bus);
+    spec.vcpus = 2;
+    spec.memory_mib = 512;
+    spec.accel = Accel::Tcg;
+    spec.kernel = image.kernel_path;
+    spec.initrd = image.initrd_path;
+    spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
+    spec.run_dir = guest.dir + "/machine";
+    DiskSpec disk;
+    disk.id = "d0";
+    disk.bus = bus;
+    disk.backing = guest.dir + "/backing.raw";
+    disk.aio = Aio::IoUring;
+    disk.serial = kTestDiskSerial;
+    spec.disks.push_back(disk);
+    QemuBackend backend;
+    guest.machine = backend.Start(spec, std::chrono::seconds(180));
+    for (const auto& d : guest.machine->Hello().devices)
+      if (d.serial == kTestDiskSerial) guest.device = d.path;
+    return &guests_.emplace(bus, std::move(guest)).first->second;
+  }
+
+  JobResult Run(Guest& guest, JobSpec job) {
+    job.target = guest.device;
+    const Message reply = guest.machine->Agent().Call(RunRequest{job}, std::chrono::minutes(5),
+                                                      [&] { guest.machine->CheckAlive(); });
+    if (const auto* e = std::get_if<ErrorReply>(&reply)) ADD_FAILURE() << e->message;
+    return std::get<ResultReply>(reply).result;
+  }
+
+  static inline std::map<Bus, Guest> guests_;
+};
+
+TEST_P(GuestIoTest, GuestSeesTheDiskBySerialWithItsSize) {
+  Guest* guest = GuestFor(GetParam());
+  if (!guest) GTEST_SKIP() << "no guest kernel installed";
+  ASSERT_FALSE(guest->device.empty()) << "no disk with serial " << kTestDiskSerial;
+  for (const auto& d : guest->machine->Hello().devices)
+    if (d.path == guest->device) EXPECT_EQ(d.size_bytes, 32u << 20);
+  EXPECT_EQ(guest->device.find(GetParam() == Bus::Nvme ? "/dev/nvme" : "/dev/vd"), 0u);
+}
+
+TEST_P(GuestIoTest, EachPatternRunsAndIsSeenByTheGuestBlockLayer) {
+  Guest* guest = GuestFor(GetParam());
+  if (!guest) GTEST_SKIP() << "no guest kernel installed";
+  for (const Pattern pattern : {Pattern::Sequential, Pattern::Random, Pattern::Gappy}) {
+    SCOPED_TRACE(ToString(pattern));
+    JobSpec job;
+    job.name = ToString(pattern);
+    job.pattern = pattern;
+    job.engine = pattern == Pattern::Random ? Engine::IoUring : Engine::Psync;
+    job.iodepth = pattern == Pattern::Random ? 8 : 1;
+    job.bs = 16384;
+    job.io_limit = 2 << 20;
+    job.gappy_read = 1;
+    job.gappy_skip = 2;
+    const JobResult r = Run(*guest, job);
+    EXPECT_EQ(r.bytes, 2u << 20);
+    EXPECT_EQ(r.ios, (2u << 20) / 16384);
+    EXPECT_GT(r.iops, 0);
+    EXPECT_GT(r.latency.p50_us, 0);
+    ASSERT_TRUE(r.block.available) << r.block.reason;
+    EXPECT_EQ(r.block.layer, "guest block layer");
+    // Direct IO: the block layer sees every IO (it may merge adjacent ones, never fewer bytes).
+    EXPECT_GE(r.block.read_bytes, 2u << 20);
+    EXPECT_GT(r.block.avg_queue_depth, 0);
+  }
+}
+
+TEST_P(GuestIoTest, BufferedSequentialReadIsReadAheadDirectIsNot) {
+  Guest* guest = GuestFor(GetParam());
+  if (!guest) GTEST_SKIP() << "no guest kernel installed";
+  JobSpec job;
+  job.name = "ra";
+  job.bs = 4096;
+  job.io_limit = 8 << 20;
+  job.direct = false;
+  const JobResult buffered = Run(*guest, job);
+  job.direct = true;
+  const JobResult direct = Run(*guest, job);
+  ASSERT_TRUE(buffered.block.available && direct.block.available);
+  // Readahead turns 4 KiB reads into large requests; O_DIRECT leaves them at bs.
+  EXPECT_GT(buffered.block.avg_request_bytes, 8 * 4096.0);
+  EXPECT_LT(buffered.block.reads, direct.block.reads / 4);
+  EXPECT_NEAR(direct.block.avg_request_bytes, 4096.0, 4096.0 * 0.25);
+}
+
+INSTANTIATE_TEST_SUITE_P(Buses, GuestIoTest, ::testing::Values(Bus::VirtioBlk, Bus::Nvme),
+                         [](const auto& info) {
+                           return info.param == Bus::Nvme ? std::string("nvme")
+                                                          : std::string("virtio_blk");
+                         });
+
+}  // namespace
+}  // namespace storbed

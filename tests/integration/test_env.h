@@ -1,0 +1,21 @@
+// Shared setup for integration tests: the built binaries, a guest image built once
+// per test binary, and scratch space on a real block device.
+#pragma once
+
+#include <string>
+
+#include "image/image_builder.h"
+
+namespace storbed::testing {
+
+std::string AgentPath();
+std::string CliPath();
+// Scratch directory under /var/tmp (not tmpfs: O_DIRECT and diskstats need a device).
+std::string ScratchDir(const std::string& name);
+// The guest image for this machine's newest kernel; empty kernel_path when no kernel is
+// installed (tests then skip with the reason in *why).
+GuestImage SharedGuestImage(std::string* why);
+// Number of qemu-system processes running (any owner).
+int CountQemuProcesses();
+
+}  // namespace storbed::testing

@@ -1,0 +1,51 @@
+// psync: one pread/pwrite at a time, the baseline every other engine is compared with.
+#include <errno.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "io_buffer.h"
+
+namespace storbed {
+namespace {
+
+class PsyncEngine : public IoEngine {
+ public:
+  EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
+    EngineStats stats;
+    if (job.iodepth > 1)
+      stats.warnings.push_back("psync is synchronous: iodepth " + std::to_string(job.iodepth) +
+                               " ran at 1");
+    const bool write = job.rw == Direction::Write;
+    const char* syscall = write ? "pwrite" : "pread";
+    AlignedBuffer buf(job.bs);
+    const uint64_t start = MonotonicNs();
+    IoBudget budget(job, offsets.blocks_per_pass(), start);
+    uint64_t now = start;
+    while (budget.MayIssue(now)) {
+      const uint64_t off = offsets.Next();
+      if (write) StampSectors(buf.data(), job.bs, off);
+      budget.Issued();
+      stats.max_in_flight = 1;
+      const uint64_t t0 = MonotonicNs();
+      ssize_t n;
+      do {
+        n = write ? pwrite(job.fd, buf.data(), job.bs, off_t(off))
+                  : pread(job.fd, buf.data(), job.bs, off_t(off));
+      } while (n < 0 && errno == EINTR);  // the agent as PID 1 gets SIGCHLD and friends
+      now = MonotonicNs();
+      if (n < 0) throw IoError(job.target, syscall, off, errno);
+      if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
+      stats.latency.Record(now - t0);
+      ++stats.ios;
+      stats.bytes += job.bs;
+    }
+    stats.runtime_s = double(now - start) / 1e9;
+    return stats;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<IoEngine> MakePsyncEngine() { return std::make_unique<PsyncEngine>(); }
+
+}  // namespace storbed

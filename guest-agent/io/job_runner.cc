@@ -1,0 +1,184 @@
+#include "job_runner.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "cache_control.h"
+#include "engine.h"
+#include "pattern.h"
+#include "target_device.h"
+#include "unique_fd.h"
+
+namespace storbed {
+namespace {
+
+std::string JobLabel(const JobSpec& spec) {
+  return "job '" + spec.name + "' on " + spec.target;
+}
+
+UniqueFd OpenTarget(const JobSpec& spec) {
+  int flags = (spec.rw == Direction::Write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  std::string how = spec.rw == Direction::Write ? "O_RDWR" : "O_RDONLY";
+  if (spec.direct) {
+    flags |= O_DIRECT;
+    how += "|O_DIRECT";
+  }
+  UniqueFd fd(open(spec.target.c_str(), flags));
+  if (!fd.valid()) {
+    const int err = errno;
+    std::string msg = "cannot open " + spec.target + ": open(" + how + ") failed: " +
+                      std::strerror(err);
+    if (err == EINVAL && spec.direct)
+      msg += " (the filesystem does not support O_DIRECT, e.g. tmpfs; set direct=false)";
+    throw JobError(msg);
+  }
+  return fd;
+}
+
+// The region's size in bytes, checked against the target. Throws JobError.
+uint64_t RegionSize(const JobSpec& spec, int fd) {
+  const uint64_t target_size = TargetSize(fd, spec.target);
+  struct stat st;
+  // A write job may grow a regular file; everything else must stay inside the target.
+  const bool may_grow = spec.rw == Direction::Write && fstat(fd, &st) == 0 &&
+                        S_ISREG(st.st_mode) && spec.size > 0;
+  if (!may_grow && spec.offset >= target_size)
+    throw JobError(JobLabel(spec) + ": offset " + std::to_string(spec.offset) +
+                   " is at or past the end of the target (" + std::to_string(target_size) +
+                   " bytes)");
+  const uint64_t size = spec.size ? spec.size : target_size - spec.offset;
+  if (!may_grow && spec.offset + size > target_size)
+    throw JobError(JobLabel(spec) + ": region [" + std::to_string(spec.offset) + ", " +
+                   std::to_string(spec.offset + size) + ") ends past the end of the target (" +
+                   std::to_string(target_size) + " bytes)");
+  if (size < spec.bs)
+    throw JobError(JobLabel(spec) + ": region of " + std::to_string(size) +
+                   " bytes is smaller than bs=" + std::to_string(spec.bs));
+  return size;
+}
+
+void CheckSpec(const JobSpec& spec) {
+  if (spec.bs == 0) throw JobError(JobLabel(spec) + ": bs must be > 0");
+  if (spec.iodepth == 0) throw JobError(JobLabel(spec) + ": iodepth must be >= 1");
+  // O_DIRECT IO must be aligned to the logical block size; 512 is the smallest there is,
+  // so this catches the sure failures early with a clearer message than EINVAL.
+  if (spec.direct && (spec.bs % 512 != 0 || spec.offset % 512 != 0))
+    throw JobError(JobLabel(spec) + ": direct IO needs bs and offset in multiples of the "
+                   "device's logical block size (512 or 4096), got bs=" +
+                   std::to_string(spec.bs) + " offset=" + std::to_string(spec.offset));
+}
+
+// One /proc/diskstats line of the target's device and when it was read.
+struct Snapshot {
+  std::optional<DiskCounters> counters;
+  uint64_t ns = 0;
+  std::string error;
+};
+
+Snapshot TakeSnapshot(const std::string& device) {
+  Snapshot s;
+  std::ifstream in("/proc/diskstats");
+  std::ostringstream text;
+  text << in.rdbuf();
+  s.ns = MonotonicNs();
+  if (!in) {
+    s.error = "cannot read /proc/diskstats";
+    return s;
+  }
+  try {
+    s.counters = FindDisk(text.str(), device);
+    if (!s.counters) s.error = "device " + device + " is not in /proc/diskstats";
+  } catch (const std::exception& e) {
+    s.error = e.what();
+  }
+  return s;
+}
+
+BlockStats BlockDelta(const TargetDevice& dev, const Snapshot& before, const Snapshot& after,
+                      const std::string& target) {
+  if (!dev.name) return UnavailableBlockStats("no block device under " + target + ": " + dev.reason);
+  if (!before.counters || !after.counters)
+    return UnavailableBlockStats(!before.error.empty() ? before.error : after.error);
+  return DiffDiskCounters(*before.counters, *after.counters,
+                          double(after.ns - before.ns) / 1e9);
+}
+
+}  // namespace
+
+Prepared PrepareTarget(const PrepareRequest& request) {
+  const CachePrepared p = PrepareCache(request.target, request.cache, RealCacheSystem());
+  Prepared out{.target = request.target, .prepare_s = p.seconds, .steps = p.StepsText()};
+  // Prepared has no warnings field: failed steps are named in the steps text.
+  for (const auto& w : p.Warnings()) out.steps += "; " + w;
+  return out;
+}
+
+JobResult RunJob(const JobSpec& spec, const std::string& layer) {
+  CheckSpec(spec);
+  JobResult result;
+  result.job = spec.name;
+  result.target = spec.target;
+
+  UniqueFd fd = OpenTarget(spec);
+  const uint64_t size = RegionSize(spec, fd.get());
+  std::unique_ptr<OffsetGenerator> offsets;
+  try {
+    offsets = MakeOffsetGenerator(spec, size);
+  } catch (const std::invalid_argument& e) {
+    throw JobError(JobLabel(spec) + ": " + e.what());
+  }
+  std::unique_ptr<IoEngine> engine;
+  try {
+    engine = MakeEngine(spec.engine);
+  } catch (const std::invalid_argument& e) {
+    throw JobError(JobLabel(spec) + ": " + e.what());
+  }
+
+  if (spec.rw == Direction::Read)
+    if (auto hole = FirstHole(fd.get(), spec.offset, spec.offset + size))
+      result.warnings.push_back(
+          "target has holes: reads of holes never reach the device (first hole at byte " +
+          std::to_string(*hole) + ")");
+  if (spec.rw == Direction::Write && !spec.direct)
+    result.warnings.push_back(
+        "buffered writes: part of the data may still be in the page cache when the job ends");
+
+  // Before the IO phase and outside its clock (DESIGN: preparation is never runtime).
+  const CachePrepared prepared = PrepareCache(spec.target, spec.cache, RealCacheSystem());
+  result.prepare_s = prepared.seconds;
+  result.prepare_steps = prepared.StepsText();
+  for (auto& w : prepared.Warnings()) result.warnings.push_back(std::move(w));
+
+  const TargetDevice dev = ResolveTargetDevice(spec.target);
+  const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
+  const EngineJob job{.fd = fd.get(),
+                      .target = spec.target,
+                      .rw = spec.rw,
+                      .bs = spec.bs,
+                      .iodepth = spec.iodepth,
+                      .runtime_s = spec.runtime_s,
+                      .io_limit = spec.io_limit};
+  EngineStats stats = engine->Run(job, *offsets);
+  const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
+
+  result.ios = stats.ios;
+  result.bytes = stats.bytes;
+  result.runtime_s = stats.runtime_s;
+  if (stats.runtime_s > 0) {
+    result.iops = double(stats.ios) / stats.runtime_s;
+    result.mib_s = double(stats.bytes) / double(1 << 20) / stats.runtime_s;
+  }
+  result.latency = stats.latency.Summarize();
+  result.block = BlockDelta(dev, before, after, spec.target);
+  result.block.layer = layer;
+  for (auto& w : stats.warnings) result.warnings.push_back(std::move(w));
+  return result;
+}
+
+}  // namespace storbed

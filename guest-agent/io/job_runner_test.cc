@@ -1,0 +1,168 @@
+#include "job_runner.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "temp_file_for_test.h"
+#include "unique_fd.h"
+
+namespace storbed {
+namespace {
+
+constexpr uint64_t kSize = 8 << 20;
+constexpr const char* kHoleWarning = "target has holes: reads of holes never reach the device";
+
+bool HasWarning(const JobResult& r, const std::string& prefix) {
+  return std::any_of(r.warnings.begin(), r.warnings.end(),
+                     [&](const std::string& w) { return w.rfind(prefix, 0) == 0; });
+}
+
+class JobRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { path_ = WriteDataFile(dir_.path(), "data", kSize); }
+
+  JobSpec Spec() const {
+    JobSpec spec;
+    spec.name = "test";
+    spec.target = path_;
+    spec.cache = CacheState::Keep;  // cold start only where a test needs it
+    return spec;
+  }
+
+  TempDir dir_;
+  std::string path_;
+};
+
+TEST_F(JobRunnerTest, OnePassSequentialReadIsExact) {
+  const JobResult r = RunJob(Spec(), "host device");
+  EXPECT_EQ(r.job, "test");
+  EXPECT_EQ(r.target, path_);
+  EXPECT_EQ(r.ios, kSize / 4096);
+  EXPECT_EQ(r.bytes, kSize);
+  EXPECT_EQ(r.latency.count, kSize / 4096);
+  EXPECT_GT(r.latency.p50_us, 0);
+  EXPECT_LE(r.latency.p50_us, r.latency.max_us);
+  ASSERT_GT(r.runtime_s, 0);
+  EXPECT_NEAR(r.iops, r.ios / r.runtime_s, 1e-6 * r.iops);
+  EXPECT_NEAR(r.mib_s, 8.0 / r.runtime_s, 1e-6 * r.mib_s);
+  EXPECT_EQ(r.prepare_steps, "none");
+  EXPECT_EQ(r.block.layer, "host device");
+  EXPECT_FALSE(HasWarning(r, kHoleWarning));
+}
+
+TEST_F(JobRunnerTest, ColdDirectReadReachesTheBlockDevice) {
+  JobSpec spec = Spec();
+  spec.cache = CacheState::Cold;
+  spec.engine = Engine::IoUring;
+  spec.iodepth = 8;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, kSize / 4096);
+  EXPECT_NE(r.prepare_steps.find("fadvise(DONTNEED)"), std::string::npos) << r.prepare_steps;
+  EXPECT_GT(r.prepare_s, 0);
+  if (!r.block.available) GTEST_SKIP() << "no block stats here: " << r.block.reason;
+  EXPECT_FALSE(r.block.device.empty());
+  EXPECT_GT(r.block.reads, 0u);
+  EXPECT_GT(r.block.read_bytes, 0u);
+  EXPECT_GT(r.block.interval_s, 0);
+}
+
+TEST_F(JobRunnerTest, RegionOffsetSizeAndIoLimit) {
+  JobSpec spec = Spec();
+  spec.offset = 1 << 20;
+  spec.size = 1 << 20;
+  spec.pattern = Pattern::Random;
+  EXPECT_EQ(RunJob(spec, "host device").ios, 256u);
+  spec.io_limit = 40 * 4096;
+  EXPECT_EQ(RunJob(spec, "host device").bytes, 40u * 4096);
+}
+
+TEST_F(JobRunnerTest, WriteJobCountsAndSizeDefaultsToTheRest) {
+  JobSpec spec = Spec();
+  spec.rw = Direction::Write;
+  spec.offset = kSize - (64 << 10);
+  spec.bs = 8192;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, 8u);
+  EXPECT_EQ(r.bytes, 64u << 10);
+}
+
+TEST_F(JobRunnerTest, SparseFileReadWarnsAboutHoles) {
+  const std::string sparse = dir_.path() + "/sparse";
+  {
+    UniqueFd fd(open(sparse.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600));
+    ASSERT_EQ(ftruncate(fd.get(), 1 << 20), 0);
+  }
+  JobSpec spec = Spec();
+  spec.target = sparse;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, 256u);
+  EXPECT_TRUE(HasWarning(r, kHoleWarning)) << "warnings: " << r.warnings.size();
+}
+
+TEST_F(JobRunnerTest, PsyncDepthWarningReachesTheResult) {
+  JobSpec spec = Spec();
+  spec.iodepth = 4;
+  EXPECT_TRUE(HasWarning(RunJob(spec, "host device"), "psync is synchronous: iodepth 4 ran at 1"));
+}
+
+TEST_F(JobRunnerTest, BadJobsAreJobErrors) {
+  JobSpec spec = Spec();
+  spec.target = dir_.path() + "/missing";
+  EXPECT_THROW(RunJob(spec, "host device"), JobError);
+  spec = Spec();
+  spec.offset = kSize;
+  EXPECT_THROW(RunJob(spec, "host device"), JobError);
+  spec = Spec();
+  spec.size = 2048;
+  EXPECT_THROW(RunJob(spec, "host device"), JobError);
+  spec = Spec();
+  spec.size = 2 * kSize;
+  EXPECT_THROW(RunJob(spec, "host device"), JobError);
+  spec = Spec();
+  spec.bs = 1000;  // not a sector multiple, with O_DIRECT
+  EXPECT_THROW(RunJob(spec, "host device"), JobError);
+  try {
+    spec = Spec();
+    spec.target = dir_.path() + "/missing";
+    RunJob(spec, "host device");
+  } catch (const JobError& e) {
+    EXPECT_NE(std::string(e.what()).find("open(O_RDONLY|O_DIRECT) failed: No such file"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(JobRunnerTest, NoBlockDeviceUnderAnonymousFilesystem) {
+  // /dev/shm is tmpfs on Linux: no O_DIRECT, no device.
+  char tmpl[] = "/dev/shm/storbed-io-test-XXXXXX";
+  const int raw = mkstemp(tmpl);
+  if (raw < 0) GTEST_SKIP() << "no writable /dev/shm";
+  UniqueFd fd(raw);
+  std::vector<char> data(1 << 16, 'x');
+  ASSERT_EQ(write(fd.get(), data.data(), data.size()), ssize_t(data.size()));
+  JobSpec spec = Spec();
+  spec.target = tmpl;
+  spec.direct = false;
+  const JobResult r = RunJob(spec, "host device");
+  unlink(tmpl);
+  EXPECT_EQ(r.ios, 16u);
+  EXPECT_FALSE(r.block.available);
+  EXPECT_EQ(r.block.reason.rfind(std::string("no block device under ") + tmpl + ": ", 0), 0u)
+      << r.block.reason;
+}
+
+TEST_F(JobRunnerTest, PrepareTargetKeepDoesNothing) {
+  const Prepared p = PrepareTarget({.target = path_, .cache = CacheState::Keep});
+  EXPECT_EQ(p.target, path_);
+  EXPECT_EQ(p.steps, "none");
+  EXPECT_THROW(PrepareTarget({.target = dir_.path() + "/missing", .cache = CacheState::Cold}),
+               JobError);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,206 @@
+#include "backend/backend_qemu.h"
+
+#include <boost/filesystem.hpp>
+#include <boost/process.hpp>
+#include <deque>
+#include <fstream>
+#include <optional>
+#include <thread>
+
+#include "backend/child_process.h"
+#include "backend/interrupt.h"
+#include "backend/qemu_argv.h"
+#include "backend/qmp_client.h"
+
+namespace storbed {
+namespace {
+
+using namespace std::chrono_literals;
+namespace bp = boost::process;
+
+constexpr std::size_t kLogTailLines = 20;
+
+class QemuMachine : public Machine {
+ public:
+  QemuMachine(MachineSpec spec, std::vector<std::string> argv, std::string version)
+      : spec_(std::move(spec)),
+        paths_(PathsIn(spec_.run_dir)),
+        argv_(std::move(argv)),
+        version_(std::move(version)) {}
+
+  ~QemuMachine() override {
+    // Close the links first so QEMU sees no half-open sockets, then make sure it is gone.
+    agent_.reset();
+    qmp_.reset();
+    if (child_) child_->Terminate(5s);
+  }
+
+  void Boot(std::chrono::seconds boot_timeout) {
+    const auto deadline = Clock::now() + boot_timeout;
+    child_ = ChildProcess::Start(argv_, spec_.run_dir + "/qemu.log");
+    auto check = [this] { CheckAlive(); };
+    qmp_ = QmpClient::Connect(paths_.qmp_socket, deadline, check);
+    qmp_->Execute("query-status");  // QMP answers commands: the monitor is alive
+    agent_ = AgentLink::ConnectUnix(paths_.agent_socket, deadline, check);
+    // One hello only: the socket buffers it until the agent opens its port after boot.
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    Message reply = agent_->Call(HelloRequest{}, std::max(left, 1ms), check);
+    if (auto* err = std::get_if<ErrorReply>(&reply)) {
+      throw MachineStartError("machine " + spec_.name + ": the agent answered hello with an error: " +
+                              err->message);
+    }
+    if (!std::holds_alternative<HelloReply>(reply)) {
+      throw MachineStartError("machine " + spec_.name + ": the agent answered hello with " +
+                              MessageType(reply));
+    }
+    hello_ = std::get<HelloReply>(std::move(reply));
+  }
+
+  // After a failed boot step: if QEMU is exiting, its exit is the better explanation.
+  void ThrowIfDiedShortly() {
+    if (child_ && child_->WaitFor(1s)) CheckAlive();
+  }
+
+  AgentLink& Agent() override { return *agent_; }
+  const HelloReply& Hello() const override { return hello_; }
+  int Pid() const override { return child_ ? child_->Pid() : -1; }
+  const std::vector<std::string>& Argv() const override { return argv_; }
+  std::string ConsoleLogPath() const override { return paths_.console_log; }
+  std::string QemuVersion() const override { return version_; }
+
+  void CheckAlive() override {
+    if (child_ && child_->Running()) return;
+    throw MachineDiedError(spec_.name,
+                           child_ ? child_->ExitDescription() : "was never started",
+                           TailOfFile(spec_.run_dir + "/qemu.log", kLogTailLines),
+                           TailOfFile(paths_.console_log, kLogTailLines));
+  }
+
+  void Shutdown() override {
+    if (!child_ || !child_->Running()) return;
+    auto check = [this] { CheckAlive(); };
+    if (agent_ && !Interrupted()) {
+      try {
+        agent_->Call(ShutdownRequest{}, 10s, check);
+      } catch (const std::exception&) {
+        // Dead, silent or interrupted: the escalation below handles every case.
+      }
+    }
+    // The agent powers the guest off; with -no-reboot QEMU then exits by itself.
+    if (WaitExit(30s)) return;
+    if (qmp_ && !Interrupted()) {
+      try {
+        qmp_->Execute("quit", {}, 5s);
+      } catch (const std::exception&) {
+      }
+      if (WaitExit(5s)) return;
+    }
+    child_->Terminate(5s);
+  }
+
+ private:
+  // Waits for QEMU to exit; gives up early on Ctrl-C so the caller escalates at once.
+  bool WaitExit(std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (child_->Running()) {
+      if (Interrupted() || Clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(20ms);
+    }
+    return true;
+  }
+
+  MachineSpec spec_;
+  MachinePaths paths_;
+  std::vector<std::string> argv_;
+  std::string version_;
+  // Declared before the links: destroyed after them.
+  std::optional<ChildProcess> child_;
+  std::optional<QmpClient> qmp_;
+  std::optional<AgentLink> agent_;
+  HelloReply hello_;
+};
+
+}  // namespace
+
+std::unique_ptr<Machine> QemuBackend::Start(const MachineSpec& spec,
+                                            std::chrono::seconds boot_timeout) {
+  const MachinePaths paths = PathsIn(spec.run_dir);
+  std::vector<std::string> argv = BuildQemuArgv(spec, paths);  // validates first
+  boost::filesystem::create_directories(spec.run_dir);
+  // Stale sockets from an earlier run would only make connect() retry until QEMU
+  // replaces them; the old pid file would be misleading.
+  for (const std::string& p : {paths.agent_socket, paths.qmp_socket, paths.pid_file}) {
+    boost::system::error_code ec;
+    boost::filesystem::remove(p, ec);
+  }
+  auto machine =
+      std::make_unique<QemuMachine>(spec, std::move(argv), QemuVersionOf(spec.qemu_binary));
+  try {
+    machine->Boot(boot_timeout);
+  } catch (const MachineDiedError&) {
+    throw;
+  } catch (const InterruptedError&) {
+    throw;  // ~QemuMachine stops QEMU on the way out
+  } catch (const std::exception&) {
+    machine->ThrowIfDiedShortly();
+    throw;
+  }
+  return machine;
+}
+
+std::string QemuVersionOf(const std::string& binary) {
+  boost::filesystem::path exe = binary;
+  if (binary.find('/') == std::string::npos) exe = bp::search_path(binary);
+  if (exe.empty()) throw std::runtime_error(binary + ": not found in PATH");
+  std::string first;
+  try {
+    bp::ipstream out;
+    bp::child c(exe, "--version", bp::std_out > out, bp::std_err > bp::null,
+                bp::std_in < bp::null);
+    std::getline(out, first);
+    std::string rest;
+    while (std::getline(out, rest)) {
+    }
+    c.wait();
+    if (c.exit_code() != 0) {
+      throw std::runtime_error(binary + " --version exited with status " +
+                               std::to_string(c.exit_code()));
+    }
+  } catch (const bp::process_error& e) {
+    throw std::runtime_error("cannot run " + binary + " --version: " + e.what());
+  }
+  if (first.empty()) throw std::runtime_error(binary + " --version printed nothing");
+  return first;
+}
+
+std::string TailOfFile(const std::string& path, std::size_t lines) {
+  std::ifstream in(path);
+  std::deque<std::string> tail;
+  std::string line;
+  while (std::getline(in, line)) {
+    tail.push_back(line);
+    if (tail.size() > lines) tail.pop_front();
+  }
+  std::string out;
+  for (const std::string& l : tail) out += l + "\n";
+  return out;
+}
+
+KvmGuestProbe MakeKvmBootProbe(Backend& backend, MachineSpec spec,
+                               std::chrono::seconds timeout) {
+  spec.accel = Accel::Kvm;
+  return [&backend, spec, timeout](std::string* why) {
+    try {
+      std::unique_ptr<Machine> m = backend.Start(spec, timeout);
+      m->Shutdown();
+      return true;
+    } catch (const InterruptedError&) {
+      throw;
+    } catch (const std::exception& e) {
+      *why = e.what();
+      return false;
+    }
+  };
+}
+
+}  // namespace storbed

@@ -1,0 +1,55 @@
+#include "backend/machine_spec.h"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+namespace storbed {
+namespace {
+
+// One table per enum drives both directions and the error text, so they cannot drift.
+template <typename E>
+using NameTable = std::array<std::pair<E, const char*>, 2>;
+
+constexpr NameTable<Bus> kBusNames{{{Bus::VirtioBlk, "virtio-blk"}, {Bus::Nvme, "nvme"}}};
+constexpr std::array<std::pair<Aio, const char*>, 3> kAioNames{
+    {{Aio::Threads, "threads"}, {Aio::Native, "native"}, {Aio::IoUring, "io_uring"}}};
+constexpr NameTable<CacheMode> kCacheNames{
+    {{CacheMode::None, "none"}, {CacheMode::Writeback, "writeback"}}};
+constexpr NameTable<Accel> kAccelNames{{{Accel::Kvm, "kvm"}, {Accel::Tcg, "tcg"}}};
+
+template <typename Table, typename E>
+std::string NameOf(const Table& table, E value) {
+  for (const auto& [v, name] : table) {
+    if (v == value) return name;
+  }
+  throw std::logic_error("enum value without a name");
+}
+
+template <typename Table>
+auto Parse(const Table& table, const std::string& text, const char* what) {
+  std::string allowed;
+  for (const auto& [v, name] : table) {
+    if (text == name) return v;
+    allowed += allowed.empty() ? "" : ", ";
+    allowed += std::string("\"") + name + "\"";
+  }
+  throw std::invalid_argument("unknown " + std::string(what) + " \"" + text +
+                              "\"; allowed: " + allowed);
+}
+
+}  // namespace
+
+std::string ToString(Bus bus) { return NameOf(kBusNames, bus); }
+std::string ToString(Aio aio) { return NameOf(kAioNames, aio); }
+std::string ToString(CacheMode cache) { return NameOf(kCacheNames, cache); }
+std::string ToString(Accel accel) { return NameOf(kAccelNames, accel); }
+
+Bus ParseBus(const std::string& text) { return Parse(kBusNames, text, "bus"); }
+Aio ParseAio(const std::string& text) { return Parse(kAioNames, text, "aio"); }
+CacheMode ParseCacheMode(const std::string& text) {
+  return Parse(kCacheNames, text, "cache mode");
+}
+Accel ParseAccel(const std::string& text) { return Parse(kAccelNames, text, "accelerator"); }
+
+}  // namespace storbed

@@ -1,0 +1,54 @@
+// What a backend boots: CPUs, memory, accelerator, the guest image and the disks.
+// Plain data; validation against QEMU's rules lives in qemu_argv.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace storbed {
+
+enum class Bus { VirtioBlk, Nvme };
+enum class Aio { Threads, Native, IoUring };
+enum class CacheMode { None, Writeback };
+enum class Accel { Kvm, Tcg };
+
+struct DiskSpec {
+  std::string id;                 // short name, used in node names: "file-<id>", "disk-<id>"
+  Bus bus = Bus::VirtioBlk;
+  std::string backing;            // host file or block device
+  std::string format = "raw";     // "raw" or "qcow2"
+  uint32_t num_queues = 1;        // virtio-blk only
+  uint32_t queue_size = 256;      // virtio-blk only
+  bool iothread = false;          // virtio-blk only
+  Aio aio = Aio::Threads;
+  CacheMode cache = CacheMode::None;
+  bool request_merging = true;    // virtio-blk: QEMU's request-merging; nvme: recorded only
+  std::string serial;             // the guest maps disks by serial; "" means id
+  uint32_t nvme_max_ioqpairs = 2; // nvme only
+};
+
+struct MachineSpec {
+  std::string name;
+  uint32_t vcpus = 2;
+  uint64_t memory_mib = 1024;
+  Accel accel = Accel::Tcg;
+  std::string kernel, initrd, cmdline;
+  std::vector<DiskSpec> disks;
+  std::string run_dir;            // sockets, logs and the pid file go here
+  std::string qemu_binary = "qemu-system-x86_64";
+};
+
+// The names used in scenario files and in QEMU options.
+std::string ToString(Bus bus);          // "virtio-blk", "nvme"
+std::string ToString(Aio aio);          // "threads", "native", "io_uring"
+std::string ToString(CacheMode cache);  // "none", "writeback"
+std::string ToString(Accel accel);      // "kvm", "tcg"
+
+// Inverse of ToString. Throw std::invalid_argument naming the bad value and the allowed ones.
+Bus ParseBus(const std::string& text);
+Aio ParseAio(const std::string& text);
+CacheMode ParseCacheMode(const std::string& text);
+Accel ParseAccel(const std::string& text);
+
+}  // namespace storbed

@@ -1,0 +1,193 @@
+#include "backend/qemu_argv.h"
+
+#include <sys/un.h>
+
+#include <set>
+
+#include "protocol.h"
+
+namespace storbed {
+namespace {
+
+// QEMU option values are comma separated; a literal comma is written ",,".
+std::string EscapeCommas(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    out += c;
+    if (c == ',') out += ',';
+  }
+  return out;
+}
+
+bool IsSafeName(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+const char* OnOff(bool b) { return b ? "on" : "off"; }
+
+void ValidateDisk(const DiskSpec& d) {
+  auto fail = [&](const std::string& field, const std::string& problem) {
+    throw MachineSpecError(d.id, field, problem);
+  };
+  // Node names must start with a letter and stay under 32 characters; ours add "file-".
+  if (!IsSafeName(d.id) || d.id.size() > 20) {
+    fail("id", "\"" + d.id + "\" must be 1-20 characters of [A-Za-z0-9._-]");
+  }
+  if (d.backing.empty()) fail("backing", "is empty; name a file or block device");
+  if (d.format != "raw" && d.format != "qcow2") {
+    fail("format", "\"" + d.format + "\" is not supported; allowed: \"raw\", \"qcow2\"");
+  }
+  if (d.aio == Aio::Native && d.cache != CacheMode::None) {
+    fail("aio", "aio=native needs cache=none: QEMU refuses aio=native without "
+                "cache.direct=on (O_DIRECT)");
+  }
+  if (d.serial.size() > 20) {
+    fail("serial", "\"" + d.serial + "\" is longer than 20 characters (the NVMe and "
+                   "virtio-blk serial limit)");
+  }
+  if (d.serial.find(',') != std::string::npos) fail("serial", "must not contain a comma");
+  if (d.bus == Bus::VirtioBlk) {
+    uint32_t q = d.queue_size;
+    if (q < 2 || q > 1024 || (q & (q - 1)) != 0) {
+      fail("queue_size", std::to_string(q) + " must be a power of two from 2 to 1024");
+    }
+    if (d.num_queues < 1 || d.num_queues > 1024) {
+      fail("num_queues", std::to_string(d.num_queues) + " must be from 1 to 1024");
+    }
+  } else {
+    if (d.iothread) fail("iothread", "iothread is only supported for virtio-blk in QEMU 7.2");
+    if (d.nvme_max_ioqpairs < 1) fail("nvme_max_ioqpairs", "must be at least 1");
+  }
+}
+
+void AddDisk(const DiskSpec& d, std::vector<std::string>& argv) {
+  const std::string file_node = "file-" + d.id;
+  const std::string disk_node = "disk-" + d.id;
+  const std::string io = "io-" + d.id;
+  // QEMU's nvme refuses an empty serial and the agent maps disks by serial: default to id.
+  const std::string serial = d.serial.empty() ? d.id : d.serial;
+  if (d.iothread) {
+    argv.insert(argv.end(), {"-object", "iothread,id=" + io});
+  }
+  // cache=none is O_DIRECT on the host file; no-flush stays off so guest flushes reach the
+  // host (durability jobs cross-check them).
+  argv.insert(argv.end(),
+              {"-blockdev", "driver=file,node-name=" + file_node +
+                                ",filename=" + EscapeCommas(d.backing) + ",aio=" + ToString(d.aio) +
+                                ",cache.direct=" + OnOff(d.cache == CacheMode::None) +
+                                ",cache.no-flush=off"});
+  argv.insert(argv.end(), {"-blockdev", "driver=" + d.format + ",node-name=" + disk_node +
+                                            ",file=" + file_node});
+  std::string dev;
+  if (d.bus == Bus::VirtioBlk) {
+    dev = "virtio-blk-pci,drive=" + disk_node + ",id=dev-" + d.id + ",serial=" + serial +
+          ",num-queues=" + std::to_string(d.num_queues) +
+          ",queue-size=" + std::to_string(d.queue_size) +
+          ",request-merging=" + OnOff(d.request_merging);
+    if (d.iothread) dev += ",iothread=" + io;
+  } else {
+    // QEMU's nvme device has no request-merging property: request_merging is recorded
+    // only (DescribeDisk says so); the guest's nomerges setting is the knob there.
+    dev = "nvme,drive=" + disk_node + ",id=dev-" + d.id + ",serial=" + serial +
+          ",max_ioqpairs=" + std::to_string(d.nvme_max_ioqpairs);
+  }
+  argv.insert(argv.end(), {"-device", dev});
+}
+
+}  // namespace
+
+MachineSpecError::MachineSpecError(const std::string& disk_id, const std::string& field,
+                                   const std::string& problem)
+    : std::runtime_error(disk_id.empty()
+                             ? "machine field " + field + ": " + problem
+                             : "disk \"" + disk_id + "\" field " + field + ": " + problem),
+      disk_id_(disk_id),
+      field_(field) {}
+
+MachinePaths PathsIn(const std::string& run_dir) {
+  return MachinePaths{.agent_socket = run_dir + "/agent.sock",
+                      .qmp_socket = run_dir + "/qmp.sock",
+                      .console_log = run_dir + "/console.log",
+                      .pid_file = run_dir + "/qemu.pid"};
+}
+
+void ValidateMachineSpec(const MachineSpec& spec, const MachinePaths& paths) {
+  auto fail = [](const std::string& field, const std::string& problem) {
+    throw MachineSpecError("", field, problem);
+  };
+  if (!IsSafeName(spec.name)) fail("name", "\"" + spec.name + "\" must be [A-Za-z0-9._-]+");
+  if (spec.vcpus < 1 || spec.vcpus > 255) fail("vcpus", "must be from 1 to 255");
+  if (spec.memory_mib < 64) fail("memory_mib", "must be at least 64");
+  if (spec.kernel.empty()) fail("kernel", "is empty");
+  if (spec.qemu_binary.empty()) fail("qemu_binary", "is empty");
+  if (spec.run_dir.empty()) fail("run_dir", "is empty");
+  // sun_path holds 107 characters plus the NUL; QEMU's own message for this is obscure.
+  for (const std::string* s : {&paths.agent_socket, &paths.qmp_socket}) {
+    if (s->size() >= sizeof(sockaddr_un::sun_path)) {
+      fail("run_dir", "socket path " + *s + " is longer than " +
+                          std::to_string(sizeof(sockaddr_un::sun_path) - 1) +
+                          " characters; use a shorter run directory");
+    }
+  }
+  std::set<std::string> ids;
+  for (const DiskSpec& d : spec.disks) {
+    ValidateDisk(d);
+    if (!ids.insert(d.id).second) throw MachineSpecError(d.id, "id", "is used by two disks");
+  }
+}
+
+std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePaths& paths) {
+  ValidateMachineSpec(spec, paths);
+  const bool kvm = spec.accel == Accel::Kvm;
+  std::vector<std::string> argv = {
+      spec.qemu_binary,
+      "-name", "storbed-" + spec.name,
+      "-machine", std::string("q35,accel=") + (kvm ? "kvm" : "tcg"),
+      // TCG cannot do "host"; "max" gives it every feature TCG emulates.
+      "-cpu", kvm ? "host" : "max",
+      "-smp", std::to_string(spec.vcpus),
+      "-m", std::to_string(spec.memory_mib),
+      "-nodefaults", "-no-user-config", "-display", "none",
+      // A guest reboot would rerun the agent as PID 1: make it an exit instead.
+      "-no-reboot",
+      "-kernel", spec.kernel};
+  if (!spec.initrd.empty()) argv.insert(argv.end(), {"-initrd", spec.initrd});
+  if (!spec.cmdline.empty()) argv.insert(argv.end(), {"-append", spec.cmdline});
+  argv.insert(
+      argv.end(),
+      {"-chardev", "file,id=console,path=" + EscapeCommas(paths.console_log),
+       "-serial", "chardev:console",
+       // wait=off: QEMU starts the guest without waiting for us to connect.
+       "-chardev", "socket,id=agent,path=" + EscapeCommas(paths.agent_socket) +
+                       ",server=on,wait=off",
+       "-device", "virtio-serial-pci,id=vser0",
+       "-device", std::string("virtserialport,bus=vser0.0,chardev=agent,name=") + kAgentPortName,
+       "-qmp", "unix:" + EscapeCommas(paths.qmp_socket) + ",server=on,wait=off",
+       "-pidfile", paths.pid_file});
+  for (const DiskSpec& d : spec.disks) AddDisk(d, argv);
+  return argv;
+}
+
+std::string DescribeDisk(const DiskSpec& d) {
+  std::string s = d.id + ": " + ToString(d.bus) + " backing " + d.backing + " (" + d.format +
+                  "), aio=" + ToString(d.aio) + ", cache=" + ToString(d.cache);
+  if (d.bus == Bus::VirtioBlk) {
+    s += ", " + std::to_string(d.num_queues) + " queue(s) of " +
+         std::to_string(d.queue_size) + (d.iothread ? ", iothread" : ", no iothread") +
+         ", request merging " + OnOff(d.request_merging) + " (QEMU request-merging)";
+  } else {
+    s += ", max_ioqpairs " + std::to_string(d.nvme_max_ioqpairs) + ", request merging " +
+         OnOff(d.request_merging) +
+         " (recorded only: QEMU's nvme device has no merging knob; the guest's nomerges is)";
+  }
+  s += ", serial " + (d.serial.empty() ? d.id : d.serial);
+  return s;
+}
+
+}  // namespace storbed

@@ -1,0 +1,47 @@
+// Turns a MachineSpec into the qemu-system-x86_64 argv: q35 machine, direct kernel boot,
+// console to a file, the agent on a virtio-serial port, QMP on a unix socket, and one
+// -blockdev pair plus a -device per disk. No shell is involved anywhere.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backend/machine_spec.h"
+
+namespace storbed {
+
+// Where QEMU puts its sockets and logs for one machine.
+struct MachinePaths {
+  std::string agent_socket;  // virtio-serial chardev, the agent link
+  std::string qmp_socket;
+  std::string console_log;   // guest serial console
+  std::string pid_file;
+};
+
+// A spec QEMU would refuse (or that cannot mean what it says). Names the disk and field.
+class MachineSpecError : public std::runtime_error {
+ public:
+  MachineSpecError(const std::string& disk_id, const std::string& field,
+                   const std::string& problem);
+  const std::string& disk_id() const { return disk_id_; }  // "" for machine-level fields
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string disk_id_;
+  std::string field_;
+};
+
+// The standard file names inside run_dir.
+MachinePaths PathsIn(const std::string& run_dir);
+
+// Throws MachineSpecError for the first problem found.
+void ValidateMachineSpec(const MachineSpec& spec, const MachinePaths& paths);
+
+// The full argv, argv[0] = spec.qemu_binary. Validates first (MachineSpecError).
+std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePaths& paths);
+
+// One human-readable line per disk for manifests, including what request_merging did.
+std::string DescribeDisk(const DiskSpec& disk);
+
+}  // namespace storbed

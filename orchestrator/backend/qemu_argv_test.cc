@@ -1,0 +1,180 @@
+#include "backend/qemu_argv.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace storbed {
+namespace {
+
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+
+MachineSpec BaseSpec() {
+  MachineSpec m;
+  m.name = "t1";
+  m.vcpus = 2;
+  m.memory_mib = 512;
+  m.accel = Accel::Tcg;
+  m.kernel = "/img/vmlinuz";
+  m.initrd = "/img/initrd.cpio";
+  m.cmdline = "console=ttyS0 quiet";
+  m.run_dir = "/run/x";
+  return m;
+}
+
+// GCC 12 -Wextra warns about members a designated initializer leaves out, so the
+// tests edit a default DiskSpec instead.
+DiskSpec Disk(const std::string& id, const std::function<void(DiskSpec&)>& edit = nullptr) {
+  DiskSpec d;
+  d.id = id;
+  d.backing = "/a";
+  if (edit) edit(d);
+  return d;
+}
+
+std::vector<std::string> CommonPrefix(const std::string& accel, const std::string& cpu) {
+  return {"qemu-system-x86_64", "-name", "storbed-t1", "-machine", "q35,accel=" + accel,
+          "-cpu", cpu, "-smp", "2", "-m", "512", "-nodefaults", "-no-user-config",
+          "-display", "none", "-no-reboot", "-kernel", "/img/vmlinuz", "-initrd",
+          "/img/initrd.cpio", "-append", "console=ttyS0 quiet",
+          "-chardev", "file,id=console,path=/run/x/console.log", "-serial", "chardev:console",
+          "-chardev", "socket,id=agent,path=/run/x/agent.sock,server=on,wait=off",
+          "-device", "virtio-serial-pci,id=vser0",
+          "-device", "virtserialport,bus=vser0.0,chardev=agent,name=org.storbed.agent.0",
+          "-qmp", "unix:/run/x/qmp.sock,server=on,wait=off", "-pidfile", "/run/x/qemu.pid"};
+}
+
+TEST(QemuArgvTest, PathsInRunDir) {
+  MachinePaths p = PathsIn("/run/x");
+  EXPECT_EQ(p.agent_socket, "/run/x/agent.sock");
+  EXPECT_EQ(p.qmp_socket, "/run/x/qmp.sock");
+  EXPECT_EQ(p.console_log, "/run/x/console.log");
+  EXPECT_EQ(p.pid_file, "/run/x/qemu.pid");
+}
+
+TEST(QemuArgvTest, VirtioBlkWithIothreadAndIoUring) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.backing = "/data/a.raw";
+    d.num_queues = 2;
+    d.queue_size = 128;
+    d.iothread = true;
+    d.aio = Aio::IoUring;
+    d.request_merging = false;
+    d.serial = "sb-d0";
+  }));
+  std::vector<std::string> want = CommonPrefix("tcg", "max");
+  want.insert(want.end(),
+              {"-object", "iothread,id=io-d0",
+               "-blockdev", "driver=file,node-name=file-d0,filename=/data/a.raw,aio=io_uring,"
+                            "cache.direct=on,cache.no-flush=off",
+               "-blockdev", "driver=raw,node-name=disk-d0,file=file-d0",
+               "-device", "virtio-blk-pci,drive=disk-d0,id=dev-d0,serial=sb-d0,num-queues=2,"
+                          "queue-size=128,request-merging=off,iothread=io-d0"});
+  EXPECT_THAT(BuildQemuArgv(m, PathsIn(m.run_dir)), ElementsAreArray(want));
+}
+
+TEST(QemuArgvTest, NvmeQcow2WritebackOnKvm) {
+  MachineSpec m = BaseSpec();
+  m.accel = Accel::Kvm;
+  m.disks.push_back(Disk("n0", [](DiskSpec& d) {
+    d.bus = Bus::Nvme;
+    d.backing = "/data/b,c.qcow2";  // a comma must reach QEMU doubled
+    d.format = "qcow2";
+    d.cache = CacheMode::Writeback;
+    d.nvme_max_ioqpairs = 4;
+  }));
+  std::vector<std::string> want = CommonPrefix("kvm", "host");
+  want.insert(want.end(),
+              {"-blockdev", "driver=file,node-name=file-n0,filename=/data/b,,c.qcow2,"
+                            "aio=threads,cache.direct=off,cache.no-flush=off",
+               "-blockdev", "driver=qcow2,node-name=disk-n0,file=file-n0",
+               "-device", "nvme,drive=disk-n0,id=dev-n0,serial=n0,max_ioqpairs=4"});
+  EXPECT_THAT(BuildQemuArgv(m, PathsIn(m.run_dir)), ElementsAreArray(want));
+}
+
+TEST(QemuArgvTest, NoInitrdNoCmdlineOmitsThem) {
+  MachineSpec m = BaseSpec();
+  m.initrd.clear();
+  m.cmdline.clear();
+  auto argv = BuildQemuArgv(m, PathsIn(m.run_dir));
+  EXPECT_EQ(std::count(argv.begin(), argv.end(), "-initrd"), 0);
+  EXPECT_EQ(std::count(argv.begin(), argv.end(), "-append"), 0);
+}
+
+// Expects BuildQemuArgv to throw MachineSpecError naming disk, field and `text`.
+void ExpectDiskError(const DiskSpec& disk, const std::string& field, const std::string& text) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(disk);
+  try {
+    BuildQemuArgv(m, PathsIn(m.run_dir));
+    FAIL() << "expected MachineSpecError for " << field;
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.disk_id(), disk.id);
+    EXPECT_EQ(e.field(), field);
+    EXPECT_THAT(e.what(), HasSubstr("disk \"" + disk.id + "\""));
+    EXPECT_THAT(e.what(), HasSubstr(text));
+  }
+}
+
+TEST(QemuArgvTest, NativeAioNeedsCacheNone) {
+  ExpectDiskError(Disk("d", [](DiskSpec& d) {
+                    d.aio = Aio::Native;
+                    d.cache = CacheMode::Writeback;
+                  }),
+                  "aio", "QEMU refuses aio=native without cache.direct=on");
+}
+
+TEST(QemuArgvTest, IothreadOnlyForVirtioBlk) {
+  ExpectDiskError(Disk("n", [](DiskSpec& d) {
+                    d.bus = Bus::Nvme;
+                    d.iothread = true;
+                  }),
+                  "iothread", "only supported for virtio-blk");
+}
+
+TEST(QemuArgvTest, QueueSizeMustBePowerOfTwo) {
+  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 100; }), "queue_size", "power of two");
+  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 2048; }), "queue_size", "2 to 1024");
+  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 1; }), "queue_size", "power of two");
+}
+
+TEST(QemuArgvTest, SerialAtMost20Chars) {
+  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.serial = std::string(21, 's'); }), "serial",
+                  "longer than 20");
+}
+
+TEST(QemuArgvTest, BackingRequired) {
+  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.backing.clear(); }), "backing", "is empty");
+}
+
+TEST(QemuArgvTest, DuplicateDiskIdsRejected) {
+  MachineSpec m = BaseSpec();
+  m.disks = {Disk("d"), Disk("d")};
+  EXPECT_THROW(BuildQemuArgv(m, PathsIn(m.run_dir)), MachineSpecError);
+}
+
+TEST(QemuArgvTest, OverlongSocketPathRejected) {
+  MachineSpec m = BaseSpec();
+  m.run_dir = "/" + std::string(120, 'r');
+  try {
+    BuildQemuArgv(m, PathsIn(m.run_dir));
+    FAIL();
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.field(), "run_dir");
+    EXPECT_EQ(e.disk_id(), "");
+  }
+}
+
+TEST(QemuArgvTest, DescribeDiskSaysWhatRequestMergingDid) {
+  EXPECT_THAT(DescribeDisk(Disk("d", [](DiskSpec& d) { d.request_merging = false; })),
+              HasSubstr("request merging off (QEMU request-merging)"));
+  EXPECT_THAT(DescribeDisk(Disk("n", [](DiskSpec& d) { d.bus = Bus::Nvme; })),
+              HasSubstr("recorded only"));
+}
+
+}  // namespace
+}  // namespace storbed

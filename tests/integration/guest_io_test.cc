@@ -74,16 +74,23 @@ class GuestIoTest : public ::testing::TestWithParam<Bus> {
 
 TEST_P(GuestIoTest, GuestSeesTheDiskBySerialWithItsSize) {
   Guest* guest = GuestFor(GetParam());
-  if (!guest) GTEST_SKIP() << "no guest kernel installed";
+  if (!guest) {
+    GTEST_SKIP() << "no guest kernel installed";
+  }
   ASSERT_FALSE(guest->device.empty()) << "no disk with serial " << kTestDiskSerial;
-  for (const auto& d : guest->machine->Hello().devices)
-    if (d.path == guest->device) EXPECT_EQ(d.size_bytes, 32u << 20);
+  for (const auto& d : guest->machine->Hello().devices) {
+    if (d.path == guest->device) {
+      EXPECT_EQ(d.size_bytes, 32u << 20);
+    }
+  }
   EXPECT_EQ(guest->device.find(GetParam() == Bus::Nvme ? "/dev/nvme" : "/dev/vd"), 0u);
 }
 
 TEST_P(GuestIoTest, EachPatternRunsAndIsSeenByTheGuestBlockLayer) {
   Guest* guest = GuestFor(GetParam());
-  if (!guest) GTEST_SKIP() << "no guest kernel installed";
+  if (!guest) {
+    GTEST_SKIP() << "no guest kernel installed";
+  }
   for (const Pattern pattern : {Pattern::Sequential, Pattern::Random, Pattern::Gappy}) {
     SCOPED_TRACE(ToString(pattern));
     JobSpec job;
@@ -110,7 +117,9 @@ TEST_P(GuestIoTest, EachPatternRunsAndIsSeenByTheGuestBlockLayer) {
 
 TEST_P(GuestIoTest, BufferedSequentialReadIsReadAheadDirectIsNot) {
   Guest* guest = GuestFor(GetParam());
-  if (!guest) GTEST_SKIP() << "no guest kernel installed";
+  if (!guest) {
+    GTEST_SKIP() << "no guest kernel installed";
+  }
   JobSpec job;
   job.name = "ra";
   job.bs = 4096;

@@ -1,0 +1,31 @@
+#include "cli.h"
+
+#include "protocol.h"
+
+namespace storbed::agent {
+
+AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
+  if (args.empty()) throw UsageError("no mode given");
+  const std::string& mode = args[0];
+  const size_t extra = mode == "--standalone" ? 2 : 1;
+  if (args.size() > extra) throw UsageError("unexpected argument '" + args[extra] + "'");
+  if (mode == "--standalone") {
+    if (args.size() < 2) throw UsageError("--standalone needs a job file");
+    return {Mode::Standalone, args[1]};
+  }
+  if (mode == "--serve-stdio") return {Mode::ServeStdio, ""};
+  if (mode == "--version") return {Mode::Version, ""};
+  if (mode == "--help" || mode == "-h") return {Mode::Help, ""};
+  throw UsageError("unknown option '" + mode + "'");
+}
+
+std::string UsageText() {
+  return "usage: storbed-agent --standalone JOB.json   run one job, print its result as JSON\n"
+         "       storbed-agent --serve-stdio           serve the agent protocol on stdin/stdout\n"
+         "       storbed-agent --version\n"
+         "As PID 1 (/init of a storbed guest) it ignores its arguments and serves on the\n"
+         "virtio-serial port named " +
+         std::string(kAgentPortName) + ".\n";
+}
+
+}  // namespace storbed::agent

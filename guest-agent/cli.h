@@ -1,0 +1,34 @@
+// The command line of storbed-agent when it is not PID 1.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "errors.h"
+
+namespace storbed::agent {
+
+enum class Mode {
+  Standalone,  // --standalone JOB.json: run one job on the host, print its result
+  ServeStdio,  // --serve-stdio: the protocol on stdin/stdout
+  Version,     // --version
+  Help,        // --help / -h
+};
+
+struct AgentOptions {
+  Mode mode = Mode::Help;
+  std::string job_file;  // Standalone only
+};
+
+// The arguments did not form a command.
+class UsageError : public AgentError {
+ public:
+  using AgentError::AgentError;
+};
+
+// Parses argv[1..]. Throws UsageError.
+AgentOptions ParseAgentArgs(const std::vector<std::string>& args);
+
+std::string UsageText();
+
+}  // namespace storbed::agent

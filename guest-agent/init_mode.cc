@@ -1,0 +1,49 @@
+#include "init_mode.h"
+
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "line_channel.h"
+#include "pid1.h"
+#include "port.h"
+#include "server.h"
+
+namespace storbed::agent {
+namespace {
+
+// The console log is the orchestrator's only view of a guest that fails early.
+void Say(const std::string& line) { std::fprintf(stderr, "storbed-agent: %s\n", line.c_str()); }
+
+}  // namespace
+
+void RunAsInit() {
+  // An exception escaping a noexcept frame would call abort(), and PID 1 dying panics.
+  std::set_terminate([] { FatalPowerOff("terminated by an unhandled error"); });
+
+  std::optional<OpenPort> port;
+  try {
+    Pid1Setup setup = SetUpPid1();
+    for (const std::string& problem : setup.problems) Say(problem);
+    Say("loaded " + std::to_string(setup.modules_loaded.size()) + " modules");
+
+    port = OpenAgentPort();
+    Say("serving on " + port->path.string());
+    FdLineChannel channel(port->fd.get(), port->fd.get(), {.zero_read = ZeroRead::RetryLater});
+    ServerOptions options;
+    options.layer = kGuestLayer;
+    options.modules_loaded = std::move(setup.modules_loaded);
+    Server server(std::move(options));
+    // With ZeroRead::RetryLater the port never ends, so this returns on shutdown.
+    server.Serve(channel);
+    Say("shutdown requested, powering off");
+    PowerOff();
+  } catch (const std::exception& e) {
+    FatalPowerOff(e.what(), port ? port->fd.get() : -1);
+  } catch (...) {
+    FatalPowerOff("unknown error", port ? port->fd.get() : -1);
+  }
+}
+
+}  // namespace storbed::agent

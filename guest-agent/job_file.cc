@@ -1,0 +1,92 @@
+#include "job_file.h"
+
+#include <errno.h>
+
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace storbed::agent {
+namespace {
+
+using nlohmann::json;
+
+struct BadField {
+  std::string field;    // "" when no single field is to blame
+  std::string problem;  // what from_json said about it
+};
+
+bool Rejects(const json& probe, std::string& problem) {
+  try {
+    (void)probe.get<JobSpec>();
+    return false;
+  } catch (const std::exception& e) {
+    problem = e.what();
+    return true;
+  }
+}
+
+// from_json's messages do not always say which field was wrong ("type must be number,
+// but is string"), and the first failure may hide the next. Put each field alone into
+// an otherwise valid job, then take each required field out, to find the culprit.
+BadField FindBadField(const json& document, const std::string& whole_problem) {
+  const json valid = JobSpec{.name = "probe", .target = "/dev/null"};
+  std::string problem;
+  for (const auto& [key, value] : document.items()) {
+    json probe = valid;
+    probe[key] = value;
+    if (Rejects(probe, problem)) return {key, problem};
+  }
+  std::vector<std::string> missing;
+  for (const auto& [key, value] : valid.items()) {
+    if (document.contains(key)) continue;
+    json probe = valid;
+    probe.erase(key);
+    if (Rejects(probe, problem)) missing.push_back(key);
+  }
+  if (missing.empty()) return {"", whole_problem};
+  std::string also;
+  for (size_t i = 1; i < missing.size(); ++i) also += (i > 1 ? ", " : "") + missing[i];
+  return {missing[0],
+          "is required but missing" + (also.empty() ? std::string() : " (so are: " + also + ")")};
+}
+
+}  // namespace
+
+JobFileError::JobFileError(const std::string& path, const std::string& field,
+                           const std::string& problem)
+    : AgentError("job file " + path + (field.empty() ? "" : ", field '" + field + "'") + ": " +
+                 problem),
+      field_(field) {}
+
+JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::exception& e) {
+    throw JobFileError(path, "", std::string("is not valid JSON: ") + e.what());
+  }
+  if (!document.is_object()) throw JobFileError(path, "", "is not a JSON object");
+
+  const json known = JobSpec{};
+  for (const auto& [key, value] : document.items())
+    if (!known.contains(key)) throw JobFileError(path, key, "is not a job field");
+
+  try {
+    return document.get<JobSpec>();
+  } catch (const std::exception& e) {
+    const BadField bad = FindBadField(document, e.what());
+    throw JobFileError(path, bad.field, bad.problem);
+  }
+}
+
+JobSpec LoadJobFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw JobFileError(path.string(), "", "cannot be opened: " + ErrnoText(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw JobFileError(path.string(), "", "cannot be read");
+  return ParseJobDocument(text.str(), path.string());
+}
+
+}  // namespace storbed::agent

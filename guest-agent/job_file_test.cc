@@ -1,0 +1,50 @@
+#include "job_file.h"
+
+#include <gtest/gtest.h>
+
+#include "temp_tree_for_test.h"
+
+namespace storbed::agent {
+namespace {
+
+constexpr const char* kGoodJob =
+    R"({"name":"seq-read","target":"/dev/vdb","pattern":"sequential","rw":"read",)"
+    R"("engine":"psync","bs":4096,"iodepth":1})";
+
+std::string FieldOfError(const std::string& text) {
+  try {
+    ParseJobDocument(text, "job.json");
+  } catch (const JobFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("job.json"), std::string::npos) << e.what();
+    return e.field();
+  }
+  ADD_FAILURE() << "no JobFileError for " << text;
+  return "?";
+}
+
+TEST(JobFile, LoadsAGoodFile) {
+  TempTree dir;
+  dir.Write("job.json", kGoodJob);
+  const JobSpec spec = LoadJobFile(dir.root() / "job.json");
+  EXPECT_EQ(spec.name, "seq-read");
+  EXPECT_EQ(spec.target, "/dev/vdb");
+  EXPECT_EQ(spec.bs, 4096u);
+}
+
+TEST(JobFile, ErrorsNameTheFileAndTheField) {
+  EXPECT_EQ(FieldOfError("{not json"), "");
+  EXPECT_EQ(FieldOfError("[1]"), "");
+  EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","bs":"big"})"), "bs");
+  EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","pattern":"zigzag"})"), "pattern");
+  EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","iodepht":4})"), "iodepht");
+  EXPECT_EQ(FieldOfError(R"({"name":"x","pattern":"sequential","rw":"read","engine":"psync",)"
+                         R"("bs":4096,"iodepth":1})"),
+            "target");
+}
+
+TEST(JobFile, MissingFileIsAJobFileError) {
+  EXPECT_THROW(LoadJobFile("/nonexistent/job.json"), JobFileError);
+}
+
+}  // namespace
+}  // namespace storbed::agent

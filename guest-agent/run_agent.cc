@@ -1,0 +1,79 @@
+#include "run_agent.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "init_mode.h"
+#include "job_file.h"
+#include "job_runner.h"
+#include "line_channel.h"
+#include "pid1.h"
+#include "server.h"
+#include "version.h"
+
+namespace storbed::agent {
+namespace {
+
+int RunStandalone(const std::string& job_file) {
+  const JobSpec spec = LoadJobFile(job_file);
+  const JobResult result = RunJob(spec, kHostLayer);
+  std::cout << nlohmann::json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+            << std::endl;
+  return kExitOk;
+}
+
+int ServeStdio() {
+  // A host that closes our stdout should give an EPIPE error, not a silent SIGPIPE death.
+  ::signal(SIGPIPE, SIG_IGN);
+  FdLineChannel channel(STDIN_FILENO, STDOUT_FILENO);
+  ServerOptions options;
+  options.layer = kHostLayer;
+  Server server(std::move(options));
+  server.Serve(channel);
+  return kExitOk;
+}
+
+int Run(const AgentOptions& options) {
+  switch (options.mode) {
+    case Mode::Standalone:
+      return RunStandalone(options.job_file);
+    case Mode::ServeStdio:
+      return ServeStdio();
+    case Mode::Version:
+      std::cout << "storbed-agent " << kStorbedVersion << " (" << kGitRevision << ")\n";
+      return kExitOk;
+    case Mode::Help:
+      std::cout << UsageText();
+      return kExitOk;
+  }
+  return kExitFailed;
+}
+
+int Fail(const std::string& sentence, int code) {
+  std::cerr << "storbed-agent: " << sentence << "\n";
+  return code;
+}
+
+}  // namespace
+
+int RunMain(int argc, char** argv) {
+  if (IsPid1()) RunAsInit();
+  try {
+    return Run(ParseAgentArgs(std::vector<std::string>(argv + 1, argv + argc)));
+  } catch (const UsageError& e) {
+    std::cerr << "storbed-agent: " << e.what() << "\n" << UsageText();
+    return kExitBadInput;
+  } catch (const JobFileError& e) {
+    return Fail(e.what(), kExitBadInput);
+  } catch (const std::exception& e) {
+    return Fail(e.what(), kExitFailed);
+  }
+}
+
+}  // namespace storbed::agent

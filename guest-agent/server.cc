@@ -1,0 +1,90 @@
+#include "server.h"
+
+#include <utility>
+
+#include "device_info.h"
+#include "system_info.h"
+#include "version.h"
+
+namespace storbed::agent {
+namespace {
+
+void FillDefaultHooks(ServerHooks& hooks) {
+  if (!hooks.prepare) hooks.prepare = PrepareTarget;
+  if (!hooks.run) hooks.run = RunJob;
+  if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
+  if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
+  if (!hooks.monotonic_ns) hooks.monotonic_ns = MonotonicNs;
+}
+
+ErrorReply TooLongReply(const std::string& excerpt) {
+  return ErrorReply{"request line is longer than " + std::to_string(kMaxLineBytes) +
+                        " bytes and was discarded (raw holds its first " +
+                        std::to_string(excerpt.size()) + " bytes)",
+                    "", excerpt};
+}
+
+}  // namespace
+
+Server::Server(ServerOptions options) : options_(std::move(options)) {
+  FillDefaultHooks(options_.hooks);
+}
+
+ServeEnd Server::Serve(LineChannel& channel) {
+  for (;;) {
+    LineRead read = channel.ReadLine();
+    if (read.status == LineRead::Status::End) return ServeEnd::EndOfStream;
+    if (read.status == LineRead::Status::TooLong) {
+      channel.WriteLine(EncodeMessage(TooLongReply(read.text)));
+      continue;
+    }
+    // Blank lines carry no request, so they get no reply (a host may send one to
+    // flush a half-written line after reconnecting).
+    if (read.text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const Message reply = Answer(read.text);
+    channel.WriteLine(EncodeMessage(reply));
+    if (std::holds_alternative<ShutdownAck>(reply)) return ServeEnd::Shutdown;
+  }
+}
+
+Message Server::Answer(const std::string& line) {
+  Message request;
+  try {
+    request = DecodeMessage(line);
+  } catch (const ProtocolError& e) {
+    return ErrorReply{e.what(), "", e.raw()};
+  }
+  const std::string type = MessageType(request);
+  try {
+    return Dispatch(request, line);
+  } catch (const std::exception& e) {
+    return ErrorReply{e.what(), type, ""};
+  } catch (...) {
+    return ErrorReply{"unknown exception while handling the request", type, ""};
+  }
+}
+
+Message Server::Dispatch(const Message& request, const std::string& line) {
+  if (std::holds_alternative<HelloRequest>(request)) return Hello();
+  if (const auto* prepare = std::get_if<PrepareRequest>(&request))
+    return options_.hooks.prepare(*prepare);
+  if (const auto* run = std::get_if<RunRequest>(&request))
+    return ResultReply{options_.hooks.run(run->job, options_.layer)};
+  if (std::holds_alternative<ShutdownRequest>(request)) return ShutdownAck{};
+  const std::string type = MessageType(request);
+  return ErrorReply{"'" + type + "' is a message the agent sends, not a request it answers", type,
+                    line};
+}
+
+HelloReply Server::Hello() {
+  HelloReply reply;
+  reply.agent_version = kStorbedVersion;
+  reply.kernel_release = options_.hooks.kernel_release();
+  reply.devices = options_.hooks.list_devices();
+  reply.modules_loaded = options_.modules_loaded;
+  // Taken last so it is as close as possible to the moment the reply is written.
+  reply.monotonic_ns = options_.hooks.monotonic_ns();
+  return reply;
+}
+
+}  // namespace storbed::agent

@@ -1,0 +1,59 @@
+// The agent side of the protocol (protocol.h): reads request lines, answers each with
+// exactly one reply line, and keeps serving after any error until `shutdown`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "job_runner.h"
+#include "line_channel.h"
+#include "protocol.h"
+
+namespace storbed::agent {
+
+// BlockStats::layer labels for the target's diskstats.
+inline constexpr const char* kGuestLayer = "guest block layer";
+inline constexpr const char* kHostLayer = "host device";
+
+// Everything the server does besides talking, so tests can put fakes in. An empty
+// function means the real one.
+struct ServerHooks {
+  std::function<Prepared(const PrepareRequest&)> prepare;                  // PrepareTarget
+  std::function<JobResult(const JobSpec&, const std::string& layer)> run;  // RunJob
+  std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
+  std::function<std::string()> kernel_release;                 // uname
+  std::function<uint64_t()> monotonic_ns;                      // CLOCK_MONOTONIC
+};
+
+struct ServerOptions {
+  std::string layer = kHostLayer;           // passed to every RunJob
+  std::vector<std::string> modules_loaded;  // reported in hello_reply
+  ServerHooks hooks;
+};
+
+enum class ServeEnd {
+  Shutdown,     // the host sent `shutdown` and got its ack
+  EndOfStream,  // the channel ended without a shutdown
+};
+
+class Server {
+ public:
+  explicit Server(ServerOptions options);
+
+  // Answers requests until shutdown or end of stream. Throws SystemError only when the
+  // channel itself fails; request failures become error replies.
+  ServeEnd Serve(LineChannel& channel);
+
+  // The reply to one request line. Never throws for a bad line or a failed job.
+  Message Answer(const std::string& line);
+
+ private:
+  Message Dispatch(const Message& request, const std::string& line);
+  HelloReply Hello();
+
+  ServerOptions options_;
+};
+
+}  // namespace storbed::agent

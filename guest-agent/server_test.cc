@@ -1,0 +1,214 @@
+#include "server.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+
+#include <future>
+#include <thread>
+
+#include "owned_fd.h"
+#include "version.h"
+
+namespace storbed::agent {
+namespace {
+
+// Records what the server asked of the job runner.
+struct FakeRunner {
+  std::vector<std::string> calls;
+  std::string error;  // when set, run() throws JobError with this text
+};
+
+ServerOptions FakeOptions(FakeRunner& runner) {
+  ServerOptions options;
+  options.layer = kGuestLayer;
+  options.modules_loaded = {"virtio_blk", "nvme"};
+  options.hooks.prepare = [&runner](const PrepareRequest& r) {
+    runner.calls.push_back("prepare " + r.target);
+    return Prepared{r.target, 0.25, "sync, drop_caches=3"};
+  };
+  options.hooks.run = [&runner](const JobSpec& spec, const std::string& layer) {
+    runner.calls.push_back("run " + spec.name + " @ " + layer);
+    if (!runner.error.empty()) throw JobError(runner.error);
+    JobResult result;
+    result.job = spec.name;
+    result.target = spec.target;
+    result.ios = 42;
+    result.block.layer = layer;
+    return result;
+  };
+  options.hooks.list_devices = [] {
+    BlockDeviceInfo vda;
+    vda.name = "vda";
+    vda.path = "/dev/vda";
+    vda.serial = "storbed-d0";
+    return std::vector<BlockDeviceInfo>{vda};
+  };
+  options.hooks.kernel_release = [] { return std::string("6.1.0-test"); };
+  options.hooks.monotonic_ns = [] { return uint64_t{123456789}; };
+  return options;
+}
+
+// The server on one end of a socketpair, in its own thread; the test is the host.
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    int fds[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    host_fd_ = OwnedFd(fds[0]);
+    agent_fd_ = OwnedFd(fds[1]);
+    host_ = std::make_unique<FdLineChannel>(host_fd_.get(), host_fd_.get());
+  }
+  void TearDown() override {
+    if (serving_.valid()) {
+      ::shutdown(host_fd_.get(), SHUT_WR);  // ends the stream so Serve returns
+      serving_.wait();
+    }
+  }
+
+  void StartServer() {
+    serving_ = std::async(std::launch::async, [this] {
+      FdLineChannel channel(agent_fd_.get(), agent_fd_.get());
+      Server server(FakeOptions(runner_));
+      return server.Serve(channel);
+    });
+  }
+
+  // Sends one line and decodes the one reply.
+  Message Ask(const std::string& line) {
+    host_->WriteLine(line);
+    const LineRead reply = host_->ReadLine();
+    EXPECT_EQ(reply.status, LineRead::Status::Line);
+    return DecodeMessage(reply.text);
+  }
+
+  ErrorReply AskForError(const std::string& line) {
+    const Message reply = Ask(line);
+    EXPECT_TRUE(std::holds_alternative<ErrorReply>(reply)) << EncodeMessage(reply);
+    return std::holds_alternative<ErrorReply>(reply) ? std::get<ErrorReply>(reply) : ErrorReply{};
+  }
+
+  FakeRunner runner_;
+  OwnedFd host_fd_, agent_fd_;
+  std::unique_ptr<FdLineChannel> host_;
+  std::future<ServeEnd> serving_;
+};
+
+TEST_F(ServerTest, HelloReportsVersionKernelDevicesClockAndModules) {
+  StartServer();
+  const Message reply = Ask(EncodeMessage(HelloRequest{}));
+  ASSERT_TRUE(std::holds_alternative<HelloReply>(reply)) << EncodeMessage(reply);
+  const HelloReply& hello = std::get<HelloReply>(reply);
+  EXPECT_EQ(hello.agent_version, kStorbedVersion);
+  EXPECT_EQ(hello.kernel_release, "6.1.0-test");
+  ASSERT_EQ(hello.devices.size(), 1u);
+  EXPECT_EQ(hello.devices[0].serial, "storbed-d0");
+  EXPECT_EQ(hello.monotonic_ns, 123456789u);
+  EXPECT_EQ(hello.modules_loaded, (std::vector<std::string>{"virtio_blk", "nvme"}));
+}
+
+TEST_F(ServerTest, UnknownTypeIsAnErrorWithTheRawLine) {
+  StartServer();
+  const std::string line = R"({"type":"dance","v":1})";
+  const ErrorReply error = AskForError(line);
+  EXPECT_EQ(error.raw, line);
+  EXPECT_EQ(error.request_type, "");
+  EXPECT_NE(error.message.find("dance"), std::string::npos) << error.message;
+}
+
+TEST_F(ServerTest, MalformedJsonIsAnErrorAndTheServerKeepsServing) {
+  StartServer();
+  const ErrorReply error = AskForError("{not json");
+  EXPECT_EQ(error.raw, "{not json");
+  EXPECT_TRUE(std::holds_alternative<HelloReply>(Ask(EncodeMessage(HelloRequest{}))));
+}
+
+TEST_F(ServerTest, WrongProtocolVersionIsAnError) {
+  StartServer();
+  const ErrorReply error = AskForError(R"({"type":"hello","v":99})");
+  EXPECT_NE(error.message.find("99"), std::string::npos) << error.message;
+}
+
+TEST_F(ServerTest, AgentToHostMessageIsAnErrorNamingItsType) {
+  StartServer();
+  const std::string line = EncodeMessage(ShutdownAck{});
+  const ErrorReply error = AskForError(line);
+  EXPECT_EQ(error.request_type, "shutdown_ack");
+  EXPECT_EQ(error.raw, line);
+}
+
+TEST_F(ServerTest, RunReturnsTheRunnersResultWithTheServersLayer) {
+  StartServer();
+  JobSpec job;
+  job.name = "seq-read";
+  job.target = "/dev/vda";
+  const Message reply = Ask(EncodeMessage(RunRequest{job}));
+  ASSERT_TRUE(std::holds_alternative<ResultReply>(reply)) << EncodeMessage(reply);
+  const JobResult& result = std::get<ResultReply>(reply).result;
+  EXPECT_EQ(result.job, "seq-read");
+  EXPECT_EQ(result.ios, 42u);
+  EXPECT_EQ(result.block.layer, kGuestLayer);
+  EXPECT_EQ(runner_.calls, (std::vector<std::string>{"run seq-read @ guest block layer"}));
+}
+
+TEST_F(ServerTest, PrepareReturnsWhatTheRunnerDid) {
+  StartServer();
+  const Message reply = Ask(EncodeMessage(PrepareRequest{"/dev/vdb", CacheState::Cold}));
+  ASSERT_TRUE(std::holds_alternative<Prepared>(reply)) << EncodeMessage(reply);
+  EXPECT_EQ(std::get<Prepared>(reply).target, "/dev/vdb");
+  EXPECT_EQ(std::get<Prepared>(reply).steps, "sync, drop_caches=3");
+}
+
+TEST_F(ServerTest, RunnerJobErrorBecomesAnErrorReplyWithItsText) {
+  runner_.error = "cannot open /dev/vdz: No such file or directory";
+  StartServer();
+  JobSpec job;
+  job.name = "j";
+  job.target = "/dev/vdz";
+  const ErrorReply error = AskForError(EncodeMessage(RunRequest{job}));
+  EXPECT_EQ(error.message, runner_.error);
+  EXPECT_EQ(error.request_type, "run");
+  EXPECT_EQ(error.raw, "");
+  // Still serving.
+  EXPECT_TRUE(std::holds_alternative<HelloReply>(Ask(EncodeMessage(HelloRequest{}))));
+}
+
+TEST_F(ServerTest, ShutdownIsAcknowledgedAndServeReturns) {
+  StartServer();
+  EXPECT_TRUE(std::holds_alternative<ShutdownAck>(Ask(EncodeMessage(ShutdownRequest{}))));
+  ASSERT_EQ(serving_.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_EQ(serving_.get(), ServeEnd::Shutdown);
+}
+
+TEST_F(ServerTest, EndOfStreamWithoutShutdownEndsServe) {
+  StartServer();
+  ::shutdown(host_fd_.get(), SHUT_WR);
+  ASSERT_EQ(serving_.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_EQ(serving_.get(), ServeEnd::EndOfStream);
+}
+
+TEST_F(ServerTest, OverLongLineIsAnErrorAndTheNextLineIsAnswered) {
+  StartServer();
+  // Written from a thread: the socket buffer is smaller than the line.
+  std::thread writer([this] {
+    host_->WriteLine(std::string(kMaxLineBytes + 10, 'x'));
+    host_->WriteLine(EncodeMessage(HelloRequest{}));
+  });
+  const LineRead first = host_->ReadLine();
+  const LineRead second = host_->ReadLine();
+  writer.join();
+  const Message error = DecodeMessage(first.text);
+  ASSERT_TRUE(std::holds_alternative<ErrorReply>(error)) << first.text;
+  EXPECT_NE(std::get<ErrorReply>(error).message.find("longer than"), std::string::npos);
+  EXPECT_EQ(std::get<ErrorReply>(error).raw, std::string(kTooLongExcerptBytes, 'x'));
+  EXPECT_TRUE(std::holds_alternative<HelloReply>(DecodeMessage(second.text)));
+}
+
+TEST_F(ServerTest, BlankLinesGetNoReply) {
+  StartServer();
+  host_->WriteLine("");
+  host_->WriteLine("  ");
+  EXPECT_TRUE(std::holds_alternative<HelloReply>(Ask(EncodeMessage(HelloRequest{}))));
+}
+
+}  // namespace
+}  // namespace storbed::agent

@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 std::string DefaultAgentPath() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  for (const fs::path candidate : {exe.parent_path() / "storbed-agent",
+  for (const fs::path& candidate : {exe.parent_path() / "storbed-agent",
                                    exe.parent_path().parent_path() / "guest-agent" /
                                        "storbed-agent"})
     if (fs::exists(candidate, ec)) return candidate.string();

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <ostream>
+#include <thread>
 
 #include "backend/interrupt.h"
 #include "run/host_info.h"
@@ -21,6 +22,21 @@ std::string DeviceWithSerial(const HelloReply& hello, std::string* seen) {
     if (d.serial == kTestDiskSerial) return d.path;
   }
   return "";
+}
+
+// The agent link usually notices a dead guest first (EOF on its socket) while QEMU is
+// still being reaped: give QEMU a moment, so the record says how it died.
+std::string WhyTheLinkFailed(Machine& machine, const std::exception& link_error) {
+  const auto deadline = Clock::now() + std::chrono::seconds(3);
+  while (Clock::now() < deadline) {
+    try {
+      machine.CheckAlive();
+    } catch (const std::exception& died) {
+      return died.what();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return link_error.what();
 }
 
 }  // namespace
@@ -143,7 +159,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<Planne
       throw;
     } catch (const std::exception& e) {
       record.wall_s = SecondsSince(start);
-      RecordFailure(ctx, record, RunStatus::Failed, e.what());
+      RecordFailure(ctx, record, RunStatus::Failed, WhyTheLinkFailed(*machine, e));
       died_in = run.run_id;
     }
   }

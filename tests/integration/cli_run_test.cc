@@ -99,7 +99,8 @@ std::vector<pid_t> QemuPidsMentioning(const std::string& needle) {
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::string cmdline = Slurp(entry.path() / "cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.rfind("qemu-system", 0) == 0 && cmdline.find(needle) != std::string::npos)
+    const std::string argv0 = cmdline.substr(0, cmdline.find(' '));
+    if (argv0.find("qemu-system") != std::string::npos && cmdline.find(needle) != std::string::npos)
       pids.push_back(std::stoi(name));
   }
   return pids;

@@ -59,7 +59,11 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
                      {"gappy_read", s.gappy_read},
                      {"gappy_skip", s.gappy_skip},
                      {"seed", s.seed},
-                     {"cache", ToString(s.cache)}};
+                     {"cache", ToString(s.cache)},
+                     {"fsync_every", s.fsync_every},
+                     {"end_fsync", s.end_fsync},
+                     {"inflight_sample_ms", s.inflight_sample_ms},
+                     {"stats_sample_ms", s.stats_sample_ms}};
 }
 
 void from_json(const nlohmann::json& j, JobSpec& s) {
@@ -79,6 +83,10 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.gappy_skip = j.value("gappy_skip", uint32_t{1});
   s.seed = j.value("seed", uint64_t{1});
   s.cache = ParseCacheState(j.value("cache", std::string("cold")));
+  s.fsync_every = j.value("fsync_every", uint32_t{0});
+  s.end_fsync = j.value("end_fsync", false);
+  s.inflight_sample_ms = j.value("inflight_sample_ms", uint32_t{10});
+  s.stats_sample_ms = j.value("stats_sample_ms", uint32_t{100});
   if (s.bs == 0 || s.bs % 512 != 0)
     throw std::invalid_argument("bs must be a nonzero multiple of 512, got " +
                                 std::to_string(s.bs));

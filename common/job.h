@@ -32,6 +32,12 @@ struct JobSpec {
   uint32_t gappy_skip = 1;     // ... then blocks skipped (fio rw=read:<skip>)
   uint64_t seed = 1;           // random pattern seed
   CacheState cache = CacheState::Cold;
+  uint32_t fsync_every = 0;    // write jobs: fsync after every N writes (fio fsync=N); 0 = never
+  bool end_fsync = false;      // write jobs: one fsync when the IO phase ends (fio end_fsync)
+  // Guest-side samplers during the IO phase (0 = off): /sys/block/X/inflight at the fast
+  // period; diskstats, meminfo, vmstat and per-CPU iowait at the slow one.
+  uint32_t inflight_sample_ms = 10;
+  uint32_t stats_sample_ms = 100;
 };
 
 // Name <-> enum, for JSON, scenarios and tables. Parse* throws std::invalid_argument

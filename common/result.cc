@@ -31,7 +31,16 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"prepare_s", r.prepare_s},
                      {"prepare_steps", r.prepare_steps},
                      {"block", r.block},
-                     {"warnings", r.warnings}};
+                     {"warnings", r.warnings},
+                     {"app_avg_depth", r.app_avg_depth},
+                     {"avg_submit_batch", r.avg_submit_batch},
+                     {"avg_complete_batch", r.avg_complete_batch},
+                     {"fsyncs", r.fsyncs},
+                     {"io_start_ns", r.io_start_ns},
+                     {"io_end_ns", r.io_end_ns},
+                     {"nr_hw_queues", r.nr_hw_queues},
+                     {"nr_tags", r.nr_tags},
+                     {"timelines", r.timelines}};
 }
 
 void from_json(const nlohmann::json& j, JobResult& r) {
@@ -47,6 +56,15 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.prepare_steps = j.value("prepare_steps", std::string());
   r.block = j.at("block").get<BlockStats>();
   r.warnings = j.value("warnings", std::vector<std::string>{});
+  r.app_avg_depth = j.value("app_avg_depth", 0.0);
+  r.avg_submit_batch = j.value("avg_submit_batch", 0.0);
+  r.avg_complete_batch = j.value("avg_complete_batch", 0.0);
+  r.fsyncs = j.value("fsyncs", uint64_t{0});
+  r.io_start_ns = j.value("io_start_ns", uint64_t{0});
+  r.io_end_ns = j.value("io_end_ns", uint64_t{0});
+  r.nr_hw_queues = j.value("nr_hw_queues", 0u);
+  r.nr_tags = j.value("nr_tags", 0u);
+  r.timelines = j.value("timelines", std::vector<Timeline>{});
 }
 
 }  // namespace storbed

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diskstats.h"
+#include "timeline.h"
 
 namespace storbed {
 
@@ -31,6 +32,22 @@ struct JobResult {
   std::string prepare_steps;    // what preparation did, e.g. "sync, drop_caches=3, fadvise(DONTNEED)"
   BlockStats block;             // diskstats delta of the target device around the IO phase
   std::vector<std::string> warnings;  // things that make a figure less trustworthy
+
+  // L0: the engine's own in-flight count, time-weighted over the IO phase.
+  double app_avg_depth = 0;
+  // io_uring: IOs per io_uring_submit call and completions reaped per wait (0 for psync).
+  double avg_submit_batch = 0;
+  double avg_complete_batch = 0;
+  uint64_t fsyncs = 0;          // successful fsync()/fdatasync() calls in the IO phase
+  // The IO phase on the agent's CLOCK_MONOTONIC, to align host samples with it.
+  uint64_t io_start_ns = 0;
+  uint64_t io_end_ns = 0;
+  // The target's blk-mq shape: /sys/block/X/mq/* count and its nr_tags (0 = unknown).
+  uint32_t nr_hw_queues = 0;
+  uint32_t nr_tags = 0;
+  // Guest-side samplers (inflight, diskstats depth, meminfo, vmstat, iowait); t_s is
+  // relative to io_start_ns.
+  std::vector<Timeline> timelines;
 };
 
 void to_json(nlohmann::json& j, const LatencySummary& s);

@@ -24,6 +24,9 @@ struct DieWithParent : bp::extend::handler {
   template <typename Executor>
   void on_exec_setup(Executor&) const {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // A process group of its own: a terminal's Ctrl-C goes to storbed alone, which then
+    // shuts the guest down in order instead of QEMU dying under a running job.
+    ::setpgid(0, 0);
     // The parent may have died between fork() and prctl(): then nobody would kill us.
     if (::getppid() != parent) ::_exit(127);
   }

@@ -159,6 +159,10 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<Planne
       throw;
     } catch (const std::exception& e) {
       record.wall_s = SecondsSince(start);
+      if (Interrupted()) {  // the signal may have reached QEMU too and closed the link first
+        RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+        throw InterruptedError();
+      }
       RecordFailure(ctx, record, RunStatus::Failed, WhyTheLinkFailed(*machine, e));
       died_in = run.run_id;
     }

@@ -28,11 +28,11 @@ struct CliRun {
 };
 
 CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
-              const std::function<void()>& while_running = nullptr) {
+              const std::function<void(ChildProcess&)>& while_running = nullptr) {
   std::vector<std::string> argv{testing::CliPath()};
   argv.insert(argv.end(), args.begin(), args.end());
   ChildProcess cli = ChildProcess::Start(argv, log);
-  if (while_running) while_running();
+  if (while_running) while_running(cli);
   EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(10)));
   return {cli.ExitDescription(), Slurp(log)};
 }
@@ -106,26 +106,38 @@ std::vector<pid_t> QemuPidsMentioning(const std::string& needle) {
   return pids;
 }
 
+// Waits until the CLI's log shows `line`, then a little longer so the job is under way.
+void WaitForLogLine(const std::string& log, const std::string& line) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+  while (std::chrono::steady_clock::now() < deadline &&
+         Slurp(log).find(line) == std::string::npos)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+}
+
+const char* kTwoJobScenario = R"({
+    "name": "NAME", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
+    "disk": {"size": "16m"},
+    "jobs": [{"name": "first", "bs": "64k", "io_size": "1m"},
+             {"name": "long", "pattern": "random", "bs": "4k", "runtime": 120}]})";
+
+std::string TwoJobScenario(const std::string& dir, const std::string& name) {
+  std::string text = kTwoJobScenario;
+  text.replace(text.find("NAME"), 4, name);
+  return WriteScenario(dir, text);
+}
+
 TEST(CliRunTest, QemuKilledDuringAJobFailsThatRunAndKeepsTheRest) {
   std::string why;
   if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
   const std::string dir = testing::ScratchDir("cli-kill");
-  const std::string scenario = WriteScenario(dir, R"({
-    "name": "kill", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
-    "disk": {"size": "16m"},
-    "jobs": [{"name": "first", "bs": "64k", "io_size": "1m"},
-             {"name": "long", "pattern": "random", "bs": "4k", "runtime": 120}]})");
+  const std::string scenario = TwoJobScenario(dir, "kill");
   const std::string out = dir + "/out";
   const CliRun run = RunCli(
       {"run", scenario, "--out", out, "--image-cache",
        std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
-      dir + "/cli.log", [&] {
-        // Wait until the first run is recorded and the long one has started.
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
-        while (std::chrono::steady_clock::now() < deadline &&
-               Slurp(dir + "/cli.log").find("002-virtio-blk-long on") == std::string::npos)
-          std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        std::this_thread::sleep_for(std::chrono::seconds(2));
+      dir + "/cli.log", [&](ChildProcess&) {
+        WaitForLogLine(dir + "/cli.log", "002-virtio-blk-long on");
         const auto pids = QemuPidsMentioning(out);
         ASSERT_EQ(pids.size(), 1u);
         kill(pids[0], SIGKILL);
@@ -139,6 +151,39 @@ TEST(CliRunTest, QemuKilledDuringAJobFailsThatRunAndKeepsTheRest) {
   EXPECT_NE(records[1].error.find("signal 9"), std::string::npos) << records[1].error;
   EXPECT_GT(fs::file_size(out + "/" + records[1].console_log), 0u);
   EXPECT_EQ(testing::CountQemuProcesses(), 0);
+}
+
+}  // namespace
+}  // namespace storbed
+
+namespace storbed {
+namespace {
+
+TEST(CliRunTest, CtrlCDuringAJobKeepsFinishedRunsAndLeavesNothingRunning) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  const std::string dir = testing::ScratchDir("cli-int");
+  const std::string out = dir + "/out";
+  const std::string work = dir + "/work";
+  fs::create_directories(work);
+  const CliRun run = RunCli({"run", TwoJobScenario(dir, "int"), "--out", out, "--work-dir", work,
+                             "--image-cache",
+                             std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+                            dir + "/cli.log", [&](ChildProcess& cli) {
+                              WaitForLogLine(dir + "/cli.log", "002-virtio-blk-long on");
+                              kill(cli.Pid(), SIGINT);
+                            });
+  EXPECT_EQ(run.exit, "exited with status 130") << run.log;
+  const auto records = LoadResults(out);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].status, RunStatus::Ok);
+  EXPECT_EQ(records[1].status, RunStatus::Failed);
+  EXPECT_NE(records[1].error.find("interrupted"), std::string::npos) << records[1].error;
+  EXPECT_TRUE(nlohmann::json::parse(Slurp(out + "/manifest.json"))["interrupted"].get<bool>());
+  EXPECT_GT(fs::file_size(out + "/" + records[1].console_log), 0u);
+  EXPECT_EQ(testing::CountQemuProcesses(), 0);
+  // The backing file's temporary directory is gone.
+  EXPECT_TRUE(fs::is_empty(work));
 }
 
 }  // namespace

@@ -109,7 +109,8 @@ INSTANTIATE_TEST_SUITE_P(
                     Bad{"{\"type\":\"run\",\"v\":1,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
                         "\"iodepth\":1}}",
-                        "bad 'run' message: bs must be a nonzero multiple of 512"}));
+                        "bad 'run' message: bs must be a nonzero multiple of 512"}),
+    [](const testing::TestParamInfo<Bad>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace
 }  // namespace storbed

@@ -23,6 +23,9 @@ struct DiskSpec {
   bool iothread = false;          // virtio-blk only
   Aio aio = Aio::Threads;
   CacheMode cache = CacheMode::None;
+  // cache.no-flush=on: QEMU acknowledges guest flushes without passing them to the host,
+  // so nothing the guest fsyncs is durable. For experiments that show exactly that.
+  bool no_flush = false;
   bool request_merging = true;    // virtio-blk: QEMU's request-merging; nvme: recorded only
   std::string serial;             // the guest maps disks by serial; "" means id
   uint32_t nvme_max_ioqpairs = 2; // nvme only

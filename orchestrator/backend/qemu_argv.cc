@@ -75,13 +75,13 @@ void AddDisk(const DiskSpec& d, std::vector<std::string>& argv) {
   if (d.iothread) {
     argv.insert(argv.end(), {"-object", "iothread,id=" + io});
   }
-  // cache=none is O_DIRECT on the host file; no-flush stays off so guest flushes reach the
-  // host (durability jobs cross-check them).
+  // cache=none is O_DIRECT on the host file; no-flush stays off unless asked, so guest
+  // flushes reach the host (durability jobs cross-check them).
   argv.insert(argv.end(),
               {"-blockdev", "driver=file,node-name=" + file_node +
                                 ",filename=" + EscapeCommas(d.backing) + ",aio=" + ToString(d.aio) +
                                 ",cache.direct=" + OnOff(d.cache == CacheMode::None) +
-                                ",cache.no-flush=off"});
+                                ",cache.no-flush=" + OnOff(d.no_flush)});
   argv.insert(argv.end(), {"-blockdev", "driver=" + d.format + ",node-name=" + disk_node +
                                             ",file=" + file_node});
   std::string dev;
@@ -147,7 +147,9 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
   const bool kvm = spec.accel == Accel::Kvm;
   std::vector<std::string> argv = {
       spec.qemu_binary,
-      "-name", "storbed-" + spec.name,
+      // debug-threads=on names QEMU's threads ("CPU 0/KVM", "IO io-d0", "worker"); without
+      // it every thread is "qemu-system-x86" and the host sampler cannot tell them apart.
+      "-name", "storbed-" + spec.name + ",debug-threads=on",
       "-machine", std::string("q35,accel=") + (kvm ? "kvm" : "tcg"),
       // TCG cannot do "host"; "max" gives it every feature TCG emulates.
       "-cpu", kvm ? "host" : "max",

@@ -64,6 +64,7 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const Gue
   d.aio = disk.aio;
   d.cache = disk.cache;
   d.request_merging = disk.request_merging;
+  d.no_flush = disk.no_flush;
   d.serial = kTestDiskSerial;
   d.nvme_max_ioqpairs = disk.num_queues;
   spec.disks.push_back(d);

@@ -209,6 +209,7 @@ Scenario ParseScenario(const std::string& text, const std::string& path) {
   s.machine.modules_dir = machine["modules_dir"];
   s.machine.accel = machine["accel"];
   s.machine.boot_timeout_s = machine["boot_timeout"];
+  s.machine.sample_period_ms = machine["sample_period_ms"];
 
   s.disk.size_bytes = disk["size"];
   s.disk.backing = disk["backing"];
@@ -222,6 +223,7 @@ Scenario ParseScenario(const std::string& text, const std::string& path) {
   if (s.disk.aio == Aio::Native && s.disk.cache != CacheMode::None)
     check.Fail("disk.aio", "\"native\" needs cache \"none\" (QEMU requires O_DIRECT for it)");
   s.disk.request_merging = disk["request_merging"];
+  s.disk.no_flush = disk["no_flush"];
 
   json expanded_jobs = json::array();
   std::set<std::string> names;
@@ -247,6 +249,13 @@ Scenario ParseScenario(const std::string& text, const std::string& path) {
     spec.gappy_read = j["gappy_read"];
     spec.gappy_skip = j["gappy_skip"];
     spec.seed = j["seed"];
+    spec.fsync_every = j["fsync"];
+    spec.end_fsync = j["end_fsync"];
+    spec.inflight_sample_ms = j["inflight_sample_ms"];
+    spec.stats_sample_ms = j["stats_sample_ms"];
+    if ((spec.fsync_every || spec.end_fsync) && spec.rw != Direction::Write)
+      check.Fail(where + ".fsync", "fsync and end_fsync apply to write jobs only (rw is \"" +
+                                       ToString(spec.rw) + "\")");
     if (spec.size != 0 && spec.size > s.disk.size_bytes && s.disk.backing.empty())
       check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
                                       " bytes) is larger than disk.size (" +

@@ -27,6 +27,7 @@ struct MachineConfig {
   std::string modules_dir;
   std::string accel = "auto";  // auto | kvm | tcg
   double boot_timeout_s = 180;
+  uint32_t sample_period_ms = 100;  // host samplers
 };
 
 struct DiskConfig {
@@ -37,6 +38,7 @@ struct DiskConfig {
   bool iothread = false;
   Aio aio = Aio::Threads;
   CacheMode cache = CacheMode::None;
+  bool no_flush = false;
   bool request_merging = true;
 };
 

@@ -21,6 +21,9 @@ const std::vector<FieldSpec>& ScenarioFields() {
        "Modules directory for a kernel path (holds modules.dep); default /lib/modules/<release>."},
       {"machine", "accel", FieldType::Enum, "\"auto\"", 0, 0, {"auto", "kvm", "tcg"}, "",
        "Accelerator: auto uses kvm only when the CPU flags, /dev/kvm and a probe guest allow it."},
+      {"machine", "sample_period_ms", FieldType::Integer, "100", 10, 60000, {}, "ms",
+       "Host samplers' period during each job: QMP blockstats, virtqueues, QEMU threads, "
+       "host device."},
       {"machine", "boot_timeout", FieldType::Number, "180", 5, 3600, {}, "s",
        "Seconds to wait for the agent's hello after QEMU starts."},
       // disk
@@ -38,6 +41,9 @@ const std::vector<FieldSpec>& ScenarioFields() {
        "QEMU's host IO method for the backing (native needs cache none)."},
       {"disk", "cache", FieldType::Enum, "\"none\"", 0, 0, {"none", "writeback"}, "",
        "QEMU cache mode: none = O_DIRECT on the host, writeback = host page cache."},
+      {"disk", "no_flush", FieldType::Bool, "false", 0, 0, {}, "",
+       "cache.no-flush=on: QEMU acknowledges guest flushes without passing them on (nothing "
+       "is durable; the durability check shows it)."},
       {"disk", "request_merging", FieldType::Bool, "true", 0, 0, {}, "",
        "virtio-blk request-merging in QEMU (merges adjacent guest requests before submission)."},
       // job
@@ -63,6 +69,14 @@ const std::vector<FieldSpec>& ScenarioFields() {
        "gappy: blocks read in a row."},
       {"job", "gappy_skip", FieldType::Integer, "1", 0, 1 << 20, {}, "blocks",
        "gappy: blocks skipped after each run of reads (fio rw=read:<skip>)."},
+      {"job", "fsync", FieldType::Integer, "0", 0, 1 << 30, {}, "writes",
+       "Write jobs: fsync after every N writes; 0 = never (fio fsync=N)."},
+      {"job", "end_fsync", FieldType::Bool, "false", 0, 0, {}, "",
+       "Write jobs: one fsync when the IO phase ends (fio end_fsync)."},
+      {"job", "inflight_sample_ms", FieldType::Integer, "10", 0, 60000, {}, "ms",
+       "Agent's /sys/block/X/inflight sampling period; 0 = off."},
+      {"job", "stats_sample_ms", FieldType::Integer, "100", 0, 60000, {}, "ms",
+       "Agent's diskstats, meminfo, vmstat and iowait sampling period; 0 = off."},
       {"job", "seed", FieldType::Integer, "1", 0, 9007199254740991.0, {}, "",
        "Seed of the random pattern."},
   };

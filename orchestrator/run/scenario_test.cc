@@ -106,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
                 "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, ioengine, bs, "
                 "iodepth, size, io_size, runtime, direct, invalidate, gappy_read, gappy_skip, "
-                "seed)"},
+                "fsync, end_fsync, inflight_sample_ms, stats_sample_ms, seed)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "randread"}]})",
                 "bad.json: jobs[0].rw: expected one of read, write, got \"randread\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "pattern": "zigzag"}]})",
@@ -173,7 +173,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: disk.size: value 512k is out of range [1m, 16t]"},
         BadCase{R"({"name": "t", "disk": {"sizes": 1}, "jobs": [{"name": "a"}]})",
                 "bad.json: disk.sizes: unknown field (known: size, backing, num_queues, "
-                "queue_size, iothread, aio, cache, request_merging)"}));
+                "queue_size, iothread, aio, cache, no_flush, request_merging)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "fsync": 16}]})",
+                "bad.json: jobs[0].fsync: fsync and end_fsync apply to write jobs only (rw is "
+                "\"read\")"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "write", "fsync": -1}]})",
+                "bad.json: jobs[0].fsync: expected a non-negative integer, got -1"},
+        BadCase{R"({"name": "t", "machine": {"sample_period_ms": 1}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.sample_period_ms: value 1 is out of range [10, 60000] ms"}),
+    [](const testing::TestParamInfo<BadCase>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace
 }  // namespace storbed

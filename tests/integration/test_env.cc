@@ -1,6 +1,6 @@
 #include "test_env.h"
 
-#include <dirent.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -39,17 +39,19 @@ GuestImage SharedGuestImage(std::string* why) {
   return image;
 }
 
-int CountQemuProcesses() {
-  int n = 0;
+std::vector<int> QemuPidsMentioning(const std::string& needle) {
+  std::vector<int> pids;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream comm(entry.path() / "comm");
-    std::string name;
-    std::getline(comm, name);
-    if (name.rfind("qemu-system", 0) == 0) ++n;
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    const std::string argv0 = cmdline.substr(0, cmdline.find(' '));
+    if (argv0.find("qemu-system") != std::string::npos && cmdline.find(needle) != std::string::npos)
+      pids.push_back(std::stoi(name));
   }
-  return n;
+  return pids;
 }
 
 }  // namespace storbed::testing

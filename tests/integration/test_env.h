@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "image/image_builder.h"
 
@@ -15,7 +16,8 @@ std::string ScratchDir(const std::string& name);
 // The guest image for this machine's newest kernel; empty kernel_path when no kernel is
 // installed (tests then skip with the reason in *why).
 GuestImage SharedGuestImage(std::string* why);
-// Number of qemu-system processes running (any owner).
-int CountQemuProcesses();
+// The pids of qemu-system processes whose command line mentions `needle` (e.g. a test's
+// scratch directory), so tests see their own QEMUs and no one else's.
+std::vector<int> QemuPidsMentioning(const std::string& needle);
 
 }  // namespace storbed::testing

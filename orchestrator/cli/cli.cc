@@ -11,10 +11,12 @@
 #include "backend/interrupt.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
+#include "run/report_ladders.h"
 #include "run/report_table.h"
 #include "run/results_dir.h"
 #include "run/runner.h"
 #include "run/scenario.h"
+#include "run/scenario_explain.h"
 #include "version.h"
 
 namespace storbed {
@@ -42,9 +44,9 @@ std::string DefaultImageCache() {
 
 int Run(const RunOptions& options) {
   const RunOutcome outcome = RunScenario(options, std::cerr);
-  const std::string table = RenderTable(outcome.records);
-  std::cout << "\n" << table;
-  std::ofstream(options.out_dir + "/report.txt") << table;
+  const std::string report = RenderTable(outcome.records) + "\n" + RenderLadders(outcome.records);
+  std::cout << "\n" << report;
+  std::ofstream(options.out_dir + "/report.txt") << report;
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
             << "/manifest.json\n";
   if (!outcome.failures.empty()) {
@@ -90,8 +92,18 @@ int RunMain(int argc, char** argv) {
       ->capture_default_str();
   build_cmd->add_option("--cache", image.cache_dir, "Image cache directory")->capture_default_str();
 
+  std::string explain_field;
+  bool explain_markdown = false;
+  auto* scenario_cmd = app.add_subcommand("scenario", "Scenario files.");
+  scenario_cmd->require_subcommand(1);
+  auto* explain_cmd =
+      scenario_cmd->add_subcommand("explain", "Describe scenario fields (all, or one).");
+  explain_cmd->add_option("field", explain_field, "A field, e.g. bs or job.bs");
+  explain_cmd->add_flag("--markdown", explain_markdown, "The whole reference as Markdown");
+
   std::string report_dir;
-  auto* report_cmd = app.add_subcommand("report", "Print the table of a results directory.");
+  auto* report_cmd = app.add_subcommand("report", "Print the table, depth ladders and timeline summaries of a results directory, "
+      "without re-running anything.");
   report_cmd->add_option("dir", report_dir, "Results directory")->required();
 
   try {
@@ -113,10 +125,19 @@ int RunMain(int argc, char** argv) {
       std::cout << DescribeImage(BuildGuestImage(image));
       return 0;
     }
-    if (*report_cmd) {
-      std::cout << RenderTable(LoadResults(report_dir));
+    if (*explain_cmd) {
+      std::cout << (explain_markdown ? ScenarioReferenceMarkdown() : ExplainFields(explain_field));
       return 0;
     }
+    if (*report_cmd) {
+      const auto records = LoadResults(report_dir);
+      std::cout << RenderTable(records) << "\n"
+                << RenderLadders(records) << RenderTimelines(report_dir, records);
+      return 0;
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
   } catch (const ScenarioError& e) {
     std::cerr << "storbed: " << e.what() << "\n";
     return 2;

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <thread>
 
+#include "analysis/durability.h"
+#include "analysis/ladder_builder.h"
 #include "backend/child_process.h"
 #include "backend/interrupt.h"
 #include "run/loop_device.h"
@@ -87,6 +89,10 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
                                          JobReplyTimeout(record.job));
       record.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+      record.ladder = BareMetalLadder(*record.result);
+      record.durability = CheckDurability(record.job, *record.result, std::nullopt,
+                                          BareMetalHostFlushes(*record.result));
+      StoreTimelines(ctx, record, {});
       ctx.results.Append(record);
       ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
     } catch (const InterruptedError&) {

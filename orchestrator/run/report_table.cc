@@ -33,7 +33,7 @@ Row RowFor(const RunRecord& r) {
           Bytes(r.job.bs), std::to_string(r.job.iodepth) + " " + ToString(r.job.engine),
           r.job.direct ? "direct" : "buffered"};
   if (r.status != RunStatus::Ok || !r.result) {
-    row.insert(row.end(), {ToString(r.status), "-", "-", "-", "-", "-", r.accel});
+    row.insert(row.end(), {ToString(r.status), "-", "-", "-", "-", "-", r.accel, "-"});
     return row;
   }
   const JobResult& res = *r.result;
@@ -46,6 +46,9 @@ Row RowFor(const RunRecord& r) {
                                                     : "n/a");
   row.push_back(b.available ? Fixed(b.avg_queue_depth, 2) + " " + ShortLayer(b.layer) : "n/a");
   row.push_back(r.accel);
+  row.push_back(!r.durability || !r.durability->checked ? "-"
+                : r.durability->durable                 ? "yes"
+                                                        : "NO");
   return row;
 }
 
@@ -53,7 +56,7 @@ Row RowFor(const RunRecord& r) {
 
 std::string RenderTable(const std::vector<RunRecord>& records) {
   const Row header{"run", "target", "pattern", "bs", "depth", "io", "MiB/s", "IOPS", "p50 us",
-                   "p99 us", "req KiB", "avg QD (layer)", "accel"};
+                   "p99 us", "req KiB", "avg QD (layer)", "accel", "durable"};
   // Group by job in first-seen order, keeping each job's targets in run order.
   std::vector<std::string> job_order;
   for (const auto& r : records)
@@ -86,6 +89,8 @@ std::string RenderTable(const std::vector<RunRecord>& records) {
       notes.insert("accel=tcg: guests ran under software emulation; guest figures show the "
                    "virtual disk path's shape, not KVM-speed numbers.");
     if (r.status != RunStatus::Ok) notes.insert(r.run_id + ": " + ToString(r.status) + ": " + r.error);
+    if (r.durability && r.durability->checked && !r.durability->durable)
+      notes.insert(r.run_id + ": not durable: " + r.durability->reason);
     if (r.result) {
       for (const auto& w : r.result->warnings) notes.insert(r.run_id + ": " + w);
       if (!r.result->block.available)

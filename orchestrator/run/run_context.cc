@@ -1,6 +1,7 @@
 #include "run/run_context.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 
 namespace storbed {
@@ -11,6 +12,20 @@ void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const st
   if (status == RunStatus::Failed) ctx.failures.push_back(record.run_id + ": " + why);
   ctx.log << "  " << record.run_id << ": " << ToString(status) << ": " << why << "\n";
   ctx.results.Append(record);
+}
+
+void StoreTimelines(RunContext& ctx, RunRecord& record, const std::vector<Timeline>& host) {
+  std::vector<Timeline> guest;
+  if (record.result) guest = std::move(record.result->timelines);
+  if (record.result) record.result->timelines.clear();
+  if (guest.empty() && host.empty()) return;
+  std::filesystem::create_directories(ctx.results.File("timelines"));
+  record.timelines_file = "timelines/" + record.run_id + ".json";
+  const nlohmann::json doc = {{"run_id", record.run_id},
+                              {"clock", "seconds since the job's IO phase began"},
+                              {"guest", guest},
+                              {"host", host}};
+  WriteFileAtomically(ctx.results.File(record.timelines_file), doc.dump() + "\n");
 }
 
 std::chrono::milliseconds JobReplyTimeout(const JobSpec& job) {

@@ -19,6 +19,10 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
                      {"error", r.error},     {"console_log", r.console_log},
                      {"wall_s", r.wall_s}};
   j["result"] = r.result ? nlohmann::json(*r.result) : nlohmann::json(nullptr);
+  j["ladder"] = r.ladder ? nlohmann::json(*r.ladder) : nlohmann::json(nullptr);
+  j["durability"] = r.durability ? nlohmann::json(*r.durability) : nlohmann::json(nullptr);
+  j["host"] = r.host;
+  j["timelines_file"] = r.timelines_file;
 }
 
 void from_json(const nlohmann::json& j, RunRecord& r) {
@@ -36,6 +40,11 @@ void from_json(const nlohmann::json& j, RunRecord& r) {
   if (j.contains("result") && !j["result"].is_null()) r.result = j["result"].get<JobResult>();
   r.console_log = j.value("console_log", std::string());
   r.wall_s = j.value("wall_s", 0.0);
+  if (j.contains("ladder") && !j["ladder"].is_null()) r.ladder = j["ladder"].get<Ladder>();
+  if (j.contains("durability") && !j["durability"].is_null())
+    r.durability = j["durability"].get<Durability>();
+  r.host = j.value("host", nlohmann::json::object());
+  r.timelines_file = j.value("timelines_file", std::string());
 }
 
 }  // namespace storbed

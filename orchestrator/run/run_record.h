@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/durability.h"
 #include "job.h"
+#include "ladder.h"
 #include "result.h"
 
 namespace storbed {
@@ -27,6 +29,10 @@ struct RunRecord {
   std::optional<JobResult> result;
   std::string console_log;  // relative path of the guest console log, "" for bare metal
   double wall_s = 0;        // wall time of the whole run, preparation included
+  std::optional<Ladder> ladder;          // depth per layer, application to host device
+  std::optional<Durability> durability;  // write jobs with fsync: did the flushes arrive?
+  nlohmann::json host = nlohmann::json::object();  // clock offset, QEMU thread CPU, warnings
+  std::string timelines_file;  // relative path of this run's guest and host timelines
 };
 
 void to_json(nlohmann::json& j, const RunRecord& r);

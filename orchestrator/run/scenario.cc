@@ -59,24 +59,10 @@ class Validator {
     return where.empty() ? key : where + "." + key;
   }
 
-  static std::string Format(const FieldSpec& f, double v) {
-    if (f.type == FieldType::Size) {
-      static const char* const kSuffix[] = {"", "k", "m", "g", "t"};
-      uint64_t n = static_cast<uint64_t>(v);
-      int i = 0;
-      while (i < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++i;
-      return std::to_string(n) + kSuffix[i];
-    }
-    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
-    std::ostringstream out;
-    out << v;
-    return out.str();
-  }
-
   void CheckRange(const FieldSpec& f, double v, const std::string& name) const {
     if (v < f.min || v > f.max) {
-      std::string msg = "value " + Format(f, v) + " is out of range [" + Format(f, f.min) + ", " +
-                        Format(f, f.max) + "]";
+      std::string msg = "value " + FormatFieldValue(f, v) + " is out of range [" + FormatFieldValue(f, f.min) + ", " +
+                        FormatFieldValue(f, f.max) + "]";
       if (!f.unit.empty() && f.type != FieldType::Size) msg += " " + f.unit;
       Fail(name, msg);
     }

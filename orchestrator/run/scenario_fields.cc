@@ -1,5 +1,9 @@
 #include "run/scenario_fields.h"
 
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
 namespace storbed {
 
 const std::vector<FieldSpec>& ScenarioFields() {
@@ -88,6 +92,20 @@ std::vector<const FieldSpec*> FieldsOf(const std::string& section) {
   for (const auto& f : ScenarioFields())
     if (f.section == section) out.push_back(&f);
   return out;
+}
+
+std::string FormatFieldValue(const FieldSpec& f, double v) {
+  if (f.type == FieldType::Size) {
+    static const char* const kSuffix[] = {"", "k", "m", "g", "t"};
+    uint64_t n = static_cast<uint64_t>(v);
+    int i = 0;
+    while (i < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++i;
+    return std::to_string(n) + kSuffix[i];
+  }
+  if (v == std::floor(v) && std::fabs(v) < 1e16) return std::to_string(static_cast<int64_t>(v));
+  std::ostringstream out;
+  out << v;
+  return out.str();
 }
 
 std::string TypeName(FieldType type) {

@@ -26,6 +26,10 @@ const std::vector<FieldSpec>& ScenarioFields();
 // The fields of one section, in declaration order.
 std::vector<const FieldSpec*> FieldsOf(const std::string& section);
 
+// A value of the field for messages and docs: sizes with k/m/g/t suffixes when exact,
+// whole numbers without exponent.
+std::string FormatFieldValue(const FieldSpec& field, double value);
+
 // "integer", "size", ... for messages and docs.
 std::string TypeName(FieldType type);
 

@@ -1,0 +1,60 @@
+#include "run/report_ladders.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analysis/ladder_report.h"
+
+namespace storbed {
+
+std::string RenderLadders(const std::vector<RunRecord>& records) {
+  std::ostringstream out;
+  std::set<std::string> shown;
+  auto bare_metal_of = [&](const std::string& job) -> const RunRecord* {
+    for (const auto& r : records)
+      if (r.target == "bare-metal" && r.job.name == job && r.ladder) return &r;
+    return nullptr;
+  };
+  for (const auto& r : records) {
+    if (!r.ladder || r.target == "bare-metal") continue;
+    const RunRecord* twin = bare_metal_of(r.job.name);
+    std::string title = r.run_id + " (" + r.accel + ")";
+    if (twin) {
+      title += " vs " + twin->run_id;
+      shown.insert(twin->run_id);
+    }
+    out << RenderLadder(title, *r.ladder,
+                        twin ? std::optional<Ladder>(*twin->ladder) : std::nullopt)
+        << "\n";
+  }
+  for (const auto& r : records)
+    if (r.ladder && r.target == "bare-metal" && !shown.count(r.run_id))
+      out << RenderLadder(r.run_id, *r.ladder, std::nullopt) << "\n";
+  return out.str();
+}
+
+std::string RenderTimelines(const std::string& dir, const std::vector<RunRecord>& records) {
+  std::ostringstream out;
+  for (const auto& r : records) {
+    if (r.timelines_file.empty()) continue;
+    const std::string path = dir + "/" + r.timelines_file;
+    std::ifstream in(path);
+    if (!in) {
+      out << r.run_id << ": timelines file " << path << " is missing\n";
+      continue;
+    }
+    try {
+      const auto doc = nlohmann::json::parse(in);
+      out << r.run_id << " timelines:\n";
+      for (const char* side : {"guest", "host"})
+        if (doc.contains(side))
+          out << RenderTimelineSummary(doc[side].get<std::vector<Timeline>>());
+    } catch (const std::exception& e) {
+      out << r.run_id << ": timelines file " << path << " is malformed: " << e.what() << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace storbed

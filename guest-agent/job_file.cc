@@ -69,8 +69,12 @@ JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
   if (!document.is_object()) throw JobFileError(path, "", "is not a JSON object");
 
   const json known = JobSpec{};
-  for (const auto& [key, value] : document.items())
+  for (const auto& [key, value] : document.items()) {
     if (!known.contains(key)) throw JobFileError(path, key, "is not a job field");
+    // nlohmann converts -1 to an unsigned field as 2^32-1 without a word.
+    if (known[key].is_number_unsigned() && value.is_number_integer() && !value.is_number_unsigned())
+      throw JobFileError(path, key, "must not be negative, got " + value.dump());
+  }
 
   try {
     return document.get<JobSpec>();

@@ -42,6 +42,21 @@ TEST(JobFile, ErrorsNameTheFileAndTheField) {
             "target");
 }
 
+TEST(JobFile, AcceptsTheFsyncAndSamplerFields) {
+  const JobSpec spec = ParseJobDocument(
+      R"({"name":"w","target":"/dev/vdb","pattern":"random","rw":"write","engine":"io_uring",)"
+      R"("bs":4096,"iodepth":8,"fsync_every":16,"end_fsync":true,)"
+      R"("inflight_sample_ms":5,"stats_sample_ms":0})",
+      "job.json");
+  EXPECT_EQ(spec.fsync_every, 16u);
+  EXPECT_TRUE(spec.end_fsync);
+  EXPECT_EQ(spec.inflight_sample_ms, 5u);
+  EXPECT_EQ(spec.stats_sample_ms, 0u);
+  EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","pattern":"random","rw":"write",)"
+                         R"("engine":"psync","bs":4096,"iodepth":1,"fsync_every":-1})"),
+            "fsync_every");
+}
+
 TEST(JobFile, MissingFileIsAJobFileError) {
   EXPECT_THROW(LoadJobFile("/nonexistent/job.json"), JobFileError);
 }

@@ -1,7 +1,9 @@
 #include "engine.h"
 
 #include <time.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,7 +12,8 @@ namespace storbed {
 IoBudget::IoBudget(const EngineJob& job, uint64_t blocks_per_pass, uint64_t start_ns)
     : bs_(job.bs),
       io_limit_(job.io_limit),
-      deadline_ns_(job.runtime_s > 0 ? start_ns + uint64_t(job.runtime_s * 1e9) : 0),
+      runtime_ns_(job.runtime_s > 0 ? uint64_t(job.runtime_s * 1e9) : 0),
+      deadline_ns_(runtime_ns_ ? start_ns + runtime_ns_ : 0),
       one_pass_(job.runtime_s > 0 || job.io_limit > 0 ? 0 : blocks_per_pass) {}
 
 bool IoBudget::MayIssue(uint64_t now_ns) const {
@@ -18,6 +21,57 @@ bool IoBudget::MayIssue(uint64_t now_ns) const {
   if (deadline_ns_ > 0 && now_ns >= deadline_ns_) return false;
   if (one_pass_ > 0 && issued_ >= one_pass_) return false;
   return true;
+}
+
+void InFlightIntegral::Set(uint64_t now_ns, uint32_t in_flight) {
+  if (last_ns_ != 0 && now_ns > last_ns_)
+    integral_ += (long double)(in_flight_) * (now_ns - last_ns_);
+  last_ns_ = now_ns;
+  in_flight_ = in_flight;
+}
+
+double InFlightIntegral::Average(uint64_t start_ns, uint64_t end_ns) const {
+  if (end_ns <= start_ns) return 0;
+  return double(integral_ / (long double)(end_ns - start_ns));
+}
+
+FsyncPolicy::FsyncPolicy(const EngineJob& job)
+    : fd_(job.fd),
+      target_(job.target),
+      every_(job.rw == Direction::Write ? job.fsync_every : 0),
+      end_(job.rw == Direction::Write && job.end_fsync) {}
+
+uint64_t FsyncPolicy::Fsync(EngineStats& stats) {
+  since_last_ = 0;
+  const uint64_t t0 = MonotonicNs();
+  int ret;
+  do {
+    ret = ::fsync(fd_);
+  } while (ret != 0 && errno == EINTR);
+  const int err = ret == 0 ? 0 : errno;
+  const uint64_t t1 = MonotonicNs();
+  if (ret == 0) {
+    ++stats.fsyncs;
+    stats.fsync_latency.Record(t1 - t0);
+    if (stats.fsync_end_ns.size() < EngineStats::kFsyncLog) {
+      stats.fsync_end_ns.push_back(t1);
+      stats.fsync_latency_us.push_back(double(t1 - t0) / 1e3);
+    } else if (stats.fsync_end_ns.size() == EngineStats::kFsyncLog &&
+               stats.fsyncs == EngineStats::kFsyncLog + 1) {
+      stats.warnings.push_back("fsync latency timeline holds the first " +
+                               std::to_string(EngineStats::kFsyncLog) + " fsyncs only");
+    }
+  } else if (err != last_errno_) {
+    // EIO here means written data may be lost; EINVAL, that the target cannot sync.
+    stats.warnings.push_back(target_ + ": fsync failed: " + std::strerror(err) +
+                             " (not counted in fsyncs)");
+    last_errno_ = err;
+  }
+  return t1;
+}
+
+void IoBudget::StartAt(uint64_t start_ns) {
+  if (runtime_ns_) deadline_ns_ = start_ns + runtime_ns_;
 }
 
 namespace {

@@ -18,21 +18,78 @@ namespace storbed {
 // What an engine needs for one IO phase. The fd stays owned by the caller.
 struct EngineJob {
   int fd = -1;
-  std::string target;        // path, for error messages
+  std::string target;  // path, for error messages
   Direction rw = Direction::Read;
   uint64_t bs = 4096;
   uint32_t iodepth = 1;
   double runtime_s = 0;      // > 0: stop issuing after this long (passes repeat)
   uint64_t io_limit = 0;     // > 0: stop issuing after this many bytes
+  uint32_t fsync_every = 0;  // writes: fsync after every N writes (0 = never)
+  bool end_fsync = false;    // writes: one fsync after the last write, inside the phase
 };
 
 struct EngineStats {
   uint64_t ios = 0;
   uint64_t bytes = 0;
-  double runtime_s = 0;      // first submission to last completion
-  Histogram latency;         // submission to completion, ns
+  double runtime_s = 0;   // first submission to last completion
+  uint64_t start_ns = 0;  // CLOCK_MONOTONIC at the first submission
+  uint64_t end_ns = 0;    // ... after the last completion (or the end fsync)
+  Histogram latency;      // submission to completion, ns
   uint32_t max_in_flight = 0;
+  double avg_depth = 0;           // in-flight IOs, time-weighted over [start_ns, end_ns]
+  double avg_submit_batch = 0;    // io_uring: IOs per io_uring_submit call
+  double avg_complete_batch = 0;  // io_uring: completions per reap round
+  uint64_t fsyncs = 0;            // successful fsync() calls
+  Histogram fsync_latency;        // per successful fsync, ns
+  // The first kFsyncLog successful fsyncs: when each returned, and its latency.
+  static constexpr size_t kFsyncLog = 10000;
+  std::vector<uint64_t> fsync_end_ns;
+  std::vector<double> fsync_latency_us;
   std::vector<std::string> warnings;
+};
+
+// The integral of the in-flight count over time: Set() at every change (each submit
+// and each reap, on CLOCK_MONOTONIC), Average() over the phase. The app's view: an IO
+// counts from just before its submit syscall until the loop has seen its completion,
+// so time the engine spends between reaping and resubmitting lowers the average.
+class InFlightIntegral {
+ public:
+  void Set(uint64_t now_ns, uint32_t in_flight);
+  // Integral / (end_ns - start_ns); 0 for an empty phase.
+  double Average(uint64_t start_ns, uint64_t end_ns) const;
+
+ private:
+  uint64_t last_ns_ = 0;
+  uint32_t in_flight_ = 0;
+  long double integral_ = 0;  // request-ns
+};
+
+// The write jobs' fsync policy (fio's fsync=N and end_fsync). Engines call Wrote() per
+// issued write and, when Due() says so, drain their in-flight writes and call Fsync().
+class FsyncPolicy {
+ public:
+  explicit FsyncPolicy(const EngineJob& job);
+  void Wrote() {
+    ++since_last_;
+    any_writes_ = true;
+  }
+  // True when fsync_every writes were issued since the last fsync: issue no more
+  // before draining and calling Fsync().
+  bool Due() const { return every_ > 0 && since_last_ >= every_; }
+  // The final fsync, when end_fsync is set and writes were issued.
+  bool EndDue() const { return end_ && any_writes_; }
+  // fsync(fd), timed into stats. A failure is a warning (counted once per errno) and
+  // leaves stats.fsyncs alone. Returns CLOCK_MONOTONIC after it returned.
+  uint64_t Fsync(EngineStats& stats);
+
+ private:
+  int fd_;
+  std::string target_;
+  uint32_t every_;
+  bool end_;
+  uint32_t since_last_ = 0;
+  bool any_writes_ = false;
+  int last_errno_ = 0;
 };
 
 // When to stop issuing: at runtime_s or io_limit when either is set (whichever comes
@@ -42,13 +99,17 @@ class IoBudget {
  public:
   IoBudget(const EngineJob& job, uint64_t blocks_per_pass, uint64_t start_ns);
   bool MayIssue(uint64_t now_ns) const;
+  // Moves the runtime deadline to count from `start_ns`: engines call it at their
+  // first submission, so runtime_s covers the IO phase and not the setup before it.
+  void StartAt(uint64_t start_ns);
   void Issued() { ++issued_; }
 
  private:
   uint64_t bs_;
   uint64_t io_limit_;
-  uint64_t deadline_ns_;     // 0 = none
-  uint64_t one_pass_;        // 0 = not the stop rule
+  uint64_t runtime_ns_;
+  uint64_t deadline_ns_;  // 0 = none
+  uint64_t one_pass_;     // 0 = not the stop rule
   uint64_t issued_ = 0;
 };
 

@@ -18,28 +18,38 @@ class PsyncEngine : public IoEngine {
     const bool write = job.rw == Direction::Write;
     const char* syscall = write ? "pwrite" : "pread";
     AlignedBuffer buf(job.bs);
-    const uint64_t start = MonotonicNs();
-    IoBudget budget(job, offsets.blocks_per_pass(), start);
-    uint64_t now = start;
+    FsyncPolicy fsync(job);
+    InFlightIntegral in_flight_time;
+    IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
+    uint64_t now = MonotonicNs();
     while (budget.MayIssue(now)) {
       const uint64_t off = offsets.Next();
       if (write) StampSectors(buf.data(), job.bs, off);
       budget.Issued();
       stats.max_in_flight = 1;
       const uint64_t t0 = MonotonicNs();
+      if (stats.start_ns == 0) budget.StartAt(stats.start_ns = t0);
+      in_flight_time.Set(t0, 1);
       ssize_t n;
       do {
         n = write ? pwrite(job.fd, buf.data(), job.bs, off_t(off))
                   : pread(job.fd, buf.data(), job.bs, off_t(off));
       } while (n < 0 && errno == EINTR);  // the agent as PID 1 gets SIGCHLD and friends
       now = MonotonicNs();
+      in_flight_time.Set(now, 0);
       if (n < 0) throw IoError(job.target, syscall, off, errno);
       if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
       stats.latency.Record(now - t0);
       ++stats.ios;
       stats.bytes += job.bs;
+      if (write) fsync.Wrote();
+      if (fsync.Due()) now = fsync.Fsync(stats);
     }
-    stats.runtime_s = double(now - start) / 1e9;
+    if (fsync.EndDue()) now = fsync.Fsync(stats);
+    if (stats.start_ns == 0) stats.start_ns = now;
+    stats.end_ns = now;
+    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
+    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
     return stats;
   }
 };

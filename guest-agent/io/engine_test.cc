@@ -139,6 +139,93 @@ TYPED_TEST(EngineTest, FailedIoNamesSyscallAndErrno) {
   }
 }
 
+TYPED_TEST(EngineTest, AppDepthIsTheTimeWeightedInFlightCount) {
+  UniqueFd fd = this->Open(O_RDONLY | O_DIRECT);
+  auto offsets = MakeRandom({.offset = 0, .size = kFileSize, .bs = 4096}, 3);
+  EngineJob job = this->Job(fd.get(), Direction::Read, 8);
+  job.runtime_s = 0.3;
+  const EngineStats s = this->Run(job, *offsets);
+  // psync: the busy fraction, ~1. io_uring: ~iodepth; a file on the host disk leaves
+  // more room for scheduling noise than the 2% the loop-device acceptance run needs.
+  const double want = TypeParam::DepthFor(8);
+  EXPECT_NEAR(s.avg_depth, want, want * (TypeParam::kEngine == Engine::Psync ? 0.05 : 0.10));
+  EXPECT_LE(s.avg_depth, want + 1e-9);
+}
+
+TYPED_TEST(EngineTest, IoPhaseClockAndBatches) {
+  UniqueFd fd = this->Open(O_RDONLY | O_DIRECT);
+  auto offsets = MakeSequential({.offset = 0, .size = kFileSize, .bs = 4096});
+  const uint64_t before = MonotonicNs();
+  const EngineStats s = this->Run(this->Job(fd.get(), Direction::Read, 4), *offsets);
+  const uint64_t after = MonotonicNs();
+  EXPECT_GE(s.start_ns, before);
+  EXPECT_LT(s.start_ns, s.end_ns);
+  EXPECT_LE(s.end_ns, after);
+  EXPECT_NEAR(s.runtime_s, double(s.end_ns - s.start_ns) / 1e9, 1e-9);
+  if (TypeParam::kEngine == Engine::Psync) {
+    EXPECT_EQ(s.avg_submit_batch, 0);
+    EXPECT_EQ(s.avg_complete_batch, 0);
+  } else {
+    EXPECT_GE(s.avg_submit_batch, 1);
+    EXPECT_LE(s.avg_submit_batch, 4);
+    EXPECT_GE(s.avg_complete_batch, 1);
+    EXPECT_LE(s.avg_complete_batch, 4);
+  }
+}
+
+TYPED_TEST(EngineTest, FsyncEveryAndEndFsyncAreCounted) {
+  UniqueFd fd = this->Open(O_RDWR | O_DIRECT);
+  auto offsets = MakeSequential({.offset = 0, .size = 64 * 4096, .bs = 4096});
+  EngineJob job = this->Job(fd.get(), Direction::Write, 8);
+  job.fsync_every = 16;
+  EngineStats s = this->Run(job, *offsets);
+  EXPECT_EQ(s.ios, 64u);
+  EXPECT_EQ(s.fsyncs, 4u);
+  EXPECT_EQ(s.fsync_latency.count(), 4u);
+  EXPECT_EQ(s.latency.count(), 64u) << "fsyncs must stay out of the IO latency histogram";
+  job.end_fsync = true;
+  s = this->Run(job, *offsets);
+  EXPECT_EQ(s.fsyncs, 5u);
+  ASSERT_EQ(s.fsync_end_ns.size(), 5u);
+  EXPECT_EQ(s.fsync_end_ns.back(), s.end_ns) << "the end fsync is inside the IO phase";
+  job.fsync_every = 0;
+  EXPECT_EQ(this->Run(job, *offsets).fsyncs, 1u);
+}
+
+TYPED_TEST(EngineTest, ReadJobsNeverFsync) {
+  UniqueFd fd = this->Open(O_RDONLY);
+  auto offsets = MakeSequential({.offset = 0, .size = 64 * 4096, .bs = 4096});
+  EngineJob job = this->Job(fd.get(), Direction::Read, 4);
+  job.fsync_every = 1;
+  job.end_fsync = true;
+  EXPECT_EQ(this->Run(job, *offsets).fsyncs, 0u);
+}
+
+TYPED_TEST(EngineTest, FailedFsyncIsAWarningNotACount) {
+  UniqueFd fd(open("/dev/null", O_WRONLY | O_CLOEXEC));  // fsync on /dev/null: EINVAL
+  auto offsets = MakeSequential({.offset = 0, .size = 8 * 4096, .bs = 4096});
+  EngineJob job = this->Job(fd.get(), Direction::Write, 2);
+  job.fsync_every = 2;
+  job.end_fsync = true;
+  const EngineStats s = this->Run(job, *offsets);
+  EXPECT_EQ(s.fsyncs, 0u);
+  const auto fsync_warnings =
+      std::count_if(s.warnings.begin(), s.warnings.end(), [](const std::string& w) {
+        return w.find("fsync failed") != std::string::npos;
+      });
+  EXPECT_EQ(fsync_warnings, 1) << "one warning per errno, not per fsync";
+}
+
+TEST(InFlightIntegralTest, WeighsEachCountByHowLongItLasted) {
+  InFlightIntegral d;
+  d.Set(100, 4);  // 4 in flight for 100 ns
+  d.Set(200, 2);  // 2 for 200 ns
+  d.Set(400, 0);  // none for 100 ns
+  d.Set(500, 0);
+  EXPECT_DOUBLE_EQ(d.Average(100, 500), (4.0 * 100 + 2.0 * 200) / 400);
+  EXPECT_EQ(InFlightIntegral().Average(5, 5), 0);
+}
+
 EngineJob Limits(double runtime_s, uint64_t io_limit) {
   EngineJob job;
   job.bs = 4096;

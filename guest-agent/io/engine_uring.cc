@@ -51,14 +51,17 @@ class UringEngine : public IoEngine {
       free_slots.push_back(depth - 1 - i);
     }
 
-    const uint64_t start = MonotonicNs();
-    IoBudget budget(job, offsets.blocks_per_pass(), start);
-    uint64_t now = start, last_completion = start;
+    FsyncPolicy fsync(job);
+    InFlightIntegral in_flight_time;
+    IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
+    uint64_t now = MonotonicNs();
     unsigned in_flight = 0;
+    uint64_t submit_calls = 0, submitted = 0, reap_rounds = 0, reaped = 0;
     std::vector<unsigned> queued;
     while (true) {
+      // Refill every free slot right after a reap, as one batch (one syscall).
       queued.clear();
-      while (!free_slots.empty() && budget.MayIssue(now)) {
+      while (!free_slots.empty() && !fsync.Due() && budget.MayIssue(now)) {
         io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
         if (!sqe) break;  // cannot happen with entries == depth, but never overrun
         const unsigned s = free_slots.back();
@@ -68,6 +71,7 @@ class UringEngine : public IoEngine {
         if (write) {
           StampSectors(slot.buf.data(), job.bs, slot.offset);
           io_uring_prep_write(sqe, job.fd, slot.buf.data(), unsigned(job.bs), slot.offset);
+          fsync.Wrote();
         } else {
           io_uring_prep_read(sqe, job.fd, slot.buf.data(), unsigned(job.bs), slot.offset);
         }
@@ -77,27 +81,43 @@ class UringEngine : public IoEngine {
       }
       if (!queued.empty()) {
         const uint64_t t = MonotonicNs();
+        if (stats.start_ns == 0) budget.StartAt(stats.start_ns = t);
         for (unsigned s : queued) slots[s].submit_ns = t;
-        const int ret = io_uring_submit(ring.get());
-        if (ret < 0) throw IoError(job.target, "io_uring_submit", slots[queued[0]].offset, -ret);
         in_flight += unsigned(queued.size());
+        in_flight_time.Set(t, in_flight);
         if (in_flight > stats.max_in_flight) stats.max_in_flight = in_flight;
+        // Submit and wait for one completion in the same syscall. The kernel reports
+        // -EINTR only when it consumed no SQE, so a retry resubmits the same batch.
+        int ret;
+        do {
+          ret = io_uring_submit_and_wait(ring.get(), 1);
+        } while (ret == -EINTR);
+        if (ret < 0) throw IoError(job.target, "io_uring_submit", slots[queued[0]].offset, -ret);
+        ++submit_calls;
+        submitted += unsigned(ret);
+      } else if (in_flight == 0) {
+        // Drained: a due fsync runs with no write in flight, so it covers all of them.
+        if (fsync.Due()) {
+          now = fsync.Fsync(stats);
+          continue;
+        }
+        break;
       }
-      if (in_flight == 0) break;
 
       io_uring_cqe* cqe = nullptr;
       int ret;
       do {
-        ret = io_uring_wait_cqe(ring.get(), &cqe);
+        ret = io_uring_wait_cqe(ring.get(), &cqe);  // no syscall when one is ready
       } while (ret == -EINTR);
       if (ret < 0) throw IoError(job.target, "io_uring_wait_cqe", 0, -ret);
       // Every completion seen on this wake-up finished by now.
       now = MonotonicNs();
+      unsigned round = 0;
       do {
         const unsigned s = unsigned(io_uring_cqe_get_data64(cqe));
         const int res = cqe->res;
         io_uring_cqe_seen(ring.get(), cqe);
-        --in_flight;
+        ++round;
         if (res < 0) throw IoError(job.target, syscall, slots[s].offset, -res);
         if (uint64_t(res) != job.bs)
           throw ShortIoError(job.target, syscall, slots[s].offset, uint64_t(res), job.bs);
@@ -105,10 +125,19 @@ class UringEngine : public IoEngine {
         ++stats.ios;
         stats.bytes += job.bs;
         free_slots.push_back(s);
-        last_completion = now;
       } while (io_uring_peek_cqe(ring.get(), &cqe) == 0 && cqe);
+      in_flight -= round;
+      in_flight_time.Set(now, in_flight);
+      ++reap_rounds;
+      reaped += round;
     }
-    stats.runtime_s = double(last_completion - start) / 1e9;
+    if (fsync.EndDue()) now = fsync.Fsync(stats);
+    if (stats.start_ns == 0) stats.start_ns = now;
+    stats.end_ns = now;
+    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
+    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
+    if (submit_calls) stats.avg_submit_batch = double(submitted) / double(submit_calls);
+    if (reap_rounds) stats.avg_complete_batch = double(reaped) / double(reap_rounds);
     return stats;
   }
 };

@@ -11,6 +11,7 @@
 
 #include "cache_control.h"
 #include "engine.h"
+#include "guest_sampler.h"
 #include "pattern.h"
 #include "target_device.h"
 #include "unique_fd.h"
@@ -109,6 +110,15 @@ BlockStats BlockDelta(const TargetDevice& dev, const Snapshot& before, const Sna
                           double(after.ns - before.ns) / 1e9);
 }
 
+// Each successful fsync's latency at the time it returned: JobResult has no fsync
+// latency field, and the IO latency histogram must not mix fsyncs in.
+Timeline FsyncTimeline(const EngineStats& stats) {
+  Timeline t{.name = "app.fsync.latency", .unit = "us", .t_s = {}, .value = {}};
+  for (size_t i = 0; i < stats.fsync_end_ns.size() && i < stats.fsync_latency_us.size(); ++i)
+    t.Add(double(stats.fsync_end_ns[i] - stats.start_ns) / 1e9, stats.fsync_latency_us[i]);
+  return t;
+}
+
 }  // namespace
 
 Prepared PrepareTarget(const PrepareRequest& request) {
@@ -163,8 +173,23 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
                       .bs = spec.bs,
                       .iodepth = spec.iodepth,
                       .runtime_s = spec.runtime_s,
-                      .io_limit = spec.io_limit};
+                      .io_limit = spec.io_limit,
+                      .fsync_every = spec.fsync_every,
+                      .end_fsync = spec.end_fsync};
+  if (dev.name) {
+    const BlkMqShape mq = ReadBlkMqShape(*dev.name, RealTextSource());
+    result.nr_hw_queues = mq.nr_hw_queues;
+    result.nr_tags = mq.nr_tags;
+  }
+  // The sampler's files are opened and its baseline read before the first IO, so the
+  // IO phase pays only for its periodic preads.
+  GuestSampler sampler({.device = dev.name,
+                        .fast_ms = spec.inflight_sample_ms,
+                        .slow_ms = spec.stats_sample_ms},
+                       RealTextSource());
+  sampler.Start();
   EngineStats stats = engine->Run(job, *offsets);
+  sampler.Stop();
   const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
 
   result.ios = stats.ios;
@@ -175,6 +200,15 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
     result.mib_s = double(stats.bytes) / double(1 << 20) / stats.runtime_s;
   }
   result.latency = stats.latency.Summarize();
+  result.app_avg_depth = stats.avg_depth;
+  result.avg_submit_batch = stats.avg_submit_batch;
+  result.avg_complete_batch = stats.avg_complete_batch;
+  result.fsyncs = stats.fsyncs;
+  result.io_start_ns = stats.start_ns;
+  result.io_end_ns = stats.end_ns;
+  result.timelines = sampler.Timelines(stats.start_ns);
+  if (!stats.fsync_end_ns.empty()) result.timelines.push_back(FsyncTimeline(stats));
+  for (const auto& w : sampler.warnings()) result.warnings.push_back(w);
   result.block = BlockDelta(dev, before, after, spec.target);
   result.block.layer = layer;
   for (auto& w : stats.warnings) result.warnings.push_back(std::move(w));

@@ -4,10 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
+#include <vector>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "engine.h"
 #include "temp_file_for_test.h"
 #include "unique_fd.h"
 
@@ -69,6 +72,71 @@ TEST_F(JobRunnerTest, ColdDirectReadReachesTheBlockDevice) {
   EXPECT_GT(r.block.reads, 0u);
   EXPECT_GT(r.block.read_bytes, 0u);
   EXPECT_GT(r.block.interval_s, 0);
+}
+
+TEST_F(JobRunnerTest, IoPhaseFieldsAndSamplerTimelines) {
+  JobSpec spec = Spec();
+  spec.engine = Engine::IoUring;
+  spec.pattern = Pattern::Random;
+  spec.iodepth = 4;
+  spec.runtime_s = 0.3;
+  spec.inflight_sample_ms = 10;
+  spec.stats_sample_ms = 50;
+  const uint64_t before = MonotonicNs();
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_GE(r.io_start_ns, before);
+  EXPECT_NEAR(double(r.io_end_ns - r.io_start_ns) / 1e9, r.runtime_s, 1e-9);
+  EXPECT_GT(r.app_avg_depth, 3.0);
+  EXPECT_LE(r.app_avg_depth, 4.0);
+  EXPECT_GE(r.avg_submit_batch, 1.0);
+  EXPECT_GE(r.avg_complete_batch, 1.0);
+  EXPECT_EQ(r.fsyncs, 0u);
+  for (const auto& w : r.warnings) EXPECT_EQ(w.find("sampler"), std::string::npos) << w;
+
+  std::map<std::string, const Timeline*> by_name;
+  for (const auto& t : r.timelines) by_name[t.name] = &t;
+  std::vector<std::string> want = {"guest.meminfo.cached", "guest.meminfo.dirty",
+                                   "guest.vmstat.pgpgin", "guest.cpu0.iowait"};
+  if (r.block.available) {
+    want.push_back("guest." + r.block.device + ".inflight");
+    want.push_back("guest." + r.block.device + ".depth");
+    want.push_back("guest." + r.block.device + ".iops");
+    EXPECT_GT(r.nr_hw_queues, 0u);
+    EXPECT_GT(r.nr_tags, 0u);
+  }
+  for (const auto& name : want) {
+    ASSERT_TRUE(by_name.count(name)) << name;
+    const Timeline& t = *by_name[name];
+    EXPECT_TRUE(std::is_sorted(t.t_s.begin(), t.t_s.end())) << name;
+    EXPECT_LE(t.t_s.back(), r.runtime_s + 0.1) << name;
+    // ~30 fast or ~6 slow samples in 0.3 s; skipped ticks on a busy machine, never extra.
+    const bool fast = name.find(".inflight") != std::string::npos;
+    EXPECT_LE(t.t_s.size(), fast ? 32u : 8u) << name;
+    EXPECT_GE(t.t_s.size(), fast ? 10u : 3u) << name;
+  }
+}
+
+TEST_F(JobRunnerTest, SamplersOffWhenPeriodsAreZero) {
+  JobSpec spec = Spec();
+  spec.inflight_sample_ms = 0;
+  spec.stats_sample_ms = 0;
+  EXPECT_TRUE(RunJob(spec, "host device").timelines.empty());
+}
+
+TEST_F(JobRunnerTest, WriteJobFsyncsAndTheirLatencyTimeline) {
+  JobSpec spec = Spec();
+  spec.rw = Direction::Write;
+  spec.size = 64 * 4096;
+  spec.fsync_every = 16;
+  spec.end_fsync = true;
+  spec.inflight_sample_ms = 0;
+  spec.stats_sample_ms = 0;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, 64u);
+  EXPECT_EQ(r.fsyncs, 5u);
+  ASSERT_EQ(r.timelines.size(), 1u);
+  EXPECT_EQ(r.timelines[0].name, "app.fsync.latency");
+  EXPECT_EQ(r.timelines[0].value.size(), 5u);
 }
 
 TEST_F(JobRunnerTest, RegionOffsetSizeAndIoLimit) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/agent_link.h"
+#include "backend/qmp_client.h"
 #include "backend/machine_spec.h"
 #include "protocol.h"
 
@@ -47,6 +48,10 @@ class Machine {
   // VM process has exited.
   virtual void CheckAlive() = 0;
   virtual int Pid() const = 0;
+  // The machine's QMP connection (thread-safe: a sampler thread may use it beside the
+  // main thread). Valid while the machine lives; after Shutdown() commands fail with
+  // QmpConnectionError.
+  virtual QmpClient& Qmp() = 0;
   virtual const std::vector<std::string>& Argv() const = 0;
   virtual std::string ConsoleLogPath() const = 0;
   virtual std::string QemuVersion() const = 0;

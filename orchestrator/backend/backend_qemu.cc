@@ -64,6 +64,7 @@ class QemuMachine : public Machine {
   AgentLink& Agent() override { return *agent_; }
   const HelloReply& Hello() const override { return hello_; }
   int Pid() const override { return child_ ? child_->Pid() : -1; }
+  QmpClient& Qmp() override { return *qmp_; }
   const std::vector<std::string>& Argv() const override { return argv_; }
   std::string ConsoleLogPath() const override { return paths_.console_log; }
   std::string QemuVersion() const override { return version_; }

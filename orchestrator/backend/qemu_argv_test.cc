@@ -36,8 +36,9 @@ DiskSpec Disk(const std::string& id, const std::function<void(DiskSpec&)>& edit 
 }
 
 std::vector<std::string> CommonPrefix(const std::string& accel, const std::string& cpu) {
-  return {"qemu-system-x86_64", "-name", "storbed-t1", "-machine", "q35,accel=" + accel,
-          "-cpu", cpu, "-smp", "2", "-m", "512", "-nodefaults", "-no-user-config",
+  return {"qemu-system-x86_64", "-name", "storbed-t1,debug-threads=on",
+          "-machine", "q35,accel=" + accel, "-cpu", cpu, "-smp", "2", "-m", "512",
+          "-nodefaults", "-no-user-config",
           "-display", "none", "-no-reboot", "-kernel", "/img/vmlinuz", "-initrd",
           "/img/initrd.cpio", "-append", "console=ttyS0 quiet",
           "-chardev", "file,id=console,path=/run/x/console.log", "-serial", "chardev:console",

@@ -90,6 +90,7 @@ QmpLine QmpClient::ReadLine(Clock::time_point deadline, const std::string& waiti
 
 json QmpClient::Execute(const std::string& command, const json& args,
                         std::chrono::milliseconds timeout) {
+  std::lock_guard<std::mutex> lock(*mu_);
   const auto deadline = Clock::now() + timeout;
   const uint64_t id = next_id_++;
   json request = {{"execute", command}, {"id", id}};
@@ -119,7 +120,18 @@ json QmpClient::Execute(const std::string& command, const json& args,
   }
 }
 
+std::vector<QmpEvent> QmpClient::Events() const {
+  std::lock_guard<std::mutex> lock(*mu_);
+  return events_;
+}
+
+void QmpClient::SetCheck(std::function<void()> check) {
+  std::lock_guard<std::mutex> lock(*mu_);
+  check_ = std::move(check);
+}
+
 std::vector<QmpEvent> QmpClient::TakeEvents() {
+  std::lock_guard<std::mutex> lock(*mu_);
   std::vector<QmpEvent> out;
   out.swap(events_);
   return out;

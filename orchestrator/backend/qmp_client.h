@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -63,6 +65,8 @@ using QmpLine = std::variant<QmpGreeting, QmpEvent, QmpReply>;
 // Classifies one line. Throws QmpProtocolError (with the raw line) for anything else.
 QmpLine ParseQmpLine(const std::string& line);
 
+// Thread-safe: Execute, TakeEvents and SetCheck may be called from several threads (a
+// sampler thread beside the main one); commands run one at a time under a mutex.
 class QmpClient {
  public:
   // Connects (retrying until the socket exists), reads the greeting and negotiates
@@ -79,20 +83,22 @@ class QmpClient {
   nlohmann::json Execute(const std::string& command, const nlohmann::json& args = {},
                          std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
-  // Events received so far, oldest first; TakeEvents() empties the list.
-  const std::vector<QmpEvent>& Events() const { return events_; }
+  // Events received so far, oldest first (a copy); TakeEvents() empties the list.
+  std::vector<QmpEvent> Events() const;
   std::vector<QmpEvent> TakeEvents();
   // The greeting's "QMP" object.
   const nlohmann::json& Greeting() const { return greeting_; }
   // "7.2.22" from the greeting.
   std::string QemuVersion() const;
   // Replaces the check() run between waits.
-  void SetCheck(std::function<void()> check) { check_ = std::move(check); }
+  void SetCheck(std::function<void()> check);
 
  private:
   QmpClient(LineChannel channel, std::function<void()> check);
   QmpLine ReadLine(Clock::time_point deadline, const std::string& waiting_for);
 
+  // Behind a pointer so the client stays movable; held for a whole command exchange.
+  std::unique_ptr<std::mutex> mu_ = std::make_unique<std::mutex>();
   LineChannel channel_;
   std::function<void()> check_;
   nlohmann::json greeting_;

@@ -1,0 +1,15 @@
+// How samplers reach QMP: one function that runs a command and returns its "return"
+// value, throwing QmpError (backend/qmp_client.h) for an error reply. The real one wraps
+// Machine::Qmp(); tests pass canned replies.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace storbed {
+
+using QmpExecutor =
+    std::function<nlohmann::json(const std::string& command, const nlohmann::json& args)>;
+
+}  // namespace storbed

@@ -15,6 +15,21 @@ std::string FsyncSetting(const JobSpec& spec) {
 
 }  // namespace
 
+Durability MarkFlushesDropped(Durability d, const std::string& why) {
+  if (!d.checked && d.guest_fsyncs == 0) return d;  // the job claimed no durability
+  d.checked = true;
+  d.durable = false;
+  d.reason = why + ": the guest's " + std::to_string(d.guest_fsyncs) +
+             " fsyncs were acknowledged without reaching the host" +
+             (d.qemu_flushes ? " (QEMU counted " + std::to_string(*d.qemu_flushes) + " flushes" +
+                                   (d.host_flushes ? ", the host device saw " +
+                                                         std::to_string(*d.host_flushes)
+                                                   : std::string()) +
+                                   ")"
+                             : std::string());
+  return d;
+}
+
 std::optional<uint64_t> BareMetalHostFlushes(const JobResult& result) {
   if (!result.block.available) return std::nullopt;
   return result.block.flushes;

@@ -28,6 +28,11 @@ Durability CheckDurability(const JobSpec& spec, const JobResult& result,
                            std::optional<uint64_t> qemu_flushes,
                            std::optional<uint64_t> host_flushes);
 
+// A disk configured to drop flushes (QEMU cache.no-flush=on) makes nothing durable,
+// whatever the counts say: QEMU still counts each guest flush it acknowledges. Marks a
+// checked result not durable, with `why` and the counts in the reason.
+Durability MarkFlushesDropped(Durability d, const std::string& why);
+
 // The bare-metal host flush count: the agent's target is the loop device, so its diskstats
 // delta carries the flushes; nullopt when those stats are unavailable.
 std::optional<uint64_t> BareMetalHostFlushes(const JobResult& result);

@@ -115,5 +115,24 @@ TEST(DurabilityTest, JsonKeepsUnknownApartFromZero) {
   EXPECT_EQ(back.host_flushes, std::nullopt);
 }
 
+TEST(DurabilityTest, FlushesDroppedByConfigurationAreNotDurableWhateverTheCounts) {
+  Durability d;
+  d.checked = true;
+  d.guest_fsyncs = 16;
+  d.qemu_flushes = 16;
+  d.host_flushes = 0;
+  const Durability marked = MarkFlushesDropped(d, "QEMU runs the disk with cache.no-flush=on");
+  EXPECT_TRUE(marked.checked);
+  EXPECT_FALSE(marked.durable);
+  EXPECT_EQ(marked.reason,
+            "QEMU runs the disk with cache.no-flush=on: the guest's 16 fsyncs were acknowledged "
+            "without reaching the host (QEMU counted 16 flushes, the host device saw 0)");
+}
+
+TEST(DurabilityTest, FlushesDroppedLeavesJobsWithoutFsyncUnchecked) {
+  Durability d;  // a read job: unchecked, no fsyncs
+  EXPECT_FALSE(MarkFlushesDropped(d, "no-flush").checked);
+}
+
 }  // namespace
 }  // namespace storbed

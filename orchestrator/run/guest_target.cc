@@ -4,7 +4,11 @@
 #include <ostream>
 #include <thread>
 
+#include "analysis/durability.h"
+#include "analysis/ladder_builder.h"
 #include "backend/interrupt.h"
+#include "sampling/clock_sync.h"
+#include "sampling/job_sampler.h"
 #include "run/host_info.h"
 
 namespace storbed {
@@ -37,6 +41,39 @@ std::string WhyTheLinkFailed(Machine& machine, const std::exception& link_error)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return link_error.what();
+}
+
+// The agent's clock against ours, from a few hello round trips just before the job, so
+// host samples can be cut to the job's IO phase as the agent timed it.
+ClockOffset MeasureClockOffset(Machine& machine, const std::function<void()>& check) {
+  return EstimateClockOffset(
+      [&] {
+        const Message reply =
+            machine.Agent().Call(HelloRequest{}, std::chrono::seconds(30), check);
+        if (const auto* hello = std::get_if<HelloReply>(&reply)) return hello->monotonic_ns;
+        throw std::runtime_error("agent answered '" + MessageType(reply) + "' to hello");
+      },
+      5);
+}
+
+// The host's view of the job (QEMU block layer, virtqueues, host device, QEMU threads),
+// cut to the agent's IO phase, makes the ladder and the durability check.
+void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler,
+                   const ClockOffset& offset, const DiskSpec& disk) {
+  const JobResult& r = *record.result;
+  const HostLayers host = sampler.Summarize(AgentToHostNs(offset, r.io_start_ns),
+                                            AgentToHostNs(offset, r.io_end_ns));
+  record.ladder = GuestLadder(r, host.virtqueue, host.qemu_block, host.host_device);
+  Durability durability = CheckDurability(record.job, r, host.qemu_flushes, host.host_flushes);
+  if (disk.no_flush)
+    durability = MarkFlushesDropped(durability, "QEMU runs the disk with cache.no-flush=on");
+  record.durability = durability;
+  record.host = {{"clock_offset_ns", offset.offset_ns},
+                 {"clock_uncertainty_ns", offset.uncertainty_ns},
+                 {"sample_period_ms", ctx.scenario.machine.sample_period_ms},
+                 {"qemu_thread_cpu", host.qemu_thread_cpu},
+                 {"warnings", host.warnings}};
+  StoreTimelines(ctx, record, host.timelines);
 }
 
 }  // namespace
@@ -141,11 +178,18 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<Planne
     ctx.log << "  " << run.run_id << " on " << device << "...\n";
     const auto start = Clock::now();
     try {
+      const ClockOffset offset = MeasureClockOffset(*machine, check);
+      JobSamplerOptions sampling;
+      sampling.period = std::chrono::milliseconds(ctx.scenario.machine.sample_period_ms);
+      JobSampler sampler(SourceFromMachine(*machine, spec.disks[0]), sampling);
+      sampler.Start();
       const Message reply =
           machine->Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);
+      sampler.Stop();
       record.wall_s = SecondsSince(start);
       if (const auto* r = std::get_if<ResultReply>(&reply)) {
         record.result = r->result;
+        AddHostLayers(ctx, record, sampler, offset, spec.disks[0]);
         ctx.results.Append(record);
         ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
       } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {

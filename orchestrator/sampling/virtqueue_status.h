@@ -37,7 +37,7 @@ struct VirtqueueTarget {
 };
 
 inline constexpr const char* kNvmeNoVirtqueue =
-    "not available: NVMe is not a virtio device: QEMU exposes no submission-queue depth";
+    "NVMe is not a virtio device: QEMU exposes no submission-queue depth";
 
 // Finds the virtio-blk device with id `device_id` ("dev-d0"). Never throws for a missing
 // command (CommandNotFound) or device: returns !available with the reason. Throws

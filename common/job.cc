@@ -23,14 +23,27 @@ std::string NameOf(E v, const std::pair<E, const char*> (&table)[N]) {
   return "?";
 }
 
-constexpr std::pair<Pattern, const char*> kPatterns[] = {
-    {Pattern::Sequential, "sequential"}, {Pattern::Random, "random"}, {Pattern::Gappy, "gappy"}};
+constexpr std::pair<Pattern, const char*> kPatterns[] = {{Pattern::Sequential, "sequential"},
+                                                         {Pattern::Random, "random"},
+                                                         {Pattern::Gappy, "gappy"},
+                                                         {Pattern::Strided, "strided"}};
 constexpr std::pair<Engine, const char*> kEngines[] = {{Engine::Psync, "psync"},
-                                                       {Engine::IoUring, "io_uring"}};
-constexpr std::pair<Direction, const char*> kDirections[] = {{Direction::Read, "read"},
-                                                             {Direction::Write, "write"}};
+                                                       {Engine::IoUring, "io_uring"},
+                                                       {Engine::Libaio, "libaio"},
+                                                       {Engine::Mmap, "mmap"}};
+constexpr std::pair<Direction, const char*> kDirections[] = {
+    {Direction::Read, "read"}, {Direction::Write, "write"}, {Direction::Mixed, "mixed"}};
 constexpr std::pair<CacheState, const char*> kCacheStates[] = {{CacheState::Cold, "cold"},
-                                                               {CacheState::Keep, "keep"}};
+                                                               {CacheState::Keep, "keep"},
+                                                               {CacheState::Warm, "warm"},
+                                                               {CacheState::Partial, "partial"}};
+constexpr std::pair<Distribution, const char*> kDistributions[] = {
+    {Distribution::Uniform, "uniform"}, {Distribution::Zipf, "zipf"},
+    {Distribution::HotCold, "hotcold"}};
+constexpr std::pair<AccessHint, const char*> kAccessHints[] = {{AccessHint::None, "none"},
+                                                               {AccessHint::Sequential, "sequential"},
+                                                               {AccessHint::Random, "random"},
+                                                               {AccessHint::WillNeed, "willneed"}};
 
 }  // namespace
 
@@ -42,6 +55,26 @@ Pattern ParsePattern(const std::string& s) { return ParseName(s, kPatterns, "pat
 Engine ParseEngine(const std::string& s) { return ParseName(s, kEngines, "engine"); }
 Direction ParseDirection(const std::string& s) { return ParseName(s, kDirections, "rw"); }
 CacheState ParseCacheState(const std::string& s) { return ParseName(s, kCacheStates, "cache"); }
+std::string ToString(Distribution d) { return NameOf(d, kDistributions); }
+std::string ToString(AccessHint h) { return NameOf(h, kAccessHints); }
+Distribution ParseDistribution(const std::string& s) {
+  return ParseName(s, kDistributions, "distribution");
+}
+AccessHint ParseAccessHint(const std::string& s) { return ParseName(s, kAccessHints, "hint"); }
+
+void to_json(nlohmann::json& j, const BlockTunables& t) {
+  j = nlohmann::json{{"read_ahead_kb", t.read_ahead_kb},
+                     {"scheduler", t.scheduler},
+                     {"nr_requests", t.nr_requests},
+                     {"max_sectors_kb", t.max_sectors_kb}};
+}
+
+void from_json(const nlohmann::json& j, BlockTunables& t) {
+  t.read_ahead_kb = j.value("read_ahead_kb", int64_t{-1});
+  t.scheduler = j.value("scheduler", std::string());
+  t.nr_requests = j.value("nr_requests", int64_t{-1});
+  t.max_sectors_kb = j.value("max_sectors_kb", int64_t{-1});
+}
 
 void to_json(nlohmann::json& j, const JobSpec& s) {
   j = nlohmann::json{{"name", s.name},
@@ -63,7 +96,19 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
                      {"fsync_every", s.fsync_every},
                      {"end_fsync", s.end_fsync},
                      {"inflight_sample_ms", s.inflight_sample_ms},
-                     {"stats_sample_ms", s.stats_sample_ms}};
+                     {"stats_sample_ms", s.stats_sample_ms},
+                     {"read_pct", s.read_pct},
+                     {"stride_blocks", s.stride_blocks},
+                     {"distribution", ToString(s.distribution)},
+                     {"zipf_theta", s.zipf_theta},
+                     {"hot_fraction", s.hot_fraction},
+                     {"hot_pct", s.hot_pct},
+                     {"fadvise", ToString(s.fadvise)},
+                     {"madvise", ToString(s.madvise)},
+                     {"mmap_window", s.mmap_window},
+                     {"verify", s.verify},
+                     {"cached_fraction", s.cached_fraction},
+                     {"tunables", s.tunables}};
 }
 
 void from_json(const nlohmann::json& j, JobSpec& s) {
@@ -87,6 +132,22 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.end_fsync = j.value("end_fsync", false);
   s.inflight_sample_ms = j.value("inflight_sample_ms", uint32_t{10});
   s.stats_sample_ms = j.value("stats_sample_ms", uint32_t{100});
+  s.read_pct = j.value("read_pct", uint32_t{100});
+  s.stride_blocks = j.value("stride_blocks", uint32_t{2});
+  s.distribution = ParseDistribution(j.value("distribution", std::string("uniform")));
+  s.zipf_theta = j.value("zipf_theta", 1.2);
+  s.hot_fraction = j.value("hot_fraction", 0.2);
+  s.hot_pct = j.value("hot_pct", 80.0);
+  s.fadvise = ParseAccessHint(j.value("fadvise", std::string("none")));
+  s.madvise = ParseAccessHint(j.value("madvise", std::string("none")));
+  s.mmap_window = j.value("mmap_window", uint64_t{0});
+  s.verify = j.value("verify", false);
+  s.cached_fraction = j.value("cached_fraction", 0.0);
+  s.tunables = j.value("tunables", BlockTunables{});
+  if (s.read_pct > 100) throw std::invalid_argument("read_pct must be 0..100");
+  if (s.stride_blocks == 0) throw std::invalid_argument("stride_blocks must be at least 1");
+  if (s.cached_fraction < 0 || s.cached_fraction > 1)
+    throw std::invalid_argument("cached_fraction must be between 0 and 1");
   if (s.bs == 0 || s.bs % 512 != 0)
     throw std::invalid_argument("bs must be a nonzero multiple of 512, got " +
                                 std::to_string(s.bs));

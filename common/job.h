@@ -9,11 +9,27 @@
 
 namespace storbed {
 
-enum class Pattern { Sequential, Random, Gappy };
-enum class Engine { Psync, IoUring };
-enum class Direction { Read, Write };
-// What the page cache holds for the target when the job starts.
-enum class CacheState { Cold, Keep };
+enum class Pattern { Sequential, Random, Gappy, Strided };
+enum class Engine { Psync, IoUring, Libaio, Mmap };
+// Mixed: each IO is a read with probability read_pct/100 (fio rw=randrw, rwmixread).
+enum class Direction { Read, Write, Mixed };
+// What the page cache holds for the target when the job starts: cold (dropped), keep
+// (untouched), warm (the whole region read first), partial (cached_fraction of its blocks,
+// chosen with the seed, read first; the fraction really cached is measured with mincore).
+enum class CacheState { Cold, Keep, Warm, Partial };
+// Which blocks a random pattern favours (fio random_distribution).
+enum class Distribution { Uniform, Zipf, HotCold };
+// posix_fadvise / madvise hint on the target before the IO phase.
+enum class AccessHint { None, Sequential, Random, WillNeed };
+
+// Guest block-queue settings the agent applies to the target's disk before the job and
+// reads back (-1 / "" = leave as is).
+struct BlockTunables {
+  int64_t read_ahead_kb = -1;
+  std::string scheduler;
+  int64_t nr_requests = -1;
+  int64_t max_sectors_kb = -1;
+};
 
 struct JobSpec {
   std::string name;            // e.g. "seq-read"
@@ -38,6 +54,19 @@ struct JobSpec {
   // period; diskstats, meminfo, vmstat and per-CPU iowait at the slow one.
   uint32_t inflight_sample_ms = 10;
   uint32_t stats_sample_ms = 100;
+
+  uint32_t read_pct = 100;      // Mixed: percent of IOs that are reads (fio rwmixread)
+  uint32_t stride_blocks = 2;   // Strided: distance between consecutive IOs, in blocks
+  Distribution distribution = Distribution::Uniform;  // Random only
+  double zipf_theta = 1.2;      // Zipf: skew (> 0, != 1)
+  double hot_fraction = 0.2;    // HotCold: share of the region that is hot ...
+  double hot_pct = 80;          // ... and the percent of IOs that go there
+  AccessHint fadvise = AccessHint::None;  // posix_fadvise on the region before the IO phase
+  AccessHint madvise = AccessHint::None;  // Mmap: madvise on each mapped window
+  uint64_t mmap_window = 0;     // Mmap: bytes mapped at a time (remapped as the job moves); 0 = region
+  bool verify = false;          // writes stamp offset+seed; reads check them byte for byte
+  double cached_fraction = 0;   // Partial: fraction of the region's blocks to cache first
+  BlockTunables tunables;
 };
 
 // Name <-> enum, for JSON, scenarios and tables. Parse* throws std::invalid_argument
@@ -46,10 +75,17 @@ std::string ToString(Pattern p);
 std::string ToString(Engine e);
 std::string ToString(Direction d);
 std::string ToString(CacheState c);
+std::string ToString(Distribution d);
+std::string ToString(AccessHint h);
 Pattern ParsePattern(const std::string& s);
 Engine ParseEngine(const std::string& s);
 Direction ParseDirection(const std::string& s);
 CacheState ParseCacheState(const std::string& s);
+Distribution ParseDistribution(const std::string& s);
+AccessHint ParseAccessHint(const std::string& s);
+
+void to_json(nlohmann::json& j, const BlockTunables& t);
+void from_json(const nlohmann::json& j, BlockTunables& t);
 
 void to_json(nlohmann::json& j, const JobSpec& s);
 // Throws nlohmann::json::exception or std::invalid_argument on a bad document.

@@ -105,7 +105,7 @@ INSTANTIATE_TEST_SUITE_P(
                         "\"pattern\":\"spiral\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: unknown pattern 'spiral' (allowed: sequential, random, "
-                        "gappy)"},
+                        "gappy, strided)"},
                     Bad{"{\"type\":\"run\",\"v\":1,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
                         "\"iodepth\":1}}",

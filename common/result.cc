@@ -40,7 +40,12 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"io_end_ns", r.io_end_ns},
                      {"nr_hw_queues", r.nr_hw_queues},
                      {"nr_tags", r.nr_tags},
-                     {"timelines", r.timelines}};
+                     {"timelines", r.timelines},
+                     {"cached_fraction", r.cached_fraction},
+                     {"tunables_applied", r.tunables_applied},
+                     {"verified_bytes", r.verified_bytes},
+                     {"reads", r.reads},
+                     {"writes", r.writes}};
 }
 
 void from_json(const nlohmann::json& j, JobResult& r) {
@@ -65,6 +70,11 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.nr_hw_queues = j.value("nr_hw_queues", 0u);
   r.nr_tags = j.value("nr_tags", 0u);
   r.timelines = j.value("timelines", std::vector<Timeline>{});
+  r.cached_fraction = j.value("cached_fraction", -1.0);
+  r.tunables_applied = j.value("tunables_applied", BlockTunables{});
+  r.verified_bytes = j.value("verified_bytes", uint64_t{0});
+  r.reads = j.value("reads", uint64_t{0});
+  r.writes = j.value("writes", uint64_t{0});
 }
 
 }  // namespace storbed

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diskstats.h"
+#include "job.h"
 #include "timeline.h"
 
 namespace storbed {
@@ -48,6 +49,13 @@ struct JobResult {
   // Guest-side samplers (inflight, diskstats depth, meminfo, vmstat, iowait); t_s is
   // relative to io_start_ns.
   std::vector<Timeline> timelines;
+
+  // Partial/warm cache states: the fraction of the region's pages resident after
+  // preparation, by mincore (-1 = not measured).
+  double cached_fraction = -1;
+  BlockTunables tunables_applied;  // read back after applying JobSpec::tunables
+  uint64_t verified_bytes = 0;     // bytes checked byte for byte (verify)
+  uint64_t reads = 0, writes = 0;  // IOs by direction (mixed jobs)
 };
 
 void to_json(nlohmann::json& j, const LatencySummary& s);

@@ -137,11 +137,11 @@ void JobSampler::Start() {
       vq_target_ = ResolveVirtqueues(src_.qmp, src_.device_id, src_.bus);
     } catch (const std::exception& e) {
       vq_target_ = VirtqueueTarget{};
-      vq_target_.reason = std::string("not available: ") + e.what();
+      vq_target_.reason = e.what();
     }
     queues_alive_ = vq_target_.available;
   } else {
-    vq_target_.reason = "not available: no QMP connection";
+    vq_target_.reason = "no QMP connection";
   }
   if (!src_.backing.empty()) {
     chain_ = ResolveHostDevice(src_.backing, opt_.sysfs_root, opt_.stat);
@@ -275,9 +275,9 @@ HostLayers JobSampler::Summarize(uint64_t start, uint64_t end) const {
     h.timelines.push_back(std::move(iops));
   } else {
     h.qemu_block = Unavailable(kLayerQemuBlock, block_source,
-                               src_.qmp ? "not available: fewer than two query-blockstats "
+                               src_.qmp ? "fewer than two query-blockstats "
                                           "samples around the window"
-                                        : "not available: no QMP connection");
+                                        : "no QMP connection");
   }
 
   // L2 virtqueue: point samples inside the window.
@@ -338,7 +338,7 @@ HostLayers JobSampler::Summarize(uint64_t start, uint64_t end) const {
     h.timelines.push_back(std::move(depth));
   } else {
     h.host_device = Unavailable(kLayerHostDevice, "/proc/diskstats",
-                                "not available: fewer than two host diskstats samples around "
+                                "fewer than two host diskstats samples around "
                                 "the window");
   }
   return h;

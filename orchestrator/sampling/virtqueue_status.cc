@@ -10,7 +10,7 @@ using nlohmann::json;
 
 VirtqueueTarget Unavailable(std::string reason) {
   VirtqueueTarget t;
-  t.reason = "not available: " + std::move(reason);
+  t.reason = std::move(reason);
   return t;
 }
 
@@ -97,7 +97,7 @@ LayerStats VirtqueueLayer(const VirtqueueTarget& target, const std::vector<doubl
     return l;
   }
   if (t_s.empty() || t_s.size() != inuse.size()) {
-    l.reason = "not available: no virtqueue samples inside the window";
+    l.reason = "no virtqueue samples inside the window";
     return l;
   }
   Timeline tl;

@@ -31,7 +31,7 @@ class VirtqueueError : public std::runtime_error {
 // Where to sample, or why not.
 struct VirtqueueTarget {
   bool available = false;
-  std::string reason;  // "not available: ..." when !available
+  std::string reason;  // why, when !available (the report adds "not available: ")
   std::string path;    // QOM path, e.g. "/machine/peripheral/dev-d0/virtio-backend"
   int num_queues = 0;
 };

@@ -79,7 +79,7 @@ TEST(VirtqueueStatusTest, NvmeIsNotAvailableWithoutAskingQemu) {
   VirtqueueTarget t = ResolveVirtqueues(qmp.Executor(), "dev-d1", Bus::Nvme);
   EXPECT_FALSE(t.available);
   EXPECT_EQ(t.reason,
-            "not available: NVMe is not a virtio device: QEMU exposes no submission-queue depth");
+            "NVMe is not a virtio device: QEMU exposes no submission-queue depth");
   EXPECT_TRUE(qmp.calls.empty());
   LayerStats l = VirtqueueLayer(t, {}, {}, "x");
   EXPECT_FALSE(l.available);
@@ -91,7 +91,7 @@ TEST(VirtqueueStatusTest, MissingCommandsAreNotAvailable) {
   qmp.has_virtio_commands = false;
   VirtqueueTarget t = ResolveVirtqueues(qmp.Executor(), "dev-d0", Bus::VirtioBlk);
   EXPECT_FALSE(t.available);
-  EXPECT_THAT(t.reason, HasSubstr("not available: this QEMU has no x-query-virtio"));
+  EXPECT_THAT(t.reason, HasSubstr("this QEMU has no x-query-virtio"));
 }
 
 TEST(VirtqueueStatusTest, UnknownDeviceIsNotAvailable) {

@@ -77,6 +77,13 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
   EXPECT_FALSE(manifest["machines"]["virtio-blk"]["guest_kernel"].get<std::string>().empty());
   EXPECT_EQ(manifest["scenario"]["jobs"].size(), 3u);
   EXPECT_TRUE(fs::file_size(dir + "/out/machine-nvme/console.log") > 0);
+
+  // `storbed report` rebuilds the table and the ladders from the stored results alone.
+  const CliRun report = RunCli({"report", dir + "/out"}, dir + "/report.log");
+  EXPECT_EQ(report.exit, "exited with status 0") << report.log;
+  for (const auto& r : records) EXPECT_NE(report.log.find(r.run_id), std::string::npos);
+  EXPECT_NE(report.log.find("largest depth loss"), std::string::npos) << report.log;
+  EXPECT_NE(report.log.find("timelines:"), std::string::npos) << report.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 

@@ -30,7 +30,10 @@ bool Rejects(const json& probe, std::string& problem) {
 // but is string"), and the first failure may hide the next. Put each field alone into
 // an otherwise valid job, then take each required field out, to find the culprit.
 BadField FindBadField(const json& document, const std::string& whole_problem) {
-  const json valid = JobSpec{.name = "probe", .target = "/dev/null"};
+  JobSpec probe_spec;
+  probe_spec.name = "probe";
+  probe_spec.target = "/dev/null";
+  const json valid = probe_spec;
   std::string problem;
   for (const auto& [key, value] : document.items()) {
     json probe = valid;

@@ -3,16 +3,21 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 #include "engine.h"
 #include "job_runner.h"
+#include "target_device.h"
 #include "unique_fd.h"
 
 namespace storbed {
@@ -43,6 +48,64 @@ std::optional<std::string> Errno(const char* what) {
   return std::string(what) + ": " + std::strerror(errno);
 }
 
+uint64_t PageSize() { return uint64_t(sysconf(_SC_PAGESIZE)); }
+
+// Buffered reads of [offset, offset + len) in pieces of at most buf.size() bytes; the
+// errno text on failure. Short reads at the end of the target end the range.
+std::optional<std::string> ReadRange(int fd, uint64_t offset, uint64_t len,
+                                     std::vector<char>& buf) {
+  for (uint64_t done = 0; done < len;) {
+    const size_t want = size_t(std::min<uint64_t>(len - done, buf.size()));
+    const ssize_t n = pread(fd, buf.data(), want, off_t(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return "pread at " + std::to_string(offset + done) + ": " + std::strerror(errno);
+    }
+    if (n == 0) break;
+    done += uint64_t(n);
+  }
+  return std::nullopt;
+}
+
+// SplitMix64: the seeded stream that picks the partial start's units.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  double Uniform() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return double((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// Reads exactly `want` of the `units` units of `unit` bytes from `offset`, chosen by
+// selection sampling (Knuth's algorithm S): constant memory, ascending order, so the
+// device sees one forward sweep rather than a random walk.
+std::optional<std::string> ReadChosenUnits(int fd, uint64_t offset, uint64_t unit, uint64_t units,
+                                           uint64_t want, uint64_t seed) {
+  // Without this, a buffered read of one unit starts readahead and caches its neighbours
+  // too, and the measured fraction overshoots (a page that is cached also stops
+  // readahead for a later sequential job, which is what a partial start is for). RANDOM
+  // is per open file, so it only affects this fd.
+  if (const int err = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); err != 0)
+    return std::string("posix_fadvise(RANDOM): ") + std::strerror(err);
+  std::vector<char> buf(size_t(std::min<uint64_t>(unit, 1 << 20)));
+  Rng rng(seed ^ 0xcace0ff5e7ull);
+  std::optional<std::string> error;
+  uint64_t chosen = 0;
+  for (uint64_t i = 0; i < units && chosen < want && !error; ++i) {
+    if (double(units - i) * rng.Uniform() >= double(want - chosen)) continue;
+    ++chosen;
+    error = ReadRange(fd, offset + i * unit, unit, buf);
+  }
+  posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
+  return error;
+}
+
 }  // namespace
 
 CacheSystem& RealCacheSystem() {
@@ -70,9 +133,46 @@ std::vector<std::string> CachePrepared::Warnings() const {
   return out;
 }
 
-CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSystem& sys) {
+CacheRegion CacheRegionFor(const JobSpec& spec, uint64_t region_size) {
+  return {.offset = spec.offset,
+          .size = region_size,
+          .unit = spec.bs,
+          .cached_fraction = spec.cached_fraction,
+          .seed = spec.seed};
+}
+
+double ResidentFraction(int fd, uint64_t offset, uint64_t size) {
+  const uint64_t page = PageSize();
+  uint64_t begin = offset / page * page;
+  const uint64_t end = (offset + size + page - 1) / page * page;
+  if (end <= begin) return 0;
+  // Windows bound the mapping and the vector on large devices.
+  constexpr uint64_t kWindow = uint64_t(1) << 30;
+  std::vector<unsigned char> vec;
+  uint64_t resident = 0;
+  for (; begin < end; begin += kWindow) {
+    const size_t len = size_t(std::min(kWindow, end - begin));
+    void* map = mmap(nullptr, len, PROT_READ, MAP_SHARED, fd, off_t(begin));
+    if (map == MAP_FAILED)
+      throw JobError("mmap of " + std::to_string(len) + " bytes at " + std::to_string(begin) +
+                     " to measure the page cache failed: " + std::strerror(errno));
+    vec.assign(len / page, 0);
+    const int rc = mincore(map, len, vec.data());
+    const int err = errno;
+    munmap(map, len);
+    if (rc != 0) throw JobError(std::string("mincore failed: ") + std::strerror(err));
+    for (unsigned char v : vec) resident += v & 1;
+  }
+  return double(resident) / double((end - offset / page * page) / page);
+}
+
+CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSystem& sys,
+                           const CacheRegion& region) {
   CachePrepared out;
   if (state == CacheState::Keep) return out;
+  if (state == CacheState::Partial && !(region.cached_fraction >= 0 && region.cached_fraction <= 1))
+    throw JobError("cached_fraction must be in [0, 1], got " +
+                   std::to_string(region.cached_fraction));
   // fadvise and BLKFLSBUF act through an fd, so an unopenable target ends preparation.
   UniqueFd fd(open(target.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid())
@@ -99,6 +199,44 @@ CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSys
   if (block)
     Timed(out, "BLKFLSBUF", [&]() -> std::optional<std::string> {
       if (ioctl(fd.get(), BLKFLSBUF, 0) != 0) return Errno("ioctl(BLKFLSBUF)");
+      return std::nullopt;
+    });
+
+  // The region, clamped to the target (size 0 = to its end).
+  uint64_t target_size = 0;
+  try {
+    target_size = TargetSize(fd.get(), target);
+  } catch (const JobError& e) {
+    out.steps.push_back({"size", 0, e.what()});
+  }
+  const uint64_t begin = std::min(region.offset, target_size);
+  const uint64_t size = std::min(region.size ? region.size : target_size - begin,
+                                 target_size - begin);
+  const uint64_t page = PageSize();
+  if (state == CacheState::Warm) {
+    char name[64];
+    std::snprintf(name, sizeof name, "warm(read %.1f MiB)", double(size) / (1 << 20));
+    Timed(out, name, [&] {
+      std::vector<char> buf(1 << 20);
+      return ReadRange(fd.get(), begin, size, buf);
+    });
+  } else if (state == CacheState::Partial) {
+    const uint64_t unit = std::max<uint64_t>(1, (region.unit + page - 1) / page) * page;
+    const uint64_t units = size / unit;
+    const auto want = uint64_t(std::llround(region.cached_fraction * double(units)));
+    const std::string name = "partial(read " + std::to_string(want) + " of " +
+                             std::to_string(units) + " units of " + std::to_string(unit) + " B)";
+    Timed(out, name, [&] {
+      return ReadChosenUnits(fd.get(), begin, unit, units, want, region.seed);
+    });
+  }
+  if (size > 0)
+    Timed(out, "mincore", [&]() -> std::optional<std::string> {
+      try {
+        out.cached_fraction = ResidentFraction(fd.get(), begin, size);
+      } catch (const JobError& e) {
+        return e.what();
+      }
       return std::nullopt;
     });
   out.seconds = double(MonotonicNs() - t0) / 1e9;

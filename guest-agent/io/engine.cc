@@ -1,11 +1,14 @@
 #include "engine.h"
 
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+
+#include "io_buffer.h"
 
 namespace storbed {
 
@@ -38,15 +41,20 @@ double InFlightIntegral::Average(uint64_t start_ns, uint64_t end_ns) const {
 FsyncPolicy::FsyncPolicy(const EngineJob& job)
     : fd_(job.fd),
       target_(job.target),
-      every_(job.rw == Direction::Write ? job.fsync_every : 0),
-      end_(job.rw == Direction::Write && job.end_fsync) {}
+      every_(job.rw != Direction::Read ? job.fsync_every : 0),
+      end_(job.rw != Direction::Read && job.end_fsync) {}
 
 uint64_t FsyncPolicy::Fsync(EngineStats& stats) {
+  const int fd = fd_;
+  return Sync(stats, "fsync", [fd] { return ::fsync(fd); });
+}
+
+uint64_t FsyncPolicy::Sync(EngineStats& stats, const char* name, const std::function<int()>& sync) {
   since_last_ = 0;
   const uint64_t t0 = MonotonicNs();
   int ret;
   do {
-    ret = ::fsync(fd_);
+    ret = sync();
   } while (ret != 0 && errno == EINTR);
   const int err = ret == 0 ? 0 : errno;
   const uint64_t t1 = MonotonicNs();
@@ -63,7 +71,7 @@ uint64_t FsyncPolicy::Fsync(EngineStats& stats) {
     }
   } else if (err != last_errno_) {
     // EIO here means written data may be lost; EINVAL, that the target cannot sync.
-    stats.warnings.push_back(target_ + ": fsync failed: " + std::strerror(err) +
+    stats.warnings.push_back(target_ + ": " + name + " failed: " + std::strerror(err) +
                              " (not counted in fsyncs)");
     last_errno_ = err;
   }
@@ -84,7 +92,16 @@ struct EngineEntry {
 constexpr EngineEntry kEngines[] = {
     {Engine::Psync, MakePsyncEngine},
     {Engine::IoUring, MakeUringEngine},
+    {Engine::Libaio, MakeLibaioEngine},
+    {Engine::Mmap, MakeMmapEngine},
 };
+
+uint64_t SplitMix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 }  // namespace
 
@@ -92,6 +109,42 @@ std::unique_ptr<IoEngine> MakeEngine(Engine e) {
   for (const auto& entry : kEngines)
     if (entry.engine == e) return entry.make();
   throw std::invalid_argument("engine " + ToString(e) + " is not built into this agent");
+}
+
+DirectionChooser::DirectionChooser(const EngineJob& job)
+    // Keyed apart from the random pattern, which draws from the same seed.
+    : rw_(job.rw), read_pct_(job.read_pct), state_(job.seed ^ 0x6d697865645f7277ull) {}
+
+bool DirectionChooser::NextIsWrite() {
+  switch (rw_) {
+    case Direction::Read:
+      return false;
+    case Direction::Write:
+      return true;
+    case Direction::Mixed:
+      // 2^64 is not a multiple of 100; the bias is below 1e-17.
+      return SplitMix64(state_) % 100 >= read_pct_;
+  }
+  return false;
+}
+
+void CountCompletion(const EngineJob& job, bool write, const uint8_t* data, uint64_t offset,
+                     uint64_t latency_ns, EngineStats& stats) {
+  if (!write && job.verify) {
+    if (auto bad = FindStampMismatch(data, job.bs, offset, job.seed))
+      throw JobError("verify failed on " + job.target + ": block at offset " +
+                     std::to_string(offset) + ": " + bad->Describe(job.seed));
+    stats.verified_bytes += job.bs;
+  }
+  stats.latency.Record(latency_ns);
+  ++stats.ios;
+  stats.bytes += job.bs;
+  ++(write ? stats.writes : stats.reads);
+}
+
+bool OpenedDirect(int fd) {
+  const int flags = fcntl(fd, F_GETFL);
+  return flags >= 0 && (flags & O_DIRECT) != 0;
 }
 
 uint64_t MonotonicNs() {

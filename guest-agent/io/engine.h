@@ -1,9 +1,11 @@
 // IO engines: each keeps up to `iodepth` IOs in flight against an open target, takes
 // offsets from an OffsetGenerator and records every completion's latency. One file per
-// engine (engine_psync.cc, engine_uring.cc), one row each in MakeEngine's table.
+// engine (engine_psync.cc, engine_uring.cc, engine_libaio.cc, engine_mmap.cc), one row
+// each in MakeEngine's table.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +28,15 @@ struct EngineJob {
   uint64_t io_limit = 0;     // > 0: stop issuing after this many bytes
   uint32_t fsync_every = 0;  // writes: fsync after every N writes (0 = never)
   bool end_fsync = false;    // writes: one fsync after the last write, inside the phase
+  uint32_t read_pct = 100;   // Mixed: percent of IOs that are reads
+  uint64_t seed = 1;         // Mixed: direction draws; writes: part of every sector's stamp
+  bool verify = false;       // reads: check every sector's stamp (offset and seed)
+  // mmap: the region IOs fall in (region_size 0 = the whole target), the bytes mapped at
+  // a time (0 = the region) and the madvise hint for each mapped window.
+  uint64_t region_offset = 0;
+  uint64_t region_size = 0;
+  uint64_t mmap_window = 0;
+  AccessHint madvise = AccessHint::None;
 };
 
 struct EngineStats {
@@ -46,7 +57,34 @@ struct EngineStats {
   std::vector<uint64_t> fsync_end_ns;
   std::vector<double> fsync_latency_us;
   std::vector<std::string> warnings;
+  uint64_t reads = 0, writes = 0;             // completed IOs by direction
+  uint64_t verified_bytes = 0;                // read bytes whose stamps were checked (verify)
+  uint64_t mmap_calls = 0, munmap_calls = 0;  // mmap: window (re)maps
+  uint64_t mmap_window_bytes = 0;             // mmap: bytes per window (page-aligned)
 };
+
+// Which way each IO goes: always job.rw for Read/Write; for Mixed a read with
+// probability read_pct/100, drawn from a PRNG seeded by job.seed (same seed, same
+// sequence).
+class DirectionChooser {
+ public:
+  explicit DirectionChooser(const EngineJob& job);
+  bool NextIsWrite();
+
+ private:
+  Direction rw_;
+  uint32_t read_pct_;
+  uint64_t state_;
+};
+
+// Counts one completed IO of bs bytes at `offset` into stats (latency, bytes, reads or
+// writes). A read of a verify job is checked sector by sector first: throws JobError
+// "verify failed on <target>: block at offset <o>: sector ... (expected ...)".
+void CountCompletion(const EngineJob& job, bool write, const uint8_t* data, uint64_t offset,
+                     uint64_t latency_ns, EngineStats& stats);
+
+// True when fd was opened with O_DIRECT.
+bool OpenedDirect(int fd);
 
 // The integral of the in-flight count over time: Set() at every change (each submit
 // and each reap, on CLOCK_MONOTONIC), Average() over the phase. The app's view: an IO
@@ -81,6 +119,11 @@ class FsyncPolicy {
   // fsync(fd), timed into stats. A failure is a warning (counted once per errno) and
   // leaves stats.fsyncs alone. Returns CLOCK_MONOTONIC after it returned.
   uint64_t Fsync(EngineStats& stats);
+  // The same with another call standing in for fsync (mmap: msync); `name` is used in
+  // its warning. `sync` returns 0 or -1 with errno set.
+  uint64_t Sync(EngineStats& stats, const char* name, const std::function<int()>& sync);
+  // True when writes were issued since the last (f)sync.
+  bool Pending() const { return since_last_ > 0; }
 
  private:
   int fd_;
@@ -123,6 +166,8 @@ class IoEngine {
 
 std::unique_ptr<IoEngine> MakePsyncEngine();
 std::unique_ptr<IoEngine> MakeUringEngine();
+std::unique_ptr<IoEngine> MakeLibaioEngine();
+std::unique_ptr<IoEngine> MakeMmapEngine();
 // The engine `e` names. Throws std::invalid_argument for one this build lacks.
 std::unique_ptr<IoEngine> MakeEngine(Engine e);
 

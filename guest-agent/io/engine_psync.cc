@@ -15,8 +15,7 @@ class PsyncEngine : public IoEngine {
     if (job.iodepth > 1)
       stats.warnings.push_back("psync is synchronous: iodepth " + std::to_string(job.iodepth) +
                                " ran at 1");
-    const bool write = job.rw == Direction::Write;
-    const char* syscall = write ? "pwrite" : "pread";
+    DirectionChooser direction(job);
     AlignedBuffer buf(job.bs);
     FsyncPolicy fsync(job);
     InFlightIntegral in_flight_time;
@@ -24,7 +23,9 @@ class PsyncEngine : public IoEngine {
     uint64_t now = MonotonicNs();
     while (budget.MayIssue(now)) {
       const uint64_t off = offsets.Next();
-      if (write) StampSectors(buf.data(), job.bs, off);
+      const bool write = direction.NextIsWrite();
+      const char* syscall = write ? "pwrite" : "pread";
+      if (write) StampSectors(buf.data(), job.bs, off, job.seed);
       budget.Issued();
       stats.max_in_flight = 1;
       const uint64_t t0 = MonotonicNs();
@@ -39,9 +40,7 @@ class PsyncEngine : public IoEngine {
       in_flight_time.Set(now, 0);
       if (n < 0) throw IoError(job.target, syscall, off, errno);
       if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
-      stats.latency.Record(now - t0);
-      ++stats.ios;
-      stats.bytes += job.bs;
+      CountCompletion(job, write, buf.data(), off, now - t0, stats);
       if (write) fsync.Wrote();
       if (fsync.Due()) now = fsync.Fsync(stats);
     }

@@ -34,15 +34,34 @@ struct Slot {
   AlignedBuffer buf;
   uint64_t offset = 0;
   uint64_t submit_ns = 0;
+  bool write = false;
 };
+
+// Waits (up to a few seconds) for requests still in the kernel before an error leaves
+// Run(): their buffers are about to be freed, and ring teardown does not wait for them.
+void DrainRing(io_uring* ring, unsigned outstanding) {
+  for (int waited_s = 0; outstanding > 0 && waited_s < 5;) {
+    io_uring_cqe* cqe = nullptr;
+    __kernel_timespec timeout{1, 0};
+    const int ret = io_uring_wait_cqe_timeout(ring, &cqe, &timeout);
+    if (ret == -ETIME) {
+      ++waited_s;
+      continue;
+    }
+    if (ret < 0 && ret != -EINTR) return;
+    if (ret == 0 && cqe) {
+      io_uring_cqe_seen(ring, cqe);
+      --outstanding;
+    }
+  }
+}
 
 class UringEngine : public IoEngine {
  public:
   EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
     EngineStats stats;
     const unsigned depth = job.iodepth ? job.iodepth : 1;
-    const bool write = job.rw == Direction::Write;
-    const char* syscall = write ? "io_uring write" : "io_uring read";
+    DirectionChooser direction(job);
     Ring ring(depth, job.target);
     std::vector<Slot> slots(depth);
     std::vector<unsigned> free_slots;
@@ -58,78 +77,87 @@ class UringEngine : public IoEngine {
     unsigned in_flight = 0;
     uint64_t submit_calls = 0, submitted = 0, reap_rounds = 0, reaped = 0;
     std::vector<unsigned> queued;
-    while (true) {
-      // Refill every free slot right after a reap, as one batch (one syscall).
-      queued.clear();
-      while (!free_slots.empty() && !fsync.Due() && budget.MayIssue(now)) {
-        io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
-        if (!sqe) break;  // cannot happen with entries == depth, but never overrun
-        const unsigned s = free_slots.back();
-        free_slots.pop_back();
-        Slot& slot = slots[s];
-        slot.offset = offsets.Next();
-        if (write) {
-          StampSectors(slot.buf.data(), job.bs, slot.offset);
-          io_uring_prep_write(sqe, job.fd, slot.buf.data(), unsigned(job.bs), slot.offset);
-          fsync.Wrote();
-        } else {
-          io_uring_prep_read(sqe, job.fd, slot.buf.data(), unsigned(job.bs), slot.offset);
+    unsigned outstanding = 0;  // submitted and not yet seen, for DrainRing
+    try {
+      while (true) {
+        // Refill every free slot right after a reap, as one batch (one syscall).
+        queued.clear();
+        while (!free_slots.empty() && !fsync.Due() && budget.MayIssue(now)) {
+          io_uring_sqe* sqe = io_uring_get_sqe(ring.get());
+          if (!sqe) break;  // cannot happen with entries == depth, but never overrun
+          const unsigned s = free_slots.back();
+          free_slots.pop_back();
+          Slot& slot = slots[s];
+          slot.offset = offsets.Next();
+          slot.write = direction.NextIsWrite();
+          if (slot.write) {
+            StampSectors(slot.buf.data(), job.bs, slot.offset, job.seed);
+            io_uring_prep_write(sqe, job.fd, slot.buf.data(), unsigned(job.bs), slot.offset);
+            fsync.Wrote();
+          } else {
+            io_uring_prep_read(sqe, job.fd, slot.buf.data(), unsigned(job.bs), slot.offset);
+          }
+          io_uring_sqe_set_data64(sqe, s);
+          budget.Issued();
+          queued.push_back(s);
         }
-        io_uring_sqe_set_data64(sqe, s);
-        budget.Issued();
-        queued.push_back(s);
-      }
-      if (!queued.empty()) {
-        const uint64_t t = MonotonicNs();
-        if (stats.start_ns == 0) budget.StartAt(stats.start_ns = t);
-        for (unsigned s : queued) slots[s].submit_ns = t;
-        in_flight += unsigned(queued.size());
-        in_flight_time.Set(t, in_flight);
-        if (in_flight > stats.max_in_flight) stats.max_in_flight = in_flight;
-        // Submit and wait for one completion in the same syscall. The kernel reports
-        // -EINTR only when it consumed no SQE, so a retry resubmits the same batch.
+        if (!queued.empty()) {
+          const uint64_t t = MonotonicNs();
+          if (stats.start_ns == 0) budget.StartAt(stats.start_ns = t);
+          for (unsigned s : queued) slots[s].submit_ns = t;
+          in_flight += unsigned(queued.size());
+          in_flight_time.Set(t, in_flight);
+          if (in_flight > stats.max_in_flight) stats.max_in_flight = in_flight;
+          // Submit and wait for one completion in the same syscall. The kernel reports
+          // -EINTR only when it consumed no SQE, so a retry resubmits the same batch.
+          int ret;
+          do {
+            ret = io_uring_submit_and_wait(ring.get(), 1);
+          } while (ret == -EINTR);
+          if (ret < 0) throw IoError(job.target, "io_uring_submit", slots[queued[0]].offset, -ret);
+          ++submit_calls;
+          submitted += unsigned(ret);
+          outstanding += unsigned(ret);
+        } else if (in_flight == 0) {
+          // Drained: a due fsync runs with no write in flight, so it covers all of them.
+          if (fsync.Due()) {
+            now = fsync.Fsync(stats);
+            continue;
+          }
+          break;
+        }
+
+        io_uring_cqe* cqe = nullptr;
         int ret;
         do {
-          ret = io_uring_submit_and_wait(ring.get(), 1);
+          ret = io_uring_wait_cqe(ring.get(), &cqe);  // no syscall when one is ready
         } while (ret == -EINTR);
-        if (ret < 0) throw IoError(job.target, "io_uring_submit", slots[queued[0]].offset, -ret);
-        ++submit_calls;
-        submitted += unsigned(ret);
-      } else if (in_flight == 0) {
-        // Drained: a due fsync runs with no write in flight, so it covers all of them.
-        if (fsync.Due()) {
-          now = fsync.Fsync(stats);
-          continue;
-        }
-        break;
+        if (ret < 0) throw IoError(job.target, "io_uring_wait_cqe", 0, -ret);
+        // Every completion seen on this wake-up finished by now.
+        now = MonotonicNs();
+        unsigned round = 0;
+        do {
+          const unsigned s = unsigned(io_uring_cqe_get_data64(cqe));
+          const int res = cqe->res;
+          io_uring_cqe_seen(ring.get(), cqe);
+          --outstanding;
+          ++round;
+          const char* syscall = slots[s].write ? "io_uring write" : "io_uring read";
+          if (res < 0) throw IoError(job.target, syscall, slots[s].offset, -res);
+          if (uint64_t(res) != job.bs)
+            throw ShortIoError(job.target, syscall, slots[s].offset, uint64_t(res), job.bs);
+          CountCompletion(job, slots[s].write, slots[s].buf.data(), slots[s].offset,
+                          now - slots[s].submit_ns, stats);
+          free_slots.push_back(s);
+        } while (io_uring_peek_cqe(ring.get(), &cqe) == 0 && cqe);
+        in_flight -= round;
+        in_flight_time.Set(now, in_flight);
+        ++reap_rounds;
+        reaped += round;
       }
-
-      io_uring_cqe* cqe = nullptr;
-      int ret;
-      do {
-        ret = io_uring_wait_cqe(ring.get(), &cqe);  // no syscall when one is ready
-      } while (ret == -EINTR);
-      if (ret < 0) throw IoError(job.target, "io_uring_wait_cqe", 0, -ret);
-      // Every completion seen on this wake-up finished by now.
-      now = MonotonicNs();
-      unsigned round = 0;
-      do {
-        const unsigned s = unsigned(io_uring_cqe_get_data64(cqe));
-        const int res = cqe->res;
-        io_uring_cqe_seen(ring.get(), cqe);
-        ++round;
-        if (res < 0) throw IoError(job.target, syscall, slots[s].offset, -res);
-        if (uint64_t(res) != job.bs)
-          throw ShortIoError(job.target, syscall, slots[s].offset, uint64_t(res), job.bs);
-        stats.latency.Record(now - slots[s].submit_ns);
-        ++stats.ios;
-        stats.bytes += job.bs;
-        free_slots.push_back(s);
-      } while (io_uring_peek_cqe(ring.get(), &cqe) == 0 && cqe);
-      in_flight -= round;
-      in_flight_time.Set(now, in_flight);
-      ++reap_rounds;
-      reaped += round;
+    } catch (...) {
+      DrainRing(ring.get(), outstanding);
+      throw;
     }
     if (fsync.EndDue()) now = fsync.Fsync(stats);
     if (stats.start_ns == 0) stats.start_ns = now;

@@ -1,11 +1,12 @@
 // IO buffers: 4096-aligned memory (O_DIRECT needs it) and the data pattern writes
-// carry: every 512-byte sector is stamped with its absolute byte offset, so a block
-// read back later says where it was written and whether it was written by storbed.
+// carry: every 512-byte sector is stamped with its absolute byte offset and the job's
+// seed, so a block read back later says where and by which job it was written.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace storbed {
 
@@ -32,12 +33,26 @@ class AlignedBuffer {
   size_t size_ = 0;
 };
 
-// Fills buf[0, len) as the data written at byte `offset` of the target: each sector
-// starts with a magic and its own absolute offset; the rest repeats the offset.
-void StampSectors(uint8_t* buf, size_t len, uint64_t offset);
+// Fills buf[0, len) as the data written at byte `offset` of the target by a job with
+// `seed`: each sector holds a magic, its own absolute offset and the seed, then words
+// derived from both.
+void StampSectors(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed);
 
-// The first byte offset in buf[0, len) (read from `offset`) whose sector is not what
-// StampSectors writes there; nullopt when every sector matches.
-std::optional<uint64_t> FindStampMismatch(const uint8_t* buf, size_t len, uint64_t offset);
+// The first sector that differs from what StampSectors writes there, and what it holds.
+struct StampMismatch {
+  uint64_t sector = 0;        // absolute byte offset of the sector
+  bool has_magic = false;     // false: not storbed data (zeros, garbage, another tool)
+  uint64_t found_offset = 0;  // the offset and seed words as read (0 where the sector is short)
+  uint64_t found_seed = 0;
+  // "sector S holds offset A seed B (expected offset S seed X)", with "without the stamp
+  // magic" or "with damaged data" when the header alone does not explain the mismatch.
+  std::string Describe(uint64_t expected_seed) const;
+  bool operator==(const StampMismatch&) const = default;
+};
+
+// Checks buf[0, len), read from byte `offset`, byte for byte against the stamp of
+// `seed`; nullopt when every sector matches.
+std::optional<StampMismatch> FindStampMismatch(const uint8_t* buf, size_t len, uint64_t offset,
+                                               uint64_t seed);
 
 }  // namespace storbed

@@ -9,6 +9,8 @@
 #include <optional>
 #include <sstream>
 
+#include "access_hints.h"
+#include "block_tunables.h"
 #include "cache_control.h"
 #include "engine.h"
 #include "guest_sampler.h"
@@ -24,8 +26,9 @@ std::string JobLabel(const JobSpec& spec) {
 }
 
 UniqueFd OpenTarget(const JobSpec& spec) {
-  int flags = (spec.rw == Direction::Write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-  std::string how = spec.rw == Direction::Write ? "O_RDWR" : "O_RDONLY";
+  const bool writes = spec.rw != Direction::Read;
+  int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  std::string how = writes ? "O_RDWR" : "O_RDONLY";
   if (spec.direct) {
     flags |= O_DIRECT;
     how += "|O_DIRECT";
@@ -67,6 +70,9 @@ uint64_t RegionSize(const JobSpec& spec, int fd) {
 void CheckSpec(const JobSpec& spec) {
   if (spec.bs == 0) throw JobError(JobLabel(spec) + ": bs must be > 0");
   if (spec.iodepth == 0) throw JobError(JobLabel(spec) + ": iodepth must be >= 1");
+  if (spec.read_pct > 100)
+    throw JobError(JobLabel(spec) + ": read_pct must be 0..100, got " +
+                   std::to_string(spec.read_pct));
   // O_DIRECT IO must be aligned to the logical block size; 512 is the smallest there is,
   // so this catches the sure failures early with a clearer message than EINVAL.
   if (spec.direct && (spec.bs % 512 != 0 || spec.offset % 512 != 0))
@@ -150,22 +156,44 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
     throw JobError(JobLabel(spec) + ": " + e.what());
   }
 
-  if (spec.rw == Direction::Read)
+  if (spec.rw != Direction::Write)
     if (auto hole = FirstHole(fd.get(), spec.offset, spec.offset + size))
       result.warnings.push_back(
           "target has holes: reads of holes never reach the device (first hole at byte " +
           std::to_string(*hole) + ")");
-  if (spec.rw == Direction::Write && !spec.direct)
+  if (spec.rw != Direction::Read && (!spec.direct || spec.engine == Engine::Mmap))
     result.warnings.push_back(
         "buffered writes: part of the data may still be in the page cache when the job ends");
 
+  const TargetDevice dev = ResolveTargetDevice(spec.target);
+  // Queue tunables first: read_ahead_kb decides what warming the cache reads. Always read
+  // back, so every result records the settings it ran with.
+  if (dev.name) {
+    std::vector<std::string> tunable_warnings;
+    result.tunables_applied =
+        ApplyBlockTunables(*dev.name, spec.tunables, "/sys", &tunable_warnings);
+    for (auto& w : tunable_warnings) result.warnings.push_back(std::move(w));
+  } else if (spec.tunables.read_ahead_kb >= 0 || !spec.tunables.scheduler.empty() ||
+             spec.tunables.nr_requests >= 0 || spec.tunables.max_sectors_kb >= 0) {
+    throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
+  }
+
   // Before the IO phase and outside its clock (DESIGN: preparation is never runtime).
-  const CachePrepared prepared = PrepareCache(spec.target, spec.cache, RealCacheSystem());
+  const CachePrepared prepared =
+      PrepareCache(spec.target, spec.cache, RealCacheSystem(), CacheRegionFor(spec, size));
   result.prepare_s = prepared.seconds;
   result.prepare_steps = prepared.StepsText();
+  result.cached_fraction = prepared.cached_fraction;
   for (auto& w : prepared.Warnings()) result.warnings.push_back(std::move(w));
+  // The hint goes on the fd the engine uses, after preparation (which sets its own).
+  if (spec.fadvise != AccessHint::None) {
+    try {
+      ApplyFadvise(fd.get(), spec.offset, size, spec.fadvise);
+    } catch (const std::runtime_error& e) {
+      throw JobError(JobLabel(spec) + ": " + e.what());
+    }
+  }
 
-  const TargetDevice dev = ResolveTargetDevice(spec.target);
   const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
   const EngineJob job{.fd = fd.get(),
                       .target = spec.target,
@@ -175,7 +203,14 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
                       .runtime_s = spec.runtime_s,
                       .io_limit = spec.io_limit,
                       .fsync_every = spec.fsync_every,
-                      .end_fsync = spec.end_fsync};
+                      .end_fsync = spec.end_fsync,
+                      .read_pct = spec.read_pct,
+                      .seed = spec.seed,
+                      .verify = spec.verify,
+                      .region_offset = spec.offset,
+                      .region_size = size,
+                      .mmap_window = spec.mmap_window,
+                      .madvise = spec.madvise};
   if (dev.name) {
     const BlkMqShape mq = ReadBlkMqShape(*dev.name, RealTextSource());
     result.nr_hw_queues = mq.nr_hw_queues;
@@ -204,6 +239,9 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.avg_submit_batch = stats.avg_submit_batch;
   result.avg_complete_batch = stats.avg_complete_batch;
   result.fsyncs = stats.fsyncs;
+  result.reads = stats.reads;
+  result.writes = stats.writes;
+  result.verified_bytes = stats.verified_bytes;
   result.io_start_ns = stats.start_ns;
   result.io_end_ns = stats.end_ns;
   result.timelines = sampler.Timelines(stats.start_ns);
@@ -212,6 +250,11 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.block = BlockDelta(dev, before, after, spec.target);
   result.block.layer = layer;
   for (auto& w : stats.warnings) result.warnings.push_back(std::move(w));
+  // JobResult has no field for the remaps, and they explain mmap's figures.
+  if (stats.mmap_calls > 0)
+    result.warnings.push_back("mmap: " + std::to_string(stats.mmap_calls) + " maps, " +
+                              std::to_string(stats.munmap_calls) + " unmaps of " +
+                              std::to_string(stats.mmap_window_bytes) + "-byte windows");
   return result;
 }
 

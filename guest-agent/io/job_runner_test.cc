@@ -224,6 +224,87 @@ TEST_F(JobRunnerTest, NoBlockDeviceUnderAnonymousFilesystem) {
       << r.block.reason;
 }
 
+TEST_F(JobRunnerTest, MixedJobCountsReadsAndWrites) {
+  JobSpec spec = Spec();
+  spec.rw = Direction::Mixed;
+  spec.read_pct = 70;
+  spec.pattern = Pattern::Random;
+  spec.engine = Engine::Libaio;
+  spec.iodepth = 4;
+  spec.size = 1 << 20;
+  spec.io_limit = 4096 * 4096;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, 4096u);
+  EXPECT_EQ(r.reads + r.writes, r.ios);
+  EXPECT_NEAR(double(r.reads) / double(r.ios), 0.70, 0.03);
+  spec.read_pct = 101;
+  EXPECT_THROW(RunJob(spec, "host device"), JobError);
+}
+
+TEST_F(JobRunnerTest, PureJobsFillReadsOrWrites) {
+  JobSpec spec = Spec();
+  spec.size = 64 * 4096;
+  JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.reads, 64u);
+  EXPECT_EQ(r.writes, 0u);
+  spec.rw = Direction::Write;
+  r = RunJob(spec, "host device");
+  EXPECT_EQ(r.reads, 0u);
+  EXPECT_EQ(r.writes, 64u);
+}
+
+TEST_F(JobRunnerTest, VerifyCatchesACorruptBlockOnEveryEngine) {
+  for (Engine engine : {Engine::Psync, Engine::IoUring, Engine::Libaio, Engine::Mmap}) {
+    SCOPED_TRACE(ToString(engine));
+    JobSpec spec = Spec();
+    spec.engine = engine;
+    spec.iodepth = 4;
+    spec.verify = true;
+    spec.seed = 7;
+    spec.offset = 1 << 20;
+    spec.size = 2 << 20;
+    spec.rw = Direction::Write;
+    EXPECT_EQ(RunJob(spec, "host device").verified_bytes, 0u);
+    spec.rw = Direction::Read;
+    spec.pattern = Pattern::Random;
+    EXPECT_EQ(RunJob(spec, "host device").verified_bytes, 2u << 20);
+
+    const uint64_t bad = (1 << 20) + 37 * 4096;
+    {
+      UniqueFd raw(open(path_.c_str(), O_WRONLY | O_CLOEXEC));
+      const std::string junk(4096, '\0');
+      ASSERT_EQ(pwrite(raw.get(), junk.data(), junk.size(), off_t(bad)), 4096);
+    }
+    try {
+      RunJob(spec, "host device");
+      ADD_FAILURE() << "expected JobError";
+    } catch (const JobError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "verify failed on " + path_ + ": block at offset " + std::to_string(bad) +
+                    ": sector " + std::to_string(bad) +
+                    " holds offset 0 seed 0 without the stamp magic (expected offset " +
+                    std::to_string(bad) + " seed 7)");
+    }
+  }
+}
+
+TEST_F(JobRunnerTest, MmapRemapsAreNotedAndBufferedLibaioWarns) {
+  JobSpec spec = Spec();
+  spec.engine = Engine::Mmap;
+  spec.direct = false;
+  spec.bs = 64 << 10;
+  spec.mmap_window = 1 << 20;
+  spec.madvise = AccessHint::Sequential;
+  JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, kSize / (64 << 10));
+  EXPECT_TRUE(HasWarning(r, "mmap: 8 maps, 8 unmaps of 1048576-byte windows"));
+  spec = Spec();
+  spec.engine = Engine::Libaio;
+  spec.direct = false;
+  r = RunJob(spec, "host device");
+  EXPECT_TRUE(HasWarning(r, "libaio without direct IO is synchronous in Linux"));
+}
+
 TEST_F(JobRunnerTest, PrepareTargetKeepDoesNothing) {
   const Prepared p = PrepareTarget({.target = path_, .cache = CacheState::Keep});
   EXPECT_EQ(p.target, path_);

@@ -1,0 +1,20 @@
+// Access-pattern hints to the kernel: posix_fadvise on a file range, and the madvise flag
+// for an mmap window.
+#pragma once
+
+#include <cstdint>
+
+#include "job.h"
+
+namespace storbed {
+
+// posix_fadvise(fd, offset, len, ...) with NORMAL (for None: the kernel default, so it also
+// undoes an earlier hint), SEQUENTIAL, RANDOM or WILLNEED; len 0 = to the end of the file.
+// Throws std::runtime_error naming the fd, range, advice and errno text.
+void ApplyFadvise(int fd, uint64_t offset, uint64_t len, AccessHint hint);
+
+// The POSIX_FADV_* / MADV_* value for a hint (None -> NORMAL).
+int FadviseFlag(AccessHint hint);
+int MadviseFlag(AccessHint hint);
+
+}  // namespace storbed

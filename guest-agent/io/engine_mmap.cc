@@ -1,0 +1,172 @@
+// mmap: IO as memory copies to and from a shared mapping of the target, so it goes
+// through the page cache and page faults, never O_DIRECT. A window of the region is
+// mapped at a time and replaced when an IO falls outside it.
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "engine.h"
+#include "io_buffer.h"
+#include "target_device.h"
+
+namespace storbed {
+namespace {
+
+int Advice(AccessHint h) {
+  switch (h) {
+    case AccessHint::None:
+      return MADV_NORMAL;
+    case AccessHint::Sequential:
+      return MADV_SEQUENTIAL;
+    case AccessHint::Random:
+      return MADV_RANDOM;
+    case AccessHint::WillNeed:
+      return MADV_WILLNEED;
+  }
+  return MADV_NORMAL;
+}
+
+uint64_t RoundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+// One mapped window [start, start + len) of the target; munmap on every path out.
+class Window {
+ public:
+  Window() = default;
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+  ~Window() {
+    if (addr_) munmap(addr_, len_);
+  }
+  bool Holds(uint64_t off, uint64_t bs) const {
+    return addr_ && off >= start_ && off + bs <= start_ + len_;
+  }
+  uint8_t* At(uint64_t off) const { return addr_ + (off - start_); }
+  // Unmaps the current window (if any) and maps [start, start + len). Throws JobError.
+  void Map(const EngineJob& job, int prot, uint64_t start, uint64_t len, EngineStats& stats) {
+    Unmap(job, stats);
+    void* p = mmap(nullptr, len, prot, MAP_SHARED, job.fd, off_t(start));
+    if (p == MAP_FAILED) throw IoError(job.target, "mmap", start, errno);
+    addr_ = static_cast<uint8_t*>(p);
+    start_ = start;
+    len_ = len;
+    ++stats.mmap_calls;
+    if (madvise(addr_, len_, Advice(job.madvise)) != 0 && !madvise_warned_) {
+      stats.warnings.push_back(job.target + ": madvise(" + ToString(job.madvise) +
+                               ") failed: " + std::strerror(errno));
+      madvise_warned_ = true;
+    }
+  }
+  void Unmap(const EngineJob& job, EngineStats& stats) {
+    if (!addr_) return;
+    if (munmap(addr_, len_) != 0) throw IoError(job.target, "munmap", start_, errno);
+    addr_ = nullptr;
+    ++stats.munmap_calls;
+  }
+  int Msync() const { return msync(addr_, len_, MS_SYNC); }
+
+ private:
+  uint8_t* addr_ = nullptr;
+  uint64_t start_ = 0;
+  uint64_t len_ = 0;
+  bool madvise_warned_ = false;
+};
+
+class MmapEngine : public IoEngine {
+ public:
+  EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
+    EngineStats stats;
+    if (job.iodepth > 1)
+      stats.warnings.push_back("mmap is synchronous: iodepth " + std::to_string(job.iodepth) +
+                               " ran at 1");
+    if (OpenedDirect(job.fd))
+      stats.warnings.push_back("mmap goes through the page cache: direct IO does not apply");
+    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+    const bool writes = job.rw != Direction::Read;
+    uint64_t target_size = TargetSize(job.fd, job.target);
+    const uint64_t region_begin = job.region_size ? job.region_offset : 0;
+    const uint64_t region_end = job.region_size ? job.region_offset + job.region_size : target_size;
+    // A store past the end of a file raises SIGBUS instead of growing it: grow it first,
+    // as pwrite would.
+    struct stat st;
+    if (writes && target_size < region_end && fstat(job.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      if (ftruncate(job.fd, off_t(region_end)) != 0)
+        throw IoError(job.target, "ftruncate", region_end, errno);
+      target_size = region_end;
+    }
+    const uint64_t base = region_begin / page * page;
+    const uint64_t window = RoundUp(job.mmap_window ? job.mmap_window : region_end - base, page);
+    stats.mmap_window_bytes = window;
+    const int prot = writes ? PROT_READ | PROT_WRITE : PROT_READ;
+
+    DirectionChooser direction(job);
+    AlignedBuffer buf(job.bs);
+    FsyncPolicy fsync(job);
+    Window map;
+    // msync covers the current window only; writes left dirty in windows unmapped
+    // since the last sync are still in the page cache, and fsync reaches them too.
+    bool dirty_elsewhere = false, dirty_here = false;
+    auto sync = [&] {
+      const bool whole_file = dirty_elsewhere;
+      dirty_elsewhere = dirty_here = false;
+      if (whole_file) return fsync.Fsync(stats);
+      return fsync.Sync(stats, "msync", [&map] { return map.Msync(); });
+    };
+    InFlightIntegral in_flight_time;
+    IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
+    uint64_t now = MonotonicNs();
+    while (budget.MayIssue(now)) {
+      const uint64_t off = offsets.Next();
+      const bool write = direction.NextIsWrite();
+      const char* what = write ? "mmap write" : "mmap read";
+      budget.Issued();
+      if (stats.start_ns == 0) budget.StartAt(stats.start_ns = MonotonicNs());
+      // Touching a page past the end of the target raises SIGBUS: fail like a short pread.
+      if (off + job.bs > target_size)
+        throw ShortIoError(job.target, what, off, off < target_size ? target_size - off : 0,
+                           job.bs);
+      if (!map.Holds(off, job.bs)) {
+        uint64_t start = off >= base ? base + (off - base) / window * window : off / page * page;
+        uint64_t len = std::max(window, RoundUp(off + job.bs - start, page));
+        len = std::min(len, RoundUp(target_size, page) - start);
+        dirty_elsewhere = dirty_elsewhere || dirty_here;
+        dirty_here = false;
+        map.Map(job, prot, start, len, stats);
+      }
+      stats.max_in_flight = 1;
+      const uint64_t t0 = MonotonicNs();
+      in_flight_time.Set(t0, 1);
+      // A read copies every byte out, so each page of the block is faulted in.
+      if (write) {
+        StampSectors(buf.data(), job.bs, off, job.seed);
+        std::memcpy(map.At(off), buf.data(), job.bs);
+      } else {
+        std::memcpy(buf.data(), map.At(off), job.bs);
+      }
+      now = MonotonicNs();
+      in_flight_time.Set(now, 0);
+      CountCompletion(job, write, buf.data(), off, now - t0, stats);
+      if (write) {
+        fsync.Wrote();
+        dirty_here = true;
+      }
+      if (fsync.Due()) now = sync();
+    }
+    if (fsync.EndDue()) now = sync();
+    if (stats.start_ns == 0) stats.start_ns = now;
+    stats.end_ns = now;
+    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
+    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
+    map.Unmap(job, stats);
+    return stats;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<IoEngine> MakeMmapEngine() { return std::make_unique<MmapEngine>(); }
+
+}  // namespace storbed

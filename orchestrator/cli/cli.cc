@@ -11,7 +11,9 @@
 #include "backend/interrupt.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
+#include "run/fio_import.h"
 #include "run/report_ladders.h"
+#include "run/run_plan.h"
 #include "run/report_table.h"
 #include "run/results_dir.h"
 #include "run/runner.h"
@@ -56,6 +58,20 @@ int Run(const RunOptions& options) {
   return 0;
 }
 
+// Plans without side effects: no backing, no image, no results directory.
+int DryRunMain(const RunOptions& options) {
+  const Scenario scenario = LoadScenarioFor(options);
+  if (!options.fio_path.empty()) {
+    for (const auto& note : ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).notes)
+      std::cerr << "storbed: note: " << note << "\n";
+  }
+  std::string accel = options.accel.empty() ? scenario.machine.accel : options.accel;
+  // auto: assume KVM when /dev/kvm exists (the real run also probes a guest).
+  if (accel == "auto") accel = access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "tcg";
+  std::cout << RenderDryRun(scenario, PlanDryRun(scenario, accel), accel);
+  return 0;
+}
+
 }  // namespace
 
 int RunMain(int argc, char** argv) {
@@ -67,7 +83,16 @@ int RunMain(int argc, char** argv) {
   run.agent_path = DefaultAgentPath();
   run.image_cache_dir = DefaultImageCache();
   auto* run_cmd = app.add_subcommand("run", "Run a scenario and print the results table.");
-  run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required();
+  bool dry_run = false;
+  auto* scenario_opt = run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)");
+  auto* fio_opt = run_cmd->add_option("--fio", run.fio_path,
+                                      "Run a fio job file instead (see docs/matrices.md)");
+  fio_opt->excludes(scenario_opt);
+  run_cmd->add_option("--target", run.fio_targets,
+                      "With --fio: targets, e.g. virtio-blk,nvme (default all three)")
+      ->needs(fio_opt);
+  run_cmd->add_flag("--dry-run", dry_run,
+                    "Validate and print the plan, the boots and a time estimate; create nothing");
   run_cmd->add_option("--out", run.out_dir, "Results directory (default reports/<scenario>)");
   run_cmd->add_option("--accel", run.accel, "Override the scenario: auto, kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
@@ -114,7 +139,11 @@ int RunMain(int argc, char** argv) {
 
   try {
     if (*run_cmd) {
-      if (run.out_dir.empty()) run.out_dir = "reports/" + fs::path(run.scenario_path).stem().string();
+      if (run.scenario_path.empty() && run.fio_path.empty())
+        throw ScenarioError("run: give a scenario file or --fio JOB_FILE");
+      if (dry_run) return DryRunMain(run);
+      const std::string source = run.fio_path.empty() ? run.scenario_path : run.fio_path;
+      if (run.out_dir.empty()) run.out_dir = "reports/" + fs::path(source).stem().string();
       InstallInterruptHandlers();
       return Run(run);
     }

@@ -64,6 +64,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     r.target = ToString(TargetKind::BareMetal);
     r.accel = "host";
     r.job = run.job;
+    r.params = run.params;
     return r;
   };
   std::optional<LoopDevice> loop;
@@ -89,6 +90,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
                                          JobReplyTimeout(record.job));
       record.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+      if (run.warmup) record.status = RunStatus::Warmup;
       record.ladder = BareMetalLadder(*record.result);
       record.durability = CheckDurability(record.job, *record.result, std::nullopt,
                                           BareMetalHostFlushes(*record.result));

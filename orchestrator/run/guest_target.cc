@@ -108,9 +108,10 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const Gue
   return spec;
 }
 
-void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<PlannedRun>& runs,
+void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
+                    const std::vector<PlannedRun>& runs,
                     const GuestImage& image, const AccelDecision& accel, Backend& backend) {
-  const std::string machine_dir = "machine-" + ToString(target);
+  const std::string machine_dir = "machine-" + label;
   const std::string run_dir = ctx.results.File(machine_dir);
   const MachineSpec spec = GuestMachineSpec(ctx, target, image, accel.accel, run_dir);
   auto base_record = [&](const PlannedRun& run) {
@@ -121,6 +122,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<Planne
     r.machine = machine_dir;
     r.job = run.job;
     r.console_log = machine_dir + "/console.log";
+    r.params = run.params;
     return r;
   };
 
@@ -142,7 +144,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<Planne
   const HelloReply& hello = machine->Hello();
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << SecondsSince(boot_start) << " s\n";
-  ctx.manifest["machines"][ToString(target)] = {
+  ctx.manifest["machines"][label] = {
       {"argv", machine->Argv()},          {"qemu_version", machine->QemuVersion()},
       {"accel", ToString(accel.accel)},   {"guest_kernel", hello.kernel_release},
       {"agent_version", hello.agent_version},
@@ -189,6 +191,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<Planne
       record.wall_s = SecondsSince(start);
       if (const auto* r = std::get_if<ResultReply>(&reply)) {
         record.result = r->result;
+        if (run.warmup) record.status = RunStatus::Warmup;
         AddHostLayers(ctx, record, sampler, offset, spec.disks[0]);
         ctx.results.Append(record);
         ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";

@@ -18,9 +18,11 @@ inline constexpr const char* kTestDiskSerial = "storbed-d0";
 MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const GuestImage& image,
                              Accel accel, const std::string& run_dir);
 
-// Runs `runs` (all of one guest target). Failures are recorded, not thrown; throws
+// Runs `runs` (all of one guest target and machine combination) in one machine whose
+// directory and manifest entry are named after `label` ("virtio-blk", "nvme-m2"). Failures are recorded, not thrown; throws
 // InterruptedError on Ctrl-C after recording the run in flight.
-void RunGuestTarget(RunContext& ctx, TargetKind target, const std::vector<PlannedRun>& runs,
+void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
+                    const std::vector<PlannedRun>& runs,
                     const GuestImage& image, const AccelDecision& accel, Backend& backend);
 
 }  // namespace storbed

@@ -8,7 +8,11 @@
 
 namespace storbed {
 
-std::string RenderLadders(const std::vector<RunRecord>& records) {
+std::string RenderLadders(const std::vector<RunRecord>& all_records) {
+  // Warm-up runs only prepared their combination: reports leave them out.
+  std::vector<RunRecord> records;
+  for (const auto& r : all_records)
+    if (r.status != RunStatus::Warmup) records.push_back(r);
   std::ostringstream out;
   std::set<std::string> shown;
   auto bare_metal_of = [&](const std::string& job) -> const RunRecord* {

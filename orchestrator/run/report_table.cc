@@ -54,7 +54,11 @@ Row RowFor(const RunRecord& r) {
 
 }  // namespace
 
-std::string RenderTable(const std::vector<RunRecord>& records) {
+std::string RenderTable(const std::vector<RunRecord>& all_records) {
+  // Warm-up runs only prepared their combination: reports leave them out.
+  std::vector<RunRecord> records;
+  for (const auto& r : all_records)
+    if (r.status != RunStatus::Warmup) records.push_back(r);
   const Row header{"run", "target", "pattern", "bs", "depth", "io", "MiB/s", "IOPS", "p50 us",
                    "p99 us", "req KiB", "avg QD (layer)", "accel", "durable"};
   // Group by job in first-seen order, keeping each job's targets in run order.

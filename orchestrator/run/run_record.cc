@@ -7,6 +7,7 @@ std::string ToString(RunStatus s) {
     case RunStatus::Ok: return "ok";
     case RunStatus::Failed: return "failed";
     case RunStatus::Skipped: return "skipped";
+    case RunStatus::Warmup: return "warmup";
   }
   return "?";
 }
@@ -23,6 +24,7 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
   j["durability"] = r.durability ? nlohmann::json(*r.durability) : nlohmann::json(nullptr);
   j["host"] = r.host;
   j["timelines_file"] = r.timelines_file;
+  j["params"] = r.params;
 }
 
 void from_json(const nlohmann::json& j, RunRecord& r) {
@@ -35,6 +37,7 @@ void from_json(const nlohmann::json& j, RunRecord& r) {
   const std::string status = j.at("status").get<std::string>();
   r.status = status == "ok" ? RunStatus::Ok
              : status == "skipped" ? RunStatus::Skipped
+             : status == "warmup"  ? RunStatus::Warmup
                                    : RunStatus::Failed;
   r.error = j.value("error", std::string());
   if (j.contains("result") && !j["result"].is_null()) r.result = j["result"].get<JobResult>();
@@ -45,6 +48,7 @@ void from_json(const nlohmann::json& j, RunRecord& r) {
     r.durability = j["durability"].get<Durability>();
   r.host = j.value("host", nlohmann::json::object());
   r.timelines_file = j.value("timelines_file", std::string());
+  r.params = j.value("params", nlohmann::json::object());
 }
 
 }  // namespace storbed

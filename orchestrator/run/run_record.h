@@ -14,7 +14,8 @@
 
 namespace storbed {
 
-enum class RunStatus { Ok, Failed, Skipped };
+// Warmup: a run that completed but only warmed up its combination (kept out of reports).
+enum class RunStatus { Ok, Failed, Skipped, Warmup };
 std::string ToString(RunStatus s);
 
 struct RunRecord {
@@ -33,6 +34,9 @@ struct RunRecord {
   std::optional<Durability> durability;  // write jobs with fsync: did the flushes arrive?
   nlohmann::json host = nlohmann::json::object();  // clock offset, QEMU thread CPU, warnings
   std::string timelines_file;  // relative path of this run's guest and host timelines
+  // The run's matrix combination: list fields' values ("disk.aio", "job.bs"), "repeat"
+  // and "warmup", so reports can group runs.
+  nlohmann::json params = nlohmann::json::object();
 };
 
 void to_json(nlohmann::json& j, const RunRecord& r);

@@ -10,6 +10,7 @@
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
 #include "run/bare_metal_target.h"
+#include "run/fio_import.h"
 #include "run/guest_target.h"
 #include "run/host_info.h"
 #include "run/run_context.h"
@@ -67,59 +68,93 @@ KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
 
 }  // namespace
 
+Scenario LoadScenarioFor(const RunOptions& options) {
+  if (options.fio_path.empty()) return LoadScenario(options.scenario_path);
+  return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).scenario;
+}
+
 RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
-  const Scenario scenario = LoadScenario(options.scenario_path);
+  const Scenario scenario = LoadScenarioFor(options);
   ResultsDir results(options.out_dir);
-  nlohmann::json manifest = {{"host", DescribeHost()},
-                             {"scenario_file", options.scenario_path},
-                             {"scenario", scenario.expanded},
-                             {"started_at", UtcTimestamp()},
-                             {"machines", nlohmann::json::object()}};
+  const RunPlan plan = PlanScenario(scenario);
+  nlohmann::json planned = nlohmann::json::array();
+  for (const auto& m : plan.machines)
+    for (size_t i = m.first_run; i < m.first_run + m.run_count; ++i)
+      planned.push_back({{"run_id", plan.runs[i].run_id},
+                         {"machine", m.label},
+                         {"params", plan.runs[i].params}});
+  nlohmann::json manifest = {
+      {"host", DescribeHost()},
+      {"scenario_file", options.fio_path.empty() ? options.scenario_path : options.fio_path},
+      {"scenario", scenario.expanded},
+      {"order", {{"order", scenario.order == RunOrder::Random ? "random" : "sequential"},
+                 {"seed", scenario.order_seed}}},
+      {"plan", planned},
+      {"started_at", UtcTimestamp()},
+      {"machines", nlohmann::json::object()}};
   results.WriteManifest(manifest);
 
   TempDir work(options.work_dir, "storbed-work-");
   bool reads = false;
-  for (const auto& j : scenario.jobs) reads |= j.rw == Direction::Read;
-  log << "preparing backing (" << (scenario.disk.size_bytes >> 20) << " MiB)...\n";
-  const Backing backing = scenario.disk.backing.empty()
-                              ? CreateFilledBacking(work.path() + "/backing.raw",
-                                                    scenario.disk.size_bytes)
-                              : UseExistingBacking(scenario.disk.backing, reads);
-  manifest["backing"] = {
-      {"path", backing.path}, {"size_bytes", backing.size_bytes}, {"how", backing.how}};
+  for (const auto& j : scenario.jobs) reads |= j.rw != Direction::Write;
+  // One backing per distinct disk size or backing path (most scenarios have one).
+  std::map<std::string, Backing> backings;
+  auto backing_for = [&](const DiskConfig& disk) -> const Backing& {
+    const std::string key = disk.backing.empty() ? std::to_string(disk.size_bytes) : disk.backing;
+    auto it = backings.find(key);
+    if (it != backings.end()) return it->second;
+    log << "preparing backing (" << (disk.size_bytes >> 20) << " MiB)...\n";
+    const std::string file = work.path() + "/backing" +
+                             (backings.empty() ? "" : "-" + std::to_string(backings.size())) +
+                             ".raw";
+    Backing b = disk.backing.empty() ? CreateFilledBacking(file, disk.size_bytes)
+                                     : UseExistingBacking(disk.backing, reads);
+    manifest["backings"][key] = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
+    if (backings.empty())
+      manifest["backing"] = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
+    return backings.emplace(key, std::move(b)).first->second;
+  };
+  backing_for(scenario.disk);
 
-  const std::vector<PlannedRun> plan = PlanRuns(scenario);
   bool needs_guest = false;
   for (const auto t : scenario.targets) needs_guest |= t != TargetKind::BareMetal;
 
-  std::optional<GuestImage> image;
-  AccelDecision accel;
-  if (needs_guest) {
+  // One guest image per distinct kernel (a kernel list makes an A/B matrix).
+  std::map<std::string, GuestImage> images;
+  auto image_for = [&](const MachineConfig& machine) -> const GuestImage& {
+    const std::string key = machine.kernel + "\n" + machine.modules_dir;
+    auto it = images.find(key);
+    if (it != images.end()) return it->second;
     ImageRequest request;
-    request.kernel = KernelFor(scenario.machine);
+    request.kernel = KernelFor(machine);
     request.agent_path = options.agent_path;
     request.cache_dir = options.image_cache_dir;
-    image = BuildGuestImage(request);
-    log << DescribeImage(*image);
+    GuestImage image = BuildGuestImage(request);
+    log << DescribeImage(image);
+    manifest["guest_images"][key] = {{"kernel", image.kernel_path},
+                                     {"kernel_release", image.kernel_release},
+                                     {"initrd", image.initrd_path},
+                                     {"content_hash", image.content_hash},
+                                     {"modules", image.modules},
+                                     {"builtin", image.builtin},
+                                     {"from_cache", image.from_cache}};
+    if (images.empty()) manifest["guest_image"] = manifest["guest_images"][key];
+    return images.emplace(key, std::move(image)).first->second;
+  };
+  AccelDecision accel;
+  if (needs_guest) {
+    const GuestImage& image = image_for(scenario.machine);
     const std::string accel_choice =
         options.accel.empty() ? scenario.machine.accel : options.accel;
-    RealAccelHost host(MakeKvmProbe(*image, results.File("kvm-probe")));
+    RealAccelHost host(MakeKvmProbe(image, results.File("kvm-probe")));
     accel = DetectAccel(host, ForcedAccel(accel_choice));
     log << "accelerator: " << ToString(accel.accel) << " (" << accel.reason << ")\n";
     manifest["accel"] = {{"accel", ToString(accel.accel)}, {"reason", accel.reason}};
-    manifest["guest_image"] = {{"kernel", image->kernel_path},
-                               {"kernel_release", image->kernel_release},
-                               {"initrd", image->initrd_path},
-                               {"content_hash", image->content_hash},
-                               {"modules", image->modules},
-                               {"builtin", image->builtin},
-                               {"from_cache", image->from_cache}};
     manifest["qemu_version"] = QemuVersionOf("qemu-system-x86_64");
   }
   results.WriteManifest(manifest);
 
   RunOutcome outcome;
-  RunContext ctx{scenario, options, results, log, backing, manifest, outcome.failures};
   QemuBackend backend;
   auto finish = [&] {
     manifest["finished_at"] = UtcTimestamp();
@@ -127,14 +162,19 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
     results.WriteManifest(manifest);
   };
   try {
-    for (const TargetKind target : scenario.targets) {
-      std::vector<PlannedRun> runs;
-      for (const auto& run : plan)
-        if (run.target == target) runs.push_back(run);
-      if (target == TargetKind::BareMetal)
+    for (const PlannedMachine& m : plan.machines) {
+      // The machine's view of the scenario: its own machine and disk combination.
+      Scenario variant = scenario;
+      variant.machine = scenario.machines[m.machine].machine;
+      variant.disk = scenario.machines[m.machine].disk;
+      const Backing& backing = backing_for(variant.disk);
+      RunContext ctx{variant, options, results, log, backing, manifest, outcome.failures};
+      const std::vector<PlannedRun> runs(plan.runs.begin() + m.first_run,
+                                         plan.runs.begin() + m.first_run + m.run_count);
+      if (m.target == TargetKind::BareMetal)
         RunBareMetalTarget(ctx, runs);
       else
-        RunGuestTarget(ctx, target, runs, *image, accel, backend);
+        RunGuestTarget(ctx, m.target, m.label, runs, image_for(variant.machine), accel, backend);
     }
   } catch (...) {
     manifest["interrupted"] = true;

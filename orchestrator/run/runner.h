@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "run/run_record.h"
+#include "run/scenario.h"
 
 namespace storbed {
 
@@ -19,7 +20,13 @@ struct RunOptions {
   std::string image_cache_dir;    // where built initramfs images are kept
   std::string work_dir = "/var/tmp";  // backing files live here (needs a real block device)
   std::string accel;              // "" = the scenario's (auto, kvm or tcg)
+  std::string fio_path;           // a fio job file to import instead of scenario_path
+  std::string fio_targets;        // with fio_path: "virtio-blk,nvme"; "" = all three
 };
+
+// The scenario the options name: scenario_path, or fio_path imported (fio_import.h).
+// Throws ScenarioError.
+Scenario LoadScenarioFor(const RunOptions& options);
 
 struct RunOutcome {
   std::vector<RunRecord> records;

@@ -9,120 +9,12 @@
 #include <set>
 #include <sstream>
 
-#include "run/scenario_fields.h"
+#include "run/scenario_validate.h"
 
 namespace storbed {
 namespace {
 
 using nlohmann::json;
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-class Validator {
- public:
-  explicit Validator(std::string path) : path_(std::move(path)) {}
-
-  [[noreturn]] void Fail(const std::string& field, const std::string& reason) const {
-    throw ScenarioError(path_ + ": " + field + ": " + reason);
-  }
-
-  // Checks `in` against the section's fields; returns it with defaults filled in.
-  json Section(const json& in, const std::string& section, const std::string& where) const {
-    if (!in.is_object()) Fail(where.empty() ? section : where, "must be a JSON object");
-    const auto fields = FieldsOf(section);
-    std::vector<std::string> known;
-    for (const auto* f : fields) known.push_back(f->name);
-    for (const auto& [key, value] : in.items()) {
-      if (section == "scenario" && (key == "machine" || key == "disk" || key == "jobs")) continue;
-      if (std::find(known.begin(), known.end(), key) == known.end())
-        Fail(Qualified(where, key), "unknown field (known: " + Join(known) + ")");
-    }
-    json out = json::object();
-    for (const auto* f : fields) {
-      const std::string name = Qualified(where, f->name);
-      if (!in.contains(f->name)) {
-        if (f->default_json.empty()) Fail(name, "required field is missing");
-        out[f->name] = Normalize(*f, json::parse(f->default_json), name);
-      } else {
-        out[f->name] = Normalize(*f, in.at(f->name), name);
-      }
-    }
-    return out;
-  }
-
- private:
-  static std::string Qualified(const std::string& where, const std::string& key) {
-    return where.empty() ? key : where + "." + key;
-  }
-
-  void CheckRange(const FieldSpec& f, double v, const std::string& name) const {
-    if (v < f.min || v > f.max) {
-      std::string msg = "value " + FormatFieldValue(f, v) + " is out of range [" + FormatFieldValue(f, f.min) + ", " +
-                        FormatFieldValue(f, f.max) + "]";
-      if (!f.unit.empty() && f.type != FieldType::Size) msg += " " + f.unit;
-      Fail(name, msg);
-    }
-  }
-
-  json Normalize(const FieldSpec& f, const json& v, const std::string& name) const {
-    switch (f.type) {
-      case FieldType::Integer: {
-        if (!v.is_number_integer() || (v.is_number_integer() && v.get<int64_t>() < 0 && f.min >= 0))
-          Fail(name, "expected a non-negative integer, got " + v.dump());
-        CheckRange(f, double(v.get<int64_t>()), name);
-        return v;
-      }
-      case FieldType::Size: {
-        uint64_t bytes = 0;
-        try {
-          bytes = ParseSize(v);
-        } catch (const std::invalid_argument& e) {
-          Fail(name, e.what());
-        }
-        CheckRange(f, double(bytes), name);
-        return bytes;
-      }
-      case FieldType::Number: {
-        if (!v.is_number()) Fail(name, "expected a number, got " + v.dump());
-        CheckRange(f, v.get<double>(), name);
-        return v;
-      }
-      case FieldType::Bool:
-        if (!v.is_boolean()) Fail(name, "expected true or false, got " + v.dump());
-        return v;
-      case FieldType::String:
-        if (!v.is_string()) Fail(name, "expected a string, got " + v.dump());
-        if (f.default_json.empty() && v.get<std::string>().empty())
-          Fail(name, "must not be empty");
-        return v;
-      case FieldType::Enum: {
-        if (!v.is_string() || std::find(f.allowed.begin(), f.allowed.end(),
-                                        v.get<std::string>()) == f.allowed.end())
-          Fail(name, "expected one of " + Join(f.allowed) + ", got " + v.dump());
-        return v;
-      }
-      case FieldType::TargetList: {
-        if (!v.is_array() || v.empty()) Fail(name, "expected a non-empty list of targets");
-        std::set<std::string> seen;
-        for (const auto& item : v) {
-          if (!item.is_string() || std::find(f.allowed.begin(), f.allowed.end(),
-                                             item.get<std::string>()) == f.allowed.end())
-            Fail(name, "expected targets from " + Join(f.allowed) + ", got " + item.dump());
-          if (!seen.insert(item.get<std::string>()).second)
-            Fail(name, "target " + item.dump() + " is listed twice");
-        }
-        return v;
-      }
-    }
-    return v;
-  }
-
-  std::string path_;
-};
 
 TargetKind ParseTarget(const std::string& s) {
   if (s == "virtio-blk") return TargetKind::VirtioBlk;
@@ -167,14 +59,61 @@ uint64_t ParseSize(const json& value) {
                               "' in \"" + s + "\" (use k, m, g or t; powers of 1024)");
 }
 
-Scenario ParseScenario(const std::string& text, const std::string& path) {
-  Validator check(path);
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ScenarioError(path + ": not valid JSON: " + e.what());
+namespace {
+
+MachineVariant BuildMachine(const Validator& check, const Combination& m,
+                            const Combination& d) {
+  const json& machine = m.values;
+  const json& disk = d.values;
+  MachineVariant v;
+  v.machine.vcpus = machine["vcpus"];
+  v.machine.memory_bytes = machine["memory"];
+  v.machine.kernel = machine["kernel"];
+  v.machine.modules_dir = machine["modules_dir"];
+  v.machine.accel = machine["accel"];
+  v.machine.boot_timeout_s = machine["boot_timeout"];
+  v.machine.sample_period_ms = machine["sample_period_ms"];
+
+  v.disk.size_bytes = disk["size"];
+  v.disk.backing = disk["backing"];
+  v.disk.num_queues = disk["num_queues"];
+  v.disk.queue_size = disk["queue_size"];
+  if ((v.disk.queue_size & (v.disk.queue_size - 1)) != 0)
+    check.Fail("disk.queue_size",
+               "must be a power of two, got " + std::to_string(v.disk.queue_size));
+  v.disk.iothread = disk["iothread"];
+  v.disk.aio = ParseAio(disk["aio"]);
+  v.disk.cache = ParseCacheMode(disk["cache"]);
+  if (v.disk.aio == Aio::Native && v.disk.cache != CacheMode::None)
+    check.Fail("disk.aio", "\"native\" needs cache \"none\" (QEMU requires O_DIRECT for it)");
+  v.disk.request_merging = disk["request_merging"];
+  v.disk.no_flush = disk["no_flush"];
+  v.params = m.params;
+  v.params.update(d.params);
+  for (const auto& [k, value] : machine.items()) v.values["machine." + k] = value;
+  for (const auto& [k, value] : disk.items()) v.values["disk." + k] = value;
+  return v;
+}
+
+// An exclude rule that names only fields of these sections can drop a partial
+// combination before it is validated (so a matrix may list a pair that cannot work).
+bool ExcludedEarly(const std::vector<ExcludeRule>& rules, const json& values,
+                   const std::vector<std::string>& sections) {
+  for (const auto& rule : rules) {
+    bool only_these = true;
+    for (const auto& [key, value] : rule) {
+      const std::string section = key.substr(0, key.find('.'));
+      only_these &= std::find(sections.begin(), sections.end(), section) != sections.end();
+    }
+    if (only_these && Matches(rule, values)) return true;
   }
+  return false;
+}
+
+}  // namespace
+
+Scenario ScenarioFromJson(const json& doc, const std::string& path) {
+  Validator check(path);
   if (!doc.is_object()) check.Fail("(top level)", "must be a JSON object");
 
   Scenario s;
@@ -188,74 +127,72 @@ Scenario ParseScenario(const std::string& text, const std::string& path) {
   s.name = top["name"];
   s.description = top["description"];
   for (const auto& t : top["targets"]) s.targets.push_back(ParseTarget(t.get<std::string>()));
+  for (size_t i = 0; i < top["matrix_exclude"].size(); ++i)
+    s.exclude.push_back(ParseExcludeRule(check, top["matrix_exclude"][i],
+                                         "matrix_exclude[" + std::to_string(i) + "]"));
+  s.repeats = top["repeats"];
+  s.warmup = top["warmup"];
+  s.order = top["order"] == "random" ? RunOrder::Random : RunOrder::Sequential;
+  s.order_seed = top["order_seed"];
 
-  s.machine.vcpus = machine["vcpus"];
-  s.machine.memory_bytes = machine["memory"];
-  s.machine.kernel = machine["kernel"];
-  s.machine.modules_dir = machine["modules_dir"];
-  s.machine.accel = machine["accel"];
-  s.machine.boot_timeout_s = machine["boot_timeout"];
-  s.machine.sample_period_ms = machine["sample_period_ms"];
-
-  s.disk.size_bytes = disk["size"];
-  s.disk.backing = disk["backing"];
-  s.disk.num_queues = disk["num_queues"];
-  s.disk.queue_size = disk["queue_size"];
-  if ((s.disk.queue_size & (s.disk.queue_size - 1)) != 0)
-    check.Fail("disk.queue_size", "must be a power of two, got " + std::to_string(s.disk.queue_size));
-  s.disk.iothread = disk["iothread"];
-  s.disk.aio = ParseAio(disk["aio"]);
-  s.disk.cache = ParseCacheMode(disk["cache"]);
-  if (s.disk.aio == Aio::Native && s.disk.cache != CacheMode::None)
-    check.Fail("disk.aio", "\"native\" needs cache \"none\" (QEMU requires O_DIRECT for it)");
-  s.disk.request_merging = disk["request_merging"];
-  s.disk.no_flush = disk["no_flush"];
+  for (const auto& m : Product(machine, "machine")) {
+    for (const auto& d : Product(disk, "disk")) {
+      json values = json::object();
+      for (const auto& [k, value] : m.values.items()) values["machine." + k] = value;
+      for (const auto& [k, value] : d.values.items()) values["disk." + k] = value;
+      if (ExcludedEarly(s.exclude, values, {"machine", "disk"})) continue;
+      s.machines.push_back(BuildMachine(check, m, d));
+    }
+  }
+  if (s.machines.empty())
+    check.Fail("matrix_exclude", "drops every machine and disk combination");
+  s.machine = s.machines[0].machine;
+  s.disk = s.machines[0].disk;
 
   json expanded_jobs = json::array();
   std::set<std::string> names;
   for (size_t i = 0; i < doc["jobs"].size(); ++i) {
     const std::string where = "jobs[" + std::to_string(i) + "]";
     const json j = check.Section(doc["jobs"][i], "job", where);
-    JobSpec spec;
-    spec.name = j["name"];
-    if (!names.insert(spec.name).second)
-      check.Fail(where + ".name", "job name \"" + spec.name + "\" is used twice");
-    spec.pattern = ParsePattern(j["pattern"]);
-    spec.rw = ParseDirection(j["rw"]);
-    spec.engine = ParseEngine(j["ioengine"]);
-    spec.bs = j["bs"];
-    if (spec.bs % 512 != 0)
-      check.Fail(where + ".bs", "must be a multiple of 512, got " + std::to_string(spec.bs));
-    spec.iodepth = j["iodepth"];
-    spec.size = j["size"];
-    spec.io_limit = j["io_size"];
-    spec.runtime_s = j["runtime"];
-    spec.direct = j["direct"];
-    spec.cache = j["invalidate"].get<bool>() ? CacheState::Cold : CacheState::Keep;
-    spec.gappy_read = j["gappy_read"];
-    spec.gappy_skip = j["gappy_skip"];
-    spec.seed = j["seed"];
-    spec.fsync_every = j["fsync"];
-    spec.end_fsync = j["end_fsync"];
-    spec.inflight_sample_ms = j["inflight_sample_ms"];
-    spec.stats_sample_ms = j["stats_sample_ms"];
-    if ((spec.fsync_every || spec.end_fsync) && spec.rw != Direction::Write)
-      check.Fail(where + ".fsync", "fsync and end_fsync apply to write jobs only (rw is \"" +
-                                       ToString(spec.rw) + "\")");
-    if (spec.size != 0 && spec.size > s.disk.size_bytes && s.disk.backing.empty())
-      check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
-                                      " bytes) is larger than disk.size (" +
-                                      std::to_string(s.disk.size_bytes) + " bytes)");
-    if (spec.bs > (spec.size ? spec.size : s.disk.size_bytes))
-      check.Fail(where + ".bs", "block size is larger than the job's region");
-    s.jobs.push_back(spec);
+    const std::string name = j["name"];
+    if (!names.insert(name).second)
+      check.Fail(where + ".name", "job name \"" + name + "\" is used twice");
+    for (const auto& combination : Product(j, "job")) {
+      JobCase c;
+      for (const auto& [k, value] : combination.values.items()) c.values["job." + k] = value;
+      if (ExcludedEarly(s.exclude, c.values, {"job"})) continue;
+      c.job = BuildJob(check, combination.values, doc["jobs"][i], where);
+      c.params = combination.params;
+      for (const auto& m : s.machines) {
+        const JobSpec& spec = c.job;
+        if (spec.size != 0 && spec.size > m.disk.size_bytes && m.disk.backing.empty())
+          check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
+                                          " bytes) is larger than disk.size (" +
+                                          std::to_string(m.disk.size_bytes) + " bytes)");
+        if (spec.bs > (spec.size ? spec.size : m.disk.size_bytes))
+          check.Fail(where + ".bs", "block size is larger than the job's region");
+      }
+      s.jobs.push_back(c.job);
+      s.job_cases.push_back(std::move(c));
+    }
     expanded_jobs.push_back(j);
   }
+  if (s.job_cases.empty()) check.Fail("matrix_exclude", "drops every job combination");
   s.expanded = top;
   s.expanded["machine"] = machine;
   s.expanded["disk"] = disk;
   s.expanded["jobs"] = expanded_jobs;
   return s;
+}
+
+Scenario ParseScenario(const std::string& text, const std::string& path) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ScenarioError(path + ": not valid JSON: " + e.what());
+  }
+  return ScenarioFromJson(doc, path);
 }
 
 Scenario LoadScenario(const std::string& path) {

@@ -45,17 +45,51 @@ struct DiskConfig {
 enum class TargetKind { VirtioBlk, Nvme, BareMetal };
 std::string ToString(TargetKind t);
 
+// One machine + disk combination of the matrix. `values` holds every field of both
+// sections ("machine.vcpus", "disk.aio", ...); `params` only those given as lists.
+struct MachineVariant {
+  MachineConfig machine;
+  DiskConfig disk;
+  nlohmann::json params = nlohmann::json::object();
+  nlohmann::json values = nlohmann::json::object();
+};
+
+// One job combination: a declared job with one value for each of its list fields.
+struct JobCase {
+  JobSpec job;
+  nlohmann::json params = nlohmann::json::object();  // "job.bs": 65536, ...
+  nlohmann::json values = nlohmann::json::object();  // every job field, "job.<name>"
+};
+
+// matrix_exclude: one object; a combination is dropped when it matches every entry.
+// Keys are qualified ("machine.x", "disk.x", "job.x") or "target".
+using ExcludeRule = std::vector<std::pair<std::string, nlohmann::json>>;
+
+enum class RunOrder { Sequential, Random };
+
 struct Scenario {
   std::string path;
   std::string name;
   std::string description;
-  MachineConfig machine;
-  DiskConfig disk;
+  MachineConfig machine;         // machines[0], for single-valued scenarios the only one
+  DiskConfig disk;               // machines[0]
   std::vector<TargetKind> targets;
-  std::vector<JobSpec> jobs;     // target is filled in per run
+  std::vector<JobSpec> jobs;     // every job case's job; target is filled in per run
+  std::vector<MachineVariant> machines;  // the machine x disk product, exclusions applied
+  std::vector<JobCase> job_cases;        // each job x its list fields, exclusions applied
+  std::vector<ExcludeRule> exclude;
+  uint32_t repeats = 1;
+  uint32_t warmup = 0;
+  RunOrder order = RunOrder::Sequential;
+  uint64_t order_seed = 1;
   nlohmann::json expanded;       // every field with its default applied, for the manifest
 };
 
+// True when `values` (qualified field -> value, plus "target") matches every entry.
+bool Matches(const ExcludeRule& rule, const nlohmann::json& values);
+
+// Validates a parsed scenario document (used by the fio importer).
+Scenario ScenarioFromJson(const nlohmann::json& doc, const std::string& path);
 // Reads and validates a scenario file. Throws ScenarioError("FILE: FIELD: reason").
 Scenario LoadScenario(const std::string& path);
 // The same, from text; `path` only names the source in messages.

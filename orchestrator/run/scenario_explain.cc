@@ -51,7 +51,10 @@ std::string ScenarioReferenceMarkdown() {
          "A scenario is a JSON object: top-level fields, a `machine` object, a `disk` object\n"
          "and a `jobs` list. Unknown fields and bad values are errors naming the file, the\n"
          "field and the reason. Sizes take a number of bytes or a string with a k, m, g or t\n"
-         "suffix (powers of 1024).\n";
+         "suffix (powers of 1024).\n\n"
+         "Any machine, disk or job field (unless marked one value) may be a JSON list: the\n"
+         "cartesian product becomes runs (see docs/matrices.md for matrix_exclude, repeats,\n"
+         "warmup and order, and for `storbed run --fio`).\n";
   std::string section;
   for (const auto& f : ScenarioFields()) {
     if (f.section != section) {
@@ -63,7 +66,8 @@ std::string ScenarioReferenceMarkdown() {
     if (!f.unit.empty() && !allowed.empty()) allowed += " " + f.unit;
     out << "| `" << f.name << "` | " << TypeName(f.type) << " | "
         << (f.default_json.empty() ? "required" : "`" + f.default_json + "`") << " | "
-        << allowed << " | " << f.help << " |\n";
+        << allowed << " | " << f.help
+        << (f.section != "scenario" && !f.matrix ? " One value (not a list)." : "") << " |\n";
   }
   return out.str();
 }

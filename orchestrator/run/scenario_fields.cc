@@ -15,6 +15,20 @@ const std::vector<FieldSpec>& ScenarioFields() {
        0, {"virtio-blk", "nvme", "bare-metal"}, "",
        "Where each job runs: a guest disk on that bus, or the host (bare metal) against the "
        "same backing through a loop device."},
+      {"scenario", "matrix_exclude", FieldType::ExcludeList, "[]", 0, 0, {}, "",
+       "Combinations to drop from the matrix: a list of objects of field -> value (\"disk.aio\", "
+       "\"job.bs\", a short name when unambiguous, or \"target\"); a combination matching every "
+       "entry of one object is dropped."},
+      {"scenario", "repeats", FieldType::Integer, "1", 1, 1000, {}, "",
+       "Measured runs per combination (run ids end in -r<N> when more than 1)."},
+      {"scenario", "warmup", FieldType::Integer, "0", 0, 100, {}, "",
+       "Warm-up runs per combination before the measured ones; recorded with status "
+       "\"warmup\" and left out of the report table."},
+      {"scenario", "order", FieldType::Enum, "\"sequential\"", 0, 0, {"sequential", "random"}, "",
+       "Run order: sequential (as declared), or random (machines and runs shuffled with "
+       "order_seed; the runs of one machine stay together)."},
+      {"scenario", "order_seed", FieldType::Integer, "1", 0, 9007199254740991.0, {}, "",
+       "Seed of the random order (recorded in the manifest, so a run order can be repeated)."},
       // machine
       {"machine", "vcpus", FieldType::Integer, "2", 1, 64, {}, "", "Guest vCPUs."},
       {"machine", "memory", FieldType::Size, "\"1g\"", 128 << 20, 64.0 * (1ull << 30), {}, "bytes",
@@ -24,7 +38,8 @@ const std::vector<FieldSpec>& ScenarioFields() {
       {"machine", "modules_dir", FieldType::String, "\"\"", 0, 0, {}, "",
        "Modules directory for a kernel path (holds modules.dep); default /lib/modules/<release>."},
       {"machine", "accel", FieldType::Enum, "\"auto\"", 0, 0, {"auto", "kvm", "tcg"}, "",
-       "Accelerator: auto uses kvm only when the CPU flags, /dev/kvm and a probe guest allow it."},
+       "Accelerator: auto uses kvm only when the CPU flags, /dev/kvm and a probe guest allow it.",
+       false},
       {"machine", "sample_period_ms", FieldType::Integer, "100", 10, 60000, {}, "ms",
        "Host samplers' period during each job: QMP blockstats, virtqueues, QEMU threads, "
        "host device."},
@@ -51,12 +66,30 @@ const std::vector<FieldSpec>& ScenarioFields() {
       {"disk", "request_merging", FieldType::Bool, "true", 0, 0, {}, "",
        "virtio-blk request-merging in QEMU (merges adjacent guest requests before submission)."},
       // job
-      {"job", "name", FieldType::String, "", 0, 0, {}, "", "Job name, unique in the scenario."},
-      {"job", "pattern", FieldType::Enum, "\"sequential\"", 0, 0, {"sequential", "random", "gappy"},
-       "", "Offset order: sequential, random (each block once per pass), gappy (read, skip)."},
-      {"job", "rw", FieldType::Enum, "\"read\"", 0, 0, {"read", "write"}, "", "IO direction."},
-      {"job", "ioengine", FieldType::Enum, "\"psync\"", 0, 0, {"psync", "io_uring"}, "",
-       "How the agent issues IO."},
+      {"job", "name", FieldType::String, "", 0, 0, {}, "", "Job name, unique in the scenario.",
+       false},
+      {"job", "pattern", FieldType::Enum, "\"sequential\"", 0, 0,
+       {"sequential", "random", "gappy", "strided"}, "",
+       "Offset order: sequential, random (each block once per pass), gappy (read, skip), "
+       "strided (every stride-th block)."},
+      {"job", "rw", FieldType::Enum, "\"read\"", 0, 0, {"read", "write", "mixed"}, "",
+       "IO direction; mixed: each IO is a read with probability rwmixread/100."},
+      {"job", "rwmixread", FieldType::Integer, "50", 0, 100, {}, "%",
+       "rw mixed: percent of IOs that are reads (fio rwmixread)."},
+      {"job", "stride", FieldType::Integer, "2", 1, 1 << 20, {}, "blocks",
+       "pattern strided: distance between consecutive IOs."},
+      {"job", "random_distribution", FieldType::Enum, "\"uniform\"", 0, 0,
+       {"uniform", "zipf", "hotcold"}, "",
+       "pattern random: which blocks are favoured (fio random_distribution)."},
+      {"job", "zipf_theta", FieldType::Number, "1.2", 0.01, 100, {}, "",
+       "random_distribution zipf: skew (not 1)."},
+      {"job", "hot_fraction", FieldType::Number, "0.2", 0, 1, {}, "",
+       "random_distribution hotcold: share of the region that is hot (between 0 and 1)."},
+      {"job", "hot_pct", FieldType::Number, "80", 0, 100, {}, "%",
+       "random_distribution hotcold: percent of IOs that go to the hot share."},
+      {"job", "ioengine", FieldType::Enum, "\"psync\"", 0, 0, {"psync", "io_uring", "libaio", "mmap"},
+       "", "How the agent issues IO (mmap: loads and stores through a mapping; needs direct "
+       "false)."},
       {"job", "bs", FieldType::Size, "\"4k\"", 512, 64 << 20, {}, "bytes",
        "Block size per IO (a multiple of 512)."},
       {"job", "iodepth", FieldType::Integer, "1", 1, 4096, {}, "", "IOs kept in flight."},
@@ -68,7 +101,32 @@ const std::vector<FieldSpec>& ScenarioFields() {
        "Stop after this long; 0 = no time limit."},
       {"job", "direct", FieldType::Bool, "true", 0, 0, {}, "", "O_DIRECT (bypass the page cache)."},
       {"job", "invalidate", FieldType::Bool, "true", 0, 0, {}, "",
-       "Cold start before the job: sync, drop_caches, POSIX_FADV_DONTNEED (timed separately)."},
+       "Cold start before the job: sync, drop_caches, POSIX_FADV_DONTNEED (timed separately). "
+       "fio's bool for cache cold (true) or keep (false)."},
+      {"job", "cache", FieldType::Enum, "\"cold\"", 0, 0, {"cold", "keep", "warm", "partial"}, "",
+       "Page cache at the start: cold (dropped), keep (untouched), warm (region read first), "
+       "partial (cached_fraction of its blocks read first). Must agree with invalidate when both "
+       "are given."},
+      {"job", "cached_fraction", FieldType::Number, "0", 0, 1, {}, "",
+       "cache partial (required there): fraction of the region's blocks cached first."},
+      {"job", "fadvise_hint", FieldType::Enum, "\"none\"", 0, 0,
+       {"none", "sequential", "random", "willneed"}, "",
+       "posix_fadvise on the region before the IO phase (fio fadvise_hint)."},
+      {"job", "madvise_hint", FieldType::Enum, "\"none\"", 0, 0,
+       {"none", "sequential", "random", "willneed"}, "",
+       "ioengine mmap: madvise on each mapped window."},
+      {"job", "mmap_window", FieldType::Size, "0", 0, 16.0 * (1ull << 40), {}, "bytes",
+       "ioengine mmap: bytes mapped at a time (a multiple of 4k); 0 = the whole region."},
+      {"job", "verify", FieldType::Bool, "false", 0, 0, {}, "",
+       "Writes stamp each block with its offset and the seed; reads check them."},
+      {"job", "read_ahead_kb", FieldType::Integer, "-1", -1, 1 << 20, {}, "KiB",
+       "Guest queue/read_ahead_kb of the disk under test; -1 = leave as is."},
+      {"job", "scheduler", FieldType::String, "\"\"", 0, 0, {}, "",
+       "Guest queue/scheduler (none, mq-deadline, ...); \"\" = leave as is."},
+      {"job", "nr_requests", FieldType::Integer, "-1", -1, 1 << 20, {}, "",
+       "Guest queue/nr_requests; -1 = leave as is."},
+      {"job", "max_sectors_kb", FieldType::Integer, "-1", -1, 1 << 20, {}, "KiB",
+       "Guest queue/max_sectors_kb; -1 = leave as is."},
       {"job", "gappy_read", FieldType::Integer, "1", 1, 1 << 20, {}, "blocks",
        "gappy: blocks read in a row."},
       {"job", "gappy_skip", FieldType::Integer, "1", 0, 1 << 20, {}, "blocks",
@@ -117,6 +175,7 @@ std::string TypeName(FieldType type) {
     case FieldType::String: return "string";
     case FieldType::Enum: return "one of a set";
     case FieldType::TargetList: return "list of targets";
+    case FieldType::ExcludeList: return "list of objects";
   }
   return "?";
 }

@@ -7,7 +7,7 @@
 
 namespace storbed {
 
-enum class FieldType { Integer, Size, Number, Bool, String, Enum, TargetList };
+enum class FieldType { Integer, Size, Number, Bool, String, Enum, TargetList, ExcludeList };
 
 struct FieldSpec {
   std::string section;  // "scenario", "machine", "disk" or "job"
@@ -18,6 +18,9 @@ struct FieldSpec {
   std::vector<std::string> allowed;  // Enum values, or TargetList items
   std::string unit;
   std::string help;
+  // Machine, disk and job fields may hold a JSON list of values (a matrix); false for
+  // fields that must have one value (job names, the accelerator).
+  bool matrix = true;
 };
 
 // Every field a scenario file may hold.

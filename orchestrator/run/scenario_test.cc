@@ -102,18 +102,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "jobs": []})",
                 "bad.json: jobs: required: a non-empty list of job objects"},
         BadCase{R"({"name": "t", "colour": 1, "jobs": [{"name": "a"}]})",
-                "bad.json: colour: unknown field (known: name, description, targets)"},
+                "bad.json: colour: unknown field (known: name, description, targets, matrix_exclude, "
+                "repeats, warmup, order, order_seed)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
-                "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, ioengine, bs, "
-                "iodepth, size, io_size, runtime, direct, invalidate, gappy_read, gappy_skip, "
-                "fsync, end_fsync, inflight_sample_ms, stats_sample_ms, seed)"},
+                "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, rwmixread, stride, "
+                "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, "
+                "size, io_size, runtime, direct, invalidate, cache, cached_fraction, fadvise_hint, "
+                "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
+                "max_sectors_kb, gappy_read, gappy_skip, fsync, end_fsync, inflight_sample_ms, "
+                "stats_sample_ms, seed)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "randread"}]})",
-                "bad.json: jobs[0].rw: expected one of read, write, got \"randread\""},
+                "bad.json: jobs[0].rw: expected one of read, write, mixed, got \"randread\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "pattern": "zigzag"}]})",
-                "bad.json: jobs[0].pattern: expected one of sequential, random, gappy, got "
-                "\"zigzag\""},
-        BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "libaio"}]})",
-                "bad.json: jobs[0].ioengine: expected one of psync, io_uring, got \"libaio\""},
+                "bad.json: jobs[0].pattern: expected one of sequential, random, gappy, strided, "
+                "got \"zigzag\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "posixaio"}]})",
+                "bad.json: jobs[0].ioengine: expected one of psync, io_uring, libaio, mmap, got "
+                "\"posixaio\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": "4q"}]})",
                 "bad.json: jobs[0].bs: unknown size suffix 'q' in \"4q\" (use k, m, g or t; "
                 "powers of 1024)"},
@@ -179,6 +184,73 @@ INSTANTIATE_TEST_SUITE_P(
                 "\"read\")"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "write", "fsync": -1}]})",
                 "bad.json: jobs[0].fsync: expected a non-negative integer, got -1"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "mmap"}]})",
+                "bad.json: jobs[0].ioengine: mmap reads go through the page cache: set direct "
+                "false"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "mmap", "direct": false,
+                    "iodepth": 4}]})",
+                "bad.json: jobs[0].iodepth: ioengine mmap issues one access at a time: set 1"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "mmap_window": "64k"}]})",
+                "bad.json: jobs[0].mmap_window: applies to ioengine \"mmap\" only (ioengine is "
+                "\"psync\")"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "mmap", "direct": false,
+                    "mmap_window": 1000}]})",
+                "bad.json: jobs[0].mmap_window: must be a multiple of the page size (4k), got 1000"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "cache": "partial"}]})",
+                "bad.json: jobs[0].cached_fraction: required with cache \"partial\" (the fraction "
+                "of the region to cache first, 0 .. 1)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "cache": "warm", "cached_fraction": 0.5}]})",
+                "bad.json: jobs[0].cached_fraction: applies to cache \"partial\" only (cache is "
+                "\"warm\")"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "cache": "partial", "cached_fraction": 1.5}]})",
+                "bad.json: jobs[0].cached_fraction: value 1.5 is out of range [0, 1]"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "cache": "keep", "invalidate": true}]})",
+                "bad.json: jobs[0].invalidate: invalidate true contradicts cache \"keep\" "
+                "(invalidate true means cache \"cold\"): give one of them"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "rwmixread": 70}]})",
+                "bad.json: jobs[0].rwmixread: applies to rw \"mixed\" only (rw is \"read\")"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "mixed", "rwmixread": 101}]})",
+                "bad.json: jobs[0].rwmixread: value 101 is out of range [0, 100] %"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "random_distribution": "zipf"}]})",
+                "bad.json: jobs[0].random_distribution: applies to pattern \"random\" only "
+                "(pattern is \"sequential\")"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "pattern": "random",
+                    "random_distribution": "zipf", "zipf_theta": 1}]})",
+                "bad.json: jobs[0].zipf_theta: must not be 1 (use 0.9 or 1.1 for a near-harmonic "
+                "skew)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "fadvise_hint": "dontneed"}]})",
+                "bad.json: jobs[0].fadvise_hint: expected one of none, sequential, random, "
+                "willneed, got \"dontneed\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "read_ahead_kb": -2}]})",
+                "bad.json: jobs[0].read_ahead_kb: value -2 is out of range [-1, 1048576] KiB"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "nr_requests": 0}]})",
+                "bad.json: jobs[0].nr_requests: must be at least 1, or -1 to leave it"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": []}]})",
+                "bad.json: jobs[0].bs: an empty list gives no runs"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": ["4k", "4q"]}]})",
+                "bad.json: jobs[0].bs[1]: unknown size suffix 'q' in \"4q\" (use k, m, g or t; "
+                "powers of 1024)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": ["a", "b"]}]})",
+                "bad.json: jobs[0].name: takes one value, not a list"},
+        BadCase{R"({"name": "t", "machine": {"accel": ["kvm", "tcg"]}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.accel: takes one value, not a list"},
+        BadCase{R"({"name": "t", "matrix_exclude": [{"size": "1m"}], "jobs": [{"name": "a"}]})",
+                "bad.json: matrix_exclude[0].size: 'size' is ambiguous: write disk.size, job.size"},
+        BadCase{R"({"name": "t", "matrix_exclude": [{"job.bsz": 1}], "jobs": [{"name": "a"}]})",
+                "bad.json: matrix_exclude[0].job.bsz: no machine, disk or job field is named "
+                "'job.bsz'"},
+        BadCase{R"({"name": "t", "matrix_exclude": [{}], "jobs": [{"name": "a"}]})",
+                "bad.json: matrix_exclude[0]: expected a non-empty object of field -> value, got {}"},
+        BadCase{R"({"name": "t", "matrix_exclude": [{"aio": "threads"}], "jobs": [{"name": "a"}]})",
+                "bad.json: matrix_exclude: drops every machine and disk combination"},
+        BadCase{R"({"name": "t", "disk": {"aio": ["native", "threads"], "cache": "writeback"},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.aio: \"native\" needs cache \"none\" (QEMU requires O_DIRECT for "
+                "it)"},
+        BadCase{R"({"name": "t", "order": "shuffled", "jobs": [{"name": "a"}]})",
+                "bad.json: order: expected one of sequential, random, got \"shuffled\""},
+        BadCase{R"({"name": "t", "repeats": 0, "jobs": [{"name": "a"}]})",
+                "bad.json: repeats: value 0 is out of range [1, 1000]"},
         BadCase{R"({"name": "t", "machine": {"sample_period_ms": 1}, "jobs": [{"name": "a"}]})",
                 "bad.json: machine.sample_period_ms: value 1 is out of range [10, 60000] ms"}),
     [](const testing::TestParamInfo<BadCase>& info) { return "case" + std::to_string(info.index); });

@@ -2,6 +2,7 @@
 // the agent's jobs in them through the QEMU backend.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 
@@ -133,6 +134,39 @@ TEST_P(GuestIoTest, BufferedSequentialReadIsReadAheadDirectIsNot) {
   EXPECT_GT(buffered.block.avg_request_bytes, 8 * 4096.0);
   EXPECT_LT(buffered.block.reads, direct.block.reads / 4);
   EXPECT_NEAR(direct.block.avg_request_bytes, 4096.0, 4096.0 * 0.25);
+}
+
+TEST_P(GuestIoTest, VerifyFailsNamingTheBlockCorruptedOnTheHost) {
+  Guest* guest = GuestFor(GetParam());
+  if (!guest) {
+    GTEST_SKIP() << "no guest kernel installed";
+  }
+  JobSpec job;
+  job.name = "stamp";
+  job.rw = Direction::Write;
+  job.bs = 65536;
+  job.size = 4 << 20;
+  job.verify = true;
+  job.seed = 7;
+  job.end_fsync = true;
+  Run(*guest, job);  // one pass: every block stamped with its offset and the seed
+
+  // Corrupt one block in the backing file, underneath the guest (cache=none: no host copy).
+  const uint64_t bad = 1 << 20;
+  {
+    std::ofstream backing(guest->dir + "/backing.raw", std::ios::in | std::ios::out);
+    backing.seekp(bad + 1000);
+    backing << "corrupted by the test";
+  }
+  job.name = "check";
+  job.rw = Direction::Read;
+  job.target = guest->device;
+  const Message reply = guest->machine->Agent().Call(RunRequest{job}, std::chrono::minutes(5),
+                                                     [&] { guest->machine->CheckAlive(); });
+  const auto* error = std::get_if<ErrorReply>(&reply);
+  ASSERT_NE(error, nullptr) << "a corrupted block passed verification";
+  EXPECT_NE(error->message.find("block at offset " + std::to_string(bad)), std::string::npos)
+      << error->message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Buses, GuestIoTest, ::testing::Values(Bus::VirtioBlk, Bus::Nvme),

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "backend/accel.h"
 #include "backend/interrupt.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
@@ -66,8 +67,11 @@ int DryRunMain(const RunOptions& options) {
       std::cerr << "storbed: note: " << note << "\n";
   }
   std::string accel = options.accel.empty() ? scenario.machine.accel : options.accel;
-  // auto: assume KVM when /dev/kvm exists (the real run also probes a guest).
-  if (accel == "auto") accel = access("/dev/kvm", R_OK | W_OK) == 0 ? "kvm" : "tcg";
+  // auto: the real run's checks short of booting the probe guest (CPU flags, /dev/kvm).
+  if (accel == "auto") {
+    RealAccelHost host;  // no probe
+    accel = ToString(DetectAccel(host, std::nullopt).accel);
+  }
   std::cout << RenderDryRun(scenario, PlanDryRun(scenario, accel), accel);
   return 0;
 }

@@ -141,6 +141,20 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.job = spec.name;
   result.target = spec.target;
 
+  // Queue tunables before the target is opened: a file takes its readahead window from
+  // the queue's read_ahead_kb at open(), so setting it later only affects the next open.
+  // Always read back, so every result records the settings it ran with.
+  const TargetDevice dev = ResolveTargetDevice(spec.target);
+  if (dev.name) {
+    std::vector<std::string> tunable_warnings;
+    result.tunables_applied =
+        ApplyBlockTunables(*dev.name, spec.tunables, "/sys", &tunable_warnings);
+    for (auto& w : tunable_warnings) result.warnings.push_back(std::move(w));
+  } else if (spec.tunables.read_ahead_kb >= 0 || !spec.tunables.scheduler.empty() ||
+             spec.tunables.nr_requests >= 0 || spec.tunables.max_sectors_kb >= 0) {
+    throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
+  }
+
   UniqueFd fd = OpenTarget(spec);
   const uint64_t size = RegionSize(spec, fd.get());
   std::unique_ptr<OffsetGenerator> offsets;
@@ -164,19 +178,6 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   if (spec.rw != Direction::Read && (!spec.direct || spec.engine == Engine::Mmap))
     result.warnings.push_back(
         "buffered writes: part of the data may still be in the page cache when the job ends");
-
-  const TargetDevice dev = ResolveTargetDevice(spec.target);
-  // Queue tunables first: read_ahead_kb decides what warming the cache reads. Always read
-  // back, so every result records the settings it ran with.
-  if (dev.name) {
-    std::vector<std::string> tunable_warnings;
-    result.tunables_applied =
-        ApplyBlockTunables(*dev.name, spec.tunables, "/sys", &tunable_warnings);
-    for (auto& w : tunable_warnings) result.warnings.push_back(std::move(w));
-  } else if (spec.tunables.read_ahead_kb >= 0 || !spec.tunables.scheduler.empty() ||
-             spec.tunables.nr_requests >= 0 || spec.tunables.max_sectors_kb >= 0) {
-    throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
-  }
 
   // Before the IO phase and outside its clock (DESIGN: preparation is never runtime).
   const CachePrepared prepared =

@@ -169,6 +169,29 @@ TEST_P(GuestIoTest, VerifyFailsNamingTheBlockCorruptedOnTheHost) {
       << error->message;
 }
 
+// Regression: read_ahead_kb was applied after the target was opened, and a file takes its
+// readahead window at open(), so each job ran with the previous job's setting (a job with
+// read_ahead_kb 0 still saw 127 KiB requests; the next job, set to 128, saw 4 KiB).
+TEST_P(GuestIoTest, ReadAheadSettingAppliesToTheJobThatSetsIt) {
+  Guest* guest = GuestFor(GetParam());
+  if (!guest) {
+    GTEST_SKIP() << "no guest kernel installed";
+  }
+  JobSpec job;
+  job.name = "ra";
+  job.bs = 4096;
+  job.io_limit = 4 << 20;
+  job.direct = false;
+  job.tunables.read_ahead_kb = 0;
+  const JobResult off = Run(*guest, job);
+  EXPECT_EQ(off.tunables_applied.read_ahead_kb, 0);
+  EXPECT_NEAR(off.block.avg_request_bytes, 4096.0, 4096.0 * 0.25);
+  job.tunables.read_ahead_kb = 512;
+  const JobResult on = Run(*guest, job);
+  EXPECT_EQ(on.tunables_applied.read_ahead_kb, 512);
+  EXPECT_GT(on.block.avg_request_bytes, 64 * 1024.0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Buses, GuestIoTest, ::testing::Values(Bus::VirtioBlk, Bus::Nvme),
                          [](const auto& info) {
                            return info.param == Bus::Nvme ? std::string("nvme")

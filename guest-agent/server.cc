@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "bdev_holder.h"
 #include "device_info.h"
 #include "system_info.h"
 #include "version.h"
@@ -10,8 +11,18 @@ namespace storbed::agent {
 namespace {
 
 void FillDefaultHooks(ServerHooks& hooks) {
-  if (!hooks.prepare) hooks.prepare = PrepareTarget;
-  if (!hooks.run) hooks.run = RunJob;
+  // The server lives across jobs, so it holds their block devices open: their page cache
+  // then survives from one request to the next, as `cache: keep` promises.
+  if (!hooks.prepare)
+    hooks.prepare = [](const PrepareRequest& request) {
+      HoldBlockDeviceOpen(request.target);
+      return PrepareTarget(request);
+    };
+  if (!hooks.run)
+    hooks.run = [](const JobSpec& job, const std::string& layer) {
+      HoldBlockDeviceOpen(job.target);
+      return RunJob(job, layer);
+    };
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
   if (!hooks.monotonic_ns) hooks.monotonic_ns = MonotonicNs;

@@ -134,5 +134,23 @@ TEST(DurabilityTest, FlushesDroppedLeavesJobsWithoutFsyncUnchecked) {
   EXPECT_FALSE(MarkFlushesDropped(d, "no-flush").checked);
 }
 
+// Regression: QEMU 7.2's NVMe emulation counts no flushes in query-blockstats, so an NVMe
+// write job with end_fsync was marked not durable (qemu 0, host 1 for 1 fsync).
+TEST(DurabilityTest, HostDeviceFlushesVouchWhereQemuDoesNotCountThem) {
+  JobSpec spec;
+  spec.rw = Direction::Write;
+  spec.end_fsync = true;
+  JobResult r;
+  r.ios = 1024;
+  r.fsyncs = 1;
+  const Durability d = CheckDurability(spec, r, uint64_t{0}, uint64_t{1});
+  EXPECT_TRUE(d.checked);
+  EXPECT_TRUE(d.durable) << d.reason;
+  EXPECT_EQ(d.reason,
+            "QEMU counted 0 flushes (its counter misses them) but the host device received 1 "
+            "flush for the agent's 1 fsync");
+  EXPECT_FALSE(CheckDurability(spec, r, uint64_t{0}, uint64_t{0}).durable);
+}
+
 }  // namespace
 }  // namespace storbed

@@ -84,6 +84,8 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
                      {"engine", ToString(s.engine)},
                      {"bs", s.bs},
                      {"iodepth", s.iodepth},
+                     {"numjobs", s.numjobs},
+                     {"numjobs_split", s.numjobs_split},
                      {"offset", s.offset},
                      {"size", s.size},
                      {"runtime_s", s.runtime_s},
@@ -119,6 +121,8 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.engine = ParseEngine(j.at("engine").get<std::string>());
   s.bs = j.at("bs").get<uint64_t>();
   s.iodepth = j.at("iodepth").get<uint32_t>();
+  s.numjobs = j.value("numjobs", uint32_t{1});
+  s.numjobs_split = j.value("numjobs_split", false);
   s.offset = j.value("offset", uint64_t{0});
   s.size = j.value("size", uint64_t{0});
   s.runtime_s = j.value("runtime_s", 0.0);
@@ -152,6 +156,8 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
     throw std::invalid_argument("bs must be a nonzero multiple of 512, got " +
                                 std::to_string(s.bs));
   if (s.iodepth == 0) throw std::invalid_argument("iodepth must be at least 1");
+  if (s.numjobs < 1 || s.numjobs > 64)
+    throw std::invalid_argument("numjobs must be 1..64, got " + std::to_string(s.numjobs));
   if (s.gappy_read == 0) throw std::invalid_argument("gappy_read must be at least 1");
 }
 

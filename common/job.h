@@ -39,6 +39,10 @@ struct JobSpec {
   Engine engine = Engine::Psync;
   uint64_t bs = 4096;          // bytes per IO
   uint32_t iodepth = 1;        // in-flight IOs (psync is always 1)
+  // fio numjobs: threads running the job at once, each with its own fd and engine. They
+  // share the region (numjobs_split false) or each takes a contiguous, bs-aligned slice.
+  uint32_t numjobs = 1;
+  bool numjobs_split = false;
   uint64_t offset = 0;         // first byte of the region
   uint64_t size = 0;           // bytes of the region; 0 = target size - offset
   double runtime_s = 0;        // stop after this long; 0 = no time limit

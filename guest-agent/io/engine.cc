@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -17,9 +18,11 @@ IoBudget::IoBudget(const EngineJob& job, uint64_t blocks_per_pass, uint64_t star
       io_limit_(job.io_limit),
       runtime_ns_(job.runtime_s > 0 ? uint64_t(job.runtime_s * 1e9) : 0),
       deadline_ns_(runtime_ns_ ? start_ns + runtime_ns_ : 0),
+      stop_(job.stop),
       one_pass_(job.runtime_s > 0 || job.io_limit > 0 ? 0 : blocks_per_pass) {}
 
 bool IoBudget::MayIssue(uint64_t now_ns) const {
+  if (stop_ && stop_->load(std::memory_order_relaxed)) return false;
   if (io_limit_ > 0 && issued_ * bs_ >= io_limit_) return false;
   if (deadline_ns_ > 0 && now_ns >= deadline_ns_) return false;
   if (one_pass_ > 0 && issued_ >= one_pass_) return false;
@@ -80,6 +83,55 @@ uint64_t FsyncPolicy::Sync(EngineStats& stats, const char* name, const std::func
 
 void IoBudget::StartAt(uint64_t start_ns) {
   if (runtime_ns_) deadline_ns_ = start_ns + runtime_ns_;
+}
+
+EngineStats MergeEngineStats(const std::vector<EngineStats>& parts) {
+  EngineStats out;
+  long double depth_ns = 0;  // sum of each part's in-flight integral, request-ns
+  double submit_calls = 0, reap_rounds = 0;
+  std::vector<std::pair<uint64_t, double>> fsync_log;
+  for (const EngineStats& p : parts) {
+    out.ios += p.ios;
+    out.bytes += p.bytes;
+    out.reads += p.reads;
+    out.writes += p.writes;
+    out.fsyncs += p.fsyncs;
+    out.verified_bytes += p.verified_bytes;
+    out.mmap_calls += p.mmap_calls;
+    out.munmap_calls += p.munmap_calls;
+    out.mmap_window_bytes = std::max(out.mmap_window_bytes, p.mmap_window_bytes);
+    out.latency.Merge(p.latency);
+    out.fsync_latency.Merge(p.fsync_latency);
+    // An upper bound: the threads' peaks need not coincide.
+    out.max_in_flight += p.max_in_flight;
+    if (p.start_ns != 0) {
+      out.start_ns = out.start_ns == 0 ? p.start_ns : std::min(out.start_ns, p.start_ns);
+      out.end_ns = std::max(out.end_ns, p.end_ns);
+      depth_ns += (long double)(p.avg_depth) * (p.end_ns - p.start_ns);
+    }
+    // Engines report only the averages; every completed IO was submitted and reaped
+    // once, so ios / average recovers each part's number of calls.
+    if (p.avg_submit_batch > 0) submit_calls += double(p.ios) / p.avg_submit_batch;
+    if (p.avg_complete_batch > 0) reap_rounds += double(p.ios) / p.avg_complete_batch;
+    for (size_t i = 0; i < p.fsync_end_ns.size() && i < p.fsync_latency_us.size(); ++i)
+      fsync_log.emplace_back(p.fsync_end_ns[i], p.fsync_latency_us[i]);
+    for (const std::string& w : p.warnings)
+      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+        out.warnings.push_back(w);
+  }
+  if (out.end_ns > out.start_ns) {
+    out.runtime_s = double(out.end_ns - out.start_ns) / 1e9;
+    out.avg_depth = double(depth_ns / (out.end_ns - out.start_ns));
+  }
+  if (submit_calls > 0) out.avg_submit_batch = double(out.ios) / submit_calls;
+  if (reap_rounds > 0) out.avg_complete_batch = double(out.ios) / reap_rounds;
+  std::sort(fsync_log.begin(), fsync_log.end());
+  if (fsync_log.size() > EngineStats::kFsyncLog) fsync_log.resize(EngineStats::kFsyncLog);
+  for (const auto& [end_ns, latency_us] : fsync_log) {
+    out.fsync_end_ns.push_back(end_ns);
+    out.fsync_latency_us.push_back(latency_us);
+  }
+  return out;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // each in MakeEngine's table.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +38,9 @@ struct EngineJob {
   uint64_t region_size = 0;
   uint64_t mmap_window = 0;
   AccessHint madvise = AccessHint::None;
+  // numjobs: set by the runner when another thread of the job failed; IoBudget then
+  // stops issuing, so the engine drains and returns. Not owned; null = never stops early.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct EngineStats {
@@ -62,6 +66,11 @@ struct EngineStats {
   uint64_t mmap_calls = 0, munmap_calls = 0;  // mmap: window (re)maps
   uint64_t mmap_window_bytes = 0;             // mmap: bytes per window (page-aligned)
 };
+
+// The stats of numjobs threads as one: counts and histograms summed, [min start, max end],
+// avg_depth the sum of each thread's time-weighted in-flight over that window, batch
+// sizes weighted by calls, fsync log merged in time order, warnings de-duplicated.
+EngineStats MergeEngineStats(const std::vector<EngineStats>& parts);
 
 // Which way each IO goes: always job.rw for Read/Write; for Mixed a read with
 // probability read_pct/100, drawn from a PRNG seeded by job.seed (same seed, same
@@ -152,6 +161,7 @@ class IoBudget {
   uint64_t io_limit_;
   uint64_t runtime_ns_;
   uint64_t deadline_ns_;  // 0 = none
+  const std::atomic<bool>* stop_;
   uint64_t one_pass_;     // 0 = not the stop rule
   uint64_t issued_ = 0;
 };

@@ -3,11 +3,17 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <latch>
+#include <mutex>
 #include <optional>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "access_hints.h"
 #include "block_tunables.h"
@@ -70,6 +76,9 @@ uint64_t RegionSize(const JobSpec& spec, int fd) {
 void CheckSpec(const JobSpec& spec) {
   if (spec.bs == 0) throw JobError(JobLabel(spec) + ": bs must be > 0");
   if (spec.iodepth == 0) throw JobError(JobLabel(spec) + ": iodepth must be >= 1");
+  if (spec.numjobs < 1 || spec.numjobs > 64)
+    throw JobError(JobLabel(spec) + ": numjobs must be 1..64, got " +
+                   std::to_string(spec.numjobs));
   if (spec.read_pct > 100)
     throw JobError(JobLabel(spec) + ": read_pct must be 0..100, got " +
                    std::to_string(spec.read_pct));
@@ -125,6 +134,47 @@ Timeline FsyncTimeline(const EngineStats& stats) {
   return t;
 }
 
+// One numjobs thread: its fd, its part of the region and its own engine and offsets.
+struct Worker {
+  UniqueFd fd;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  std::unique_ptr<OffsetGenerator> offsets;
+  std::unique_ptr<IoEngine> engine;
+};
+
+// Thread i of spec.numjobs: the whole region, or with numjobs_split the i-th bs-aligned
+// slice (the last one takes the remainder). Pattern seeds are seed + i so random orders
+// differ between threads; thread 0 runs exactly what numjobs=1 runs. Throws JobError.
+std::vector<Worker> MakeWorkers(const JobSpec& spec, UniqueFd first_fd, uint64_t size) {
+  const uint32_t n = spec.numjobs;
+  uint64_t slice = size;
+  if (spec.numjobs_split) {
+    slice = size / n / spec.bs * spec.bs;
+    if (slice == 0)
+      throw JobError(JobLabel(spec) + ": region of " + std::to_string(size) +
+                     " bytes cannot be split into numjobs=" + std::to_string(n) +
+                     " slices of at least bs=" + std::to_string(spec.bs));
+  }
+  std::vector<Worker> workers(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    Worker& w = workers[i];
+    w.fd = i == 0 ? std::move(first_fd) : OpenTarget(spec);
+    w.offset = spec.offset + (spec.numjobs_split ? i * slice : 0);
+    w.size = !spec.numjobs_split ? size : i + 1 < n ? slice : size - (n - 1) * slice;
+    JobSpec part = spec;
+    part.offset = w.offset;
+    part.seed = spec.seed + i;
+    try {
+      w.offsets = MakeOffsetGenerator(part, w.size);
+      w.engine = MakeEngine(spec.engine);
+    } catch (const std::invalid_argument& e) {
+      throw JobError(JobLabel(spec) + ": " + e.what());
+    }
+  }
+  return workers;
+}
+
 }  // namespace
 
 Prepared PrepareTarget(const PrepareRequest& request) {
@@ -157,21 +207,11 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
 
   UniqueFd fd = OpenTarget(spec);
   const uint64_t size = RegionSize(spec, fd.get());
-  std::unique_ptr<OffsetGenerator> offsets;
-  try {
-    offsets = MakeOffsetGenerator(spec, size);
-  } catch (const std::invalid_argument& e) {
-    throw JobError(JobLabel(spec) + ": " + e.what());
-  }
-  std::unique_ptr<IoEngine> engine;
-  try {
-    engine = MakeEngine(spec.engine);
-  } catch (const std::invalid_argument& e) {
-    throw JobError(JobLabel(spec) + ": " + e.what());
-  }
+  const int hole_fd = fd.get();
+  std::vector<Worker> workers = MakeWorkers(spec, std::move(fd), size);
 
   if (spec.rw != Direction::Write)
-    if (auto hole = FirstHole(fd.get(), spec.offset, spec.offset + size))
+    if (auto hole = FirstHole(hole_fd, spec.offset, spec.offset + size))
       result.warnings.push_back(
           "target has holes: reads of holes never reach the device (first hole at byte " +
           std::to_string(*hole) + ")");
@@ -186,32 +226,16 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.prepare_steps = prepared.StepsText();
   result.cached_fraction = prepared.cached_fraction;
   for (auto& w : prepared.Warnings()) result.warnings.push_back(std::move(w));
-  // The hint goes on the fd the engine uses, after preparation (which sets its own).
+  // The hint goes on the fds the engines use, after preparation (which sets its own).
   if (spec.fadvise != AccessHint::None) {
     try {
-      ApplyFadvise(fd.get(), spec.offset, size, spec.fadvise);
+      for (const Worker& w : workers) ApplyFadvise(w.fd.get(), w.offset, w.size, spec.fadvise);
     } catch (const std::runtime_error& e) {
       throw JobError(JobLabel(spec) + ": " + e.what());
     }
   }
 
   const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
-  const EngineJob job{.fd = fd.get(),
-                      .target = spec.target,
-                      .rw = spec.rw,
-                      .bs = spec.bs,
-                      .iodepth = spec.iodepth,
-                      .runtime_s = spec.runtime_s,
-                      .io_limit = spec.io_limit,
-                      .fsync_every = spec.fsync_every,
-                      .end_fsync = spec.end_fsync,
-                      .read_pct = spec.read_pct,
-                      .seed = spec.seed,
-                      .verify = spec.verify,
-                      .region_offset = spec.offset,
-                      .region_size = size,
-                      .mmap_window = spec.mmap_window,
-                      .madvise = spec.madvise};
   if (dev.name) {
     const BlkMqShape mq = ReadBlkMqShape(*dev.name, RealTextSource());
     result.nr_hw_queues = mq.nr_hw_queues;
@@ -223,10 +247,63 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
                         .fast_ms = spec.inflight_sample_ms,
                         .slow_ms = spec.stats_sample_ms},
                        RealTextSource());
-  sampler.Start();
-  EngineStats stats = engine->Run(job, *offsets);
+  // Like fio, runtime and io_limit apply to each thread: numjobs=4 with io_limit=1G moves
+  // 4G. The engines take their own runtime clock from their first submission.
+  std::atomic<bool> stop{false};
+  std::vector<EngineStats> parts(workers.size());
+  std::exception_ptr first_error;
+  std::mutex error_mu;
+  // Threads are created before the clock starts and released together.
+  std::latch go(std::ptrdiff_t(workers.size()) + 1);
+  {
+    std::vector<std::jthread> threads;
+    threads.reserve(workers.size());
+    try {
+      for (size_t i = 0; i < workers.size(); ++i) {
+        threads.emplace_back([&, i] {
+          const Worker& w = workers[i];
+          // The engine seed stays the job's: writes stamp it and verify reads check it.
+          const EngineJob job{.fd = w.fd.get(),
+                              .target = spec.target,
+                              .rw = spec.rw,
+                              .bs = spec.bs,
+                              .iodepth = spec.iodepth,
+                              .runtime_s = spec.runtime_s,
+                              .io_limit = spec.io_limit,
+                              .fsync_every = spec.fsync_every,
+                              .end_fsync = spec.end_fsync,
+                              .read_pct = spec.read_pct,
+                              .seed = spec.seed,
+                              .verify = spec.verify,
+                              .region_offset = w.offset,
+                              .region_size = w.size,
+                              .mmap_window = spec.mmap_window,
+                              .madvise = spec.madvise,
+                              .stop = &stop};
+          go.arrive_and_wait();
+          try {
+            parts[i] = w.engine->Run(job, *w.offsets);
+          } catch (...) {
+            // The others stop issuing, drain and return; the first error wins.
+            stop = true;
+            std::lock_guard lock(error_mu);
+            if (!first_error) first_error = std::current_exception();
+          }
+        });
+      }
+      sampler.Start();
+    } catch (...) {
+      // Release the threads already waiting; they see stop and return at once.
+      stop = true;
+      go.count_down(std::ptrdiff_t(workers.size() - threads.size()) + 1);
+      throw;  // the jthreads join on the way out
+    }
+    go.count_down();
+  }
   sampler.Stop();
   const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
+  if (first_error) std::rethrow_exception(first_error);
+  EngineStats stats = parts.size() == 1 ? std::move(parts[0]) : MergeEngineStats(parts);
 
   result.ios = stats.ios;
   result.bytes = stats.bytes;

@@ -154,7 +154,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       if (o.value.find(':') != std::string::npos) rw_skip = o;
     } else if (key == "bs" || key == "blocksize") {
       if (auto b = Bytes(o, o.value, p)) job["bs"] = *b;
-    } else if (key == "iodepth" || key == "fsync" || key == "rwmixread") {
+    } else if (key == "iodepth" || key == "fsync" || key == "rwmixread" || key == "numjobs") {
       if (auto v = Integer(o, p)) job[key] = *v;
     } else if (key == "rwmixwrite") {
       if (auto v = Integer(o, p)) job["rwmixread"] = 100 - *v;
@@ -182,10 +182,6 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       if (auto s = Seconds(o, p)) job["runtime"] = *s;
     } else if (key == "time_based") {
       time_based = ParseBool(o, p);
-    } else if (key == "numjobs") {
-      if (o.value != "1")
-        p.Add(o.line, "option 'numjobs=" + o.value +
-                          "' is not supported by storbed yet (one IO stream per job)");
     } else if (key == "fadvise_hint") {
       const std::string v = Lower(o.value);
       if (v == "0") job["fadvise_hint"] = "none";

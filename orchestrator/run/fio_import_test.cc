@@ -79,10 +79,17 @@ TEST(FioImportTest, UnsupportedOptionsAreListedInOneLine) {
     FAIL() << "accepted";
   } catch (const ScenarioError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "job.fio:6: option 'numjobs=4' is not supported by storbed yet (one IO stream per "
-              "job); job.fio:7: option 'ramp_time' is not supported by storbed; job.fio:8: "
+              "job.fio:7: option 'ramp_time' is not supported by storbed; job.fio:8: "
               "option 'rate' is not supported by storbed");
   }
+}
+
+TEST(FioImportTest, NumjobsMapsToThreadsSharingTheRegion) {
+  const auto f = ImportFio("[a]\nrw=randread\nbs=4k\nnumjobs=4\n", "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 1u);
+  EXPECT_EQ(f.scenario.jobs[0].numjobs, 4u);
+  EXPECT_FALSE(f.scenario.jobs[0].numjobs_split);
+  EXPECT_THROW(ImportFio("[a]\nrw=read\nnumjobs=65\n", "j.fio", kNvme), ScenarioError);
 }
 
 TEST(FioImportTest, BadValuesNameTheLine) {

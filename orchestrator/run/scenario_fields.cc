@@ -93,6 +93,11 @@ const std::vector<FieldSpec>& ScenarioFields() {
       {"job", "bs", FieldType::Size, "\"4k\"", 512, 64 << 20, {}, "bytes",
        "Block size per IO (a multiple of 512)."},
       {"job", "iodepth", FieldType::Integer, "1", 1, 4096, {}, "", "IOs kept in flight."},
+      {"job", "numjobs", FieldType::Integer, "1", 1, 64, {}, "",
+       "threads running the job at once (fio numjobs); each has its own fd and engine"},
+      {"job", "numjobs_split", FieldType::Bool, "false", 0, 0, {}, "",
+       "numjobs: give each thread its own contiguous, bs-aligned slice of the region instead "
+       "of sharing the whole region (io_size and runtime apply per thread, like fio)."},
       {"job", "size", FieldType::Size, "0", 0, 16.0 * (1ull << 40), {}, "bytes",
        "Region of the disk the job covers; 0 = the whole disk."},
       {"job", "io_size", FieldType::Size, "0", 0, 16.0 * (1ull << 40), {}, "bytes",

@@ -20,6 +20,8 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
   spec.bs = j["bs"];
   if (spec.bs % 512 != 0) fail("bs", "must be a multiple of 512, got " + std::to_string(spec.bs));
   spec.iodepth = j["iodepth"];
+  spec.numjobs = j["numjobs"];
+  spec.numjobs_split = j["numjobs_split"];
   spec.size = j["size"];
   spec.io_limit = j["io_size"];
   spec.runtime_s = j["runtime"];

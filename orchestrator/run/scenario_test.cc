@@ -62,6 +62,15 @@ TEST(ScenarioTest, BundledQuickScenarioValidates) {
   EXPECT_EQ(s.targets.size(), 3u);
 }
 
+TEST(ScenarioTest, BundledBufferedVsDirectRunsOneTwoAndFourThreads) {
+  const Scenario s =
+      LoadScenario(std::string(STORBED_SOURCE_DIR) + "/scenarios/buffered-vs-direct.json");
+  std::vector<uint32_t> numjobs;
+  for (const JobSpec& j : s.jobs)
+    if (j.name.rfind("read", 0) == 0 && j.direct) numjobs.push_back(j.numjobs);
+  EXPECT_EQ(numjobs, (std::vector<uint32_t>{1, 2, 4}));
+}
+
 TEST(ScenarioTest, ParseSizeSuffixes) {
   EXPECT_EQ(ParseSize(nlohmann::json(4096)), 4096u);
   EXPECT_EQ(ParseSize(nlohmann::json("4k")), 4096u);
@@ -107,6 +116,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
                 "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, rwmixread, stride, "
                 "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, "
+                "numjobs, numjobs_split, "
                 "size, io_size, runtime, direct, invalidate, cache, cached_fraction, fadvise_hint, "
                 "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
                 "max_sectors_kb, gappy_read, gappy_skip, fsync, end_fsync, inflight_sample_ms, "

@@ -15,11 +15,12 @@ storbed=$build/orchestrator/storbed
 scenarios=("$@")
 ((${#scenarios[@]})) || scenarios=("$here"/scenarios/*.json)
 
+mkdir -p "$out"
 failed=0
 for s in "${scenarios[@]}"; do
   name=$(basename "$s" .json)
   start=$(date +%s)
-  if "$storbed" run "$s" --out "$out/$name" >"$out.$name.log" 2>&1; then status=ok; else status="exit $?"; failed=1; fi
+  if "$storbed" run "$s" --out "$out/$name" >"$out/$name.log" 2>&1; then status=ok; else status="exit $?"; failed=1; fi
   summary=$(python3 -c '
 import collections, json, sys
 records = json.load(open(sys.argv[1]))

@@ -217,4 +217,17 @@ JobError ShortIoError(const std::string& target, const std::string& syscall, uin
                   " bytes (past the end of the target?)");
 }
 
+void FinishAsyncStats(FsyncPolicy& fsync, const InFlightIntegral& in_flight,
+                      const BatchCounts& batches, uint64_t now, EngineStats& stats) {
+  if (fsync.EndDue()) now = fsync.Fsync(stats);
+  if (stats.start_ns == 0) stats.start_ns = now;
+  stats.end_ns = now;
+  stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
+  stats.avg_depth = in_flight.Average(stats.start_ns, stats.end_ns);
+  if (batches.submit_calls)
+    stats.avg_submit_batch = double(batches.submitted) / double(batches.submit_calls);
+  if (batches.reap_rounds)
+    stats.avg_complete_batch = double(batches.reaped) / double(batches.reap_rounds);
+}
+
 }  // namespace storbed

@@ -181,6 +181,16 @@ std::unique_ptr<IoEngine> MakeMmapEngine();
 // The engine `e` names. Throws std::invalid_argument for one this build lacks.
 std::unique_ptr<IoEngine> MakeEngine(Engine e);
 
+// Submit and reap syscalls of an asynchronous engine, for its batch sizes.
+struct BatchCounts {
+  uint64_t submit_calls = 0, submitted = 0, reap_rounds = 0, reaped = 0;
+};
+
+// Closes an asynchronous engine's stats at `now`: the end-of-job fsync if due, the phase's
+// start and end, its runtime, the time-weighted depth and the batch sizes.
+void FinishAsyncStats(FsyncPolicy& fsync, const InFlightIntegral& in_flight,
+                      const BatchCounts& batches, uint64_t now, EngineStats& stats);
+
 // CLOCK_MONOTONIC in nanoseconds.
 uint64_t MonotonicNs();
 

@@ -64,7 +64,7 @@ class LibaioEngine : public IoEngine {
     IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
     uint64_t now = MonotonicNs();
     unsigned in_flight = 0;
-    uint64_t submit_calls = 0, submitted = 0, reap_rounds = 0, reaped = 0;
+    BatchCounts batches;
     std::vector<iocb*> queued;
     while (true) {
       queued.clear();
@@ -104,8 +104,8 @@ class LibaioEngine : public IoEngine {
                           first.offset, -ret);
           }
           done += size_t(ret);
-          ++submit_calls;
-          submitted += unsigned(ret);
+          ++batches.submit_calls;
+          batches.submitted += unsigned(ret);
         }
       } else if (in_flight == 0) {
         // Drained: a due fsync runs with no write in flight, so it covers all of them.
@@ -136,16 +136,10 @@ class LibaioEngine : public IoEngine {
       }
       in_flight -= unsigned(ret);
       in_flight_time.Set(now, in_flight);
-      ++reap_rounds;
-      reaped += unsigned(ret);
+      ++batches.reap_rounds;
+      batches.reaped += unsigned(ret);
     }
-    if (fsync.EndDue()) now = fsync.Fsync(stats);
-    if (stats.start_ns == 0) stats.start_ns = now;
-    stats.end_ns = now;
-    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
-    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
-    if (submit_calls) stats.avg_submit_batch = double(submitted) / double(submit_calls);
-    if (reap_rounds) stats.avg_complete_batch = double(reaped) / double(reap_rounds);
+    FinishAsyncStats(fsync, in_flight_time, batches, now, stats);
     return stats;
   }
 };

@@ -75,7 +75,7 @@ class UringEngine : public IoEngine {
     IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
     uint64_t now = MonotonicNs();
     unsigned in_flight = 0;
-    uint64_t submit_calls = 0, submitted = 0, reap_rounds = 0, reaped = 0;
+    BatchCounts batches;
     std::vector<unsigned> queued;
     unsigned outstanding = 0;  // submitted and not yet seen, for DrainRing
     try {
@@ -115,8 +115,8 @@ class UringEngine : public IoEngine {
             ret = io_uring_submit_and_wait(ring.get(), 1);
           } while (ret == -EINTR);
           if (ret < 0) throw IoError(job.target, "io_uring_submit", slots[queued[0]].offset, -ret);
-          ++submit_calls;
-          submitted += unsigned(ret);
+          ++batches.submit_calls;
+          batches.submitted += unsigned(ret);
           outstanding += unsigned(ret);
         } else if (in_flight == 0) {
           // Drained: a due fsync runs with no write in flight, so it covers all of them.
@@ -152,20 +152,14 @@ class UringEngine : public IoEngine {
         } while (io_uring_peek_cqe(ring.get(), &cqe) == 0 && cqe);
         in_flight -= round;
         in_flight_time.Set(now, in_flight);
-        ++reap_rounds;
-        reaped += round;
+        ++batches.reap_rounds;
+        batches.reaped += round;
       }
     } catch (...) {
       DrainRing(ring.get(), outstanding);
       throw;
     }
-    if (fsync.EndDue()) now = fsync.Fsync(stats);
-    if (stats.start_ns == 0) stats.start_ns = now;
-    stats.end_ns = now;
-    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
-    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
-    if (submit_calls) stats.avg_submit_batch = double(submitted) / double(submit_calls);
-    if (reap_rounds) stats.avg_complete_batch = double(reaped) / double(reap_rounds);
+    FinishAsyncStats(fsync, in_flight_time, batches, now, stats);
     return stats;
   }
 };

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <mutex>
 
+#include <gtest/gtest.h>
+
 #include "image/kernel_locator.h"
 
 namespace storbed::testing {
@@ -13,10 +15,33 @@ namespace storbed::testing {
 std::string AgentPath() { return STORBED_AGENT_PATH; }
 std::string CliPath() { return STORBED_CLI_PATH; }
 
+namespace {
+
+std::vector<std::string>& ScratchDirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+// Removes this process's scratch directories when every test passed; a failed test's
+// backing, console logs and results stay for a look.
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (!::testing::UnitTest::GetInstance()->Passed()) return;
+    for (const auto& dir : ScratchDirs()) std::filesystem::remove_all(dir);
+  }
+};
+
+[[maybe_unused]] ::testing::Environment* const kScratchCleanup =
+    ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
+}  // namespace
+
 std::string ScratchDir(const std::string& name) {
   const std::string dir = "/var/tmp/storbed-test-" + name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  ScratchDirs().push_back(dir);
   return dir;
 }
 

@@ -105,6 +105,12 @@ std::string ChildProcess::ExitDescription() {
   return DescribeWaitStatus(impl_->child.native_exit_code());
 }
 
+bool ChildProcess::ExitedSuccessfully() {
+  if (!impl_ || Running()) return false;
+  const int status = impl_->child.native_exit_code();
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 bool ChildProcess::WaitFor(std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (Running()) {

@@ -37,6 +37,8 @@ class ChildProcess {
   bool Running();
   // "running", "exited with status 1" or "killed by signal 9 (Killed)".
   std::string ExitDescription();
+  // True once the child has exited by itself with status 0.
+  bool ExitedSuccessfully();
   // Waits up to `timeout` for the child to exit by itself; true if it did. Never throws
   // on Ctrl-C: it is used on the way out.
   bool WaitFor(std::chrono::milliseconds timeout);

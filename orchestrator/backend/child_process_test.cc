@@ -49,6 +49,7 @@ TEST_F(ChildProcessTest, ExitStatusAndLog) {
   EXPECT_TRUE(p.WaitFor(5s));
   EXPECT_FALSE(p.Running());
   EXPECT_EQ(p.ExitDescription(), "exited with status 3");
+  EXPECT_FALSE(p.ExitedSuccessfully());
   EXPECT_EQ(ReadFile(log), "out\nerr\n");
   EXPECT_TRUE(Gone(p.Pid()));
 }
@@ -65,10 +66,12 @@ TEST_F(ChildProcessTest, SearchesPathAndTerminatesWithSigterm) {
   ChildProcess p = ChildProcess::Start({"sleep", "30"}, LogPath("sleep"));
   EXPECT_TRUE(p.Running());
   EXPECT_EQ(p.ExitDescription(), "running");
+  EXPECT_FALSE(p.ExitedSuccessfully());
   auto start = std::chrono::steady_clock::now();
   p.Terminate(2s);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
   EXPECT_EQ(p.ExitDescription(), "killed by signal 15 (Terminated)");
+  EXPECT_FALSE(p.ExitedSuccessfully());
   EXPECT_TRUE(Gone(p.Pid()));
 }
 
@@ -121,6 +124,12 @@ TEST_F(ChildProcessTest, MissingProgramIsATypedError) {
 TEST(DescribeWaitStatusTest, SignalsAndExits) {
   EXPECT_EQ(DescribeWaitStatus(1 << 8), "exited with status 1");
   EXPECT_EQ(DescribeWaitStatus(9), "killed by signal 9 (Killed)");
+}
+
+TEST_F(ChildProcessTest, ExitStatusZeroIsSuccess) {
+  ChildProcess p = ChildProcess::Start({"/bin/true"}, LogPath("true"));
+  ASSERT_TRUE(p.WaitFor(5s));
+  EXPECT_TRUE(p.ExitedSuccessfully());
 }
 
 }  // namespace

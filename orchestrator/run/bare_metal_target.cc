@@ -44,7 +44,7 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   // The log holds the agent's stdout (the result, one JSON line) and its stderr.
   std::string out = ReadAll(out_file);
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  if (agent.ExitDescription() != "exited with status 0")
+  if (!agent.ExitedSuccessfully())
     throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() +
                              (out.empty() ? "" : ": " + out));
   const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;

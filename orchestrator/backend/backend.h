@@ -1,16 +1,22 @@
 // The backend interface: something that boots a MachineSpec and hands back a running
-// machine whose agent has said hello. Implementations: backend_qemu (more to come).
+// machine whose agent has said hello. Implementations: backend_qemu (QEMU started by us)
+// and libvirt/backend_libvirt (a transient libvirt domain, local or remote).
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "backend/agent_link.h"
-#include "backend/qmp_client.h"
+#include "backend/block_counters.h"
 #include "backend/machine_spec.h"
+#include "backend/qmp_executor.h"
 #include "protocol.h"
 
 namespace storbed {
@@ -47,12 +53,30 @@ class Machine {
   // Throws MachineDiedError (exit description and the last 20 lines of the logs) if the
   // VM process has exited.
   virtual void CheckAlive() = 0;
+  // The QEMU process on this host; -1 when it runs elsewhere (a remote libvirt host).
   virtual int Pid() const = 0;
-  // The machine's QMP connection (thread-safe: a sampler thread may use it beside the
-  // main thread). Valid while the machine lives; after Shutdown() commands fail with
-  // QmpConnectionError.
-  virtual QmpClient& Qmp() = 0;
+  // True when the machine's QEMU, backing files and host devices are on this host, so
+  // /proc and /sys samplers can look at them.
+  virtual bool OnThisHost() const { return true; }
+  // Runs QMP commands on the machine's QEMU (thread-safe: a sampler thread may use it
+  // beside the main thread; commands time out after `timeout`). After Shutdown() commands
+  // fail with QmpConnectionError.
+  virtual QmpExecutor Qmp(std::chrono::milliseconds timeout) = 0;
+  // The QEMU device id of `disk` ("dev-d0" under the QEMU backend, libvirt's user alias
+  // "ua-d0" under libvirt): what query-blockstats' qdev and virtqueue paths name.
+  virtual std::string DeviceId(const DiskSpec& disk) const { return "dev-" + disk.id; }
+  // Where the QEMU block layer counters of `disk` come from when not from QMP
+  // query-blockstats (libvirt's bulk stats). nullopt: the samplers use QMP.
+  struct BlockStatsSource {
+    std::string name;                     // "libvirt block.0 (GetAllDomainStats)"
+    std::function<BlockCounters()> read;  // throws on failure
+  };
+  virtual std::optional<BlockStatsSource> BlockStats(const DiskSpec&) { return std::nullopt; }
+  // The QEMU command line (argv[0] first) when known; under libvirt the one libvirt built.
   virtual const std::vector<std::string>& Argv() const = 0;
+  // Backend-specific facts for the manifest (libvirt: URI, domain name, domain XML).
+  virtual nlohmann::json Describe() const { return nlohmann::json::object(); }
+  // A local path of the guest console log (copied from the host when it is remote).
   virtual std::string ConsoleLogPath() const = 0;
   virtual std::string QemuVersion() const = 0;
 };

@@ -64,7 +64,13 @@ class QemuMachine : public Machine {
   AgentLink& Agent() override { return *agent_; }
   const HelloReply& Hello() const override { return hello_; }
   int Pid() const override { return child_ ? child_->Pid() : -1; }
-  QmpClient& Qmp() override { return *qmp_; }
+  QmpExecutor Qmp(std::chrono::milliseconds timeout) override {
+    QmpClient* qmp = qmp_ ? &*qmp_ : nullptr;
+    return [qmp, timeout](const std::string& command, const nlohmann::json& args) {
+      if (qmp == nullptr) throw QmpConnectionError("the machine has no QMP connection");
+      return qmp->Execute(command, args, timeout);
+    };
+  }
   const std::vector<std::string>& Argv() const override { return argv_; }
   std::string ConsoleLogPath() const override { return paths_.console_log; }
   std::string QemuVersion() const override { return version_; }

@@ -150,7 +150,8 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
       {"agent_version", hello.agent_version},
       {"devices", hello.devices},         {"modules_loaded", hello.modules_loaded},
       {"console_log", machine_dir + "/console.log"},
-      {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()}};
+      {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()},
+      {"backend", backend.Name()},        {"backend_details", machine->Describe()}};
   ctx.results.WriteManifest(ctx.manifest);
 
   std::string seen;

@@ -78,14 +78,15 @@ LayerStats Unavailable(const char* layer, std::string source, std::string reason
 
 SamplerSource SourceFromMachine(Machine& machine, const DiskSpec& disk) {
   SamplerSource s;
-  QmpClient* qmp = &machine.Qmp();
-  s.qmp = [qmp](const std::string& cmd, const json& args) {
-    return qmp->Execute(cmd, args, std::chrono::seconds(2));
-  };
-  s.qemu_pid = machine.Pid();
-  s.device_id = "dev-" + disk.id;
+  s.qmp = machine.Qmp(std::chrono::seconds(2));
+  s.qemu_pid = machine.OnThisHost() ? machine.Pid() : -1;
+  s.device_id = machine.DeviceId(disk);
   s.bus = disk.bus;
-  s.backing = disk.backing;
+  if (machine.OnThisHost()) s.backing = disk.backing;
+  if (auto stats = machine.BlockStats(disk)) {
+    s.block_source = stats->name;
+    s.block_counters = stats->read;
+  }
   return s;
 }
 
@@ -130,7 +131,7 @@ void JobSampler::Fail(bool* alive, const std::string& what, const std::string& w
 void JobSampler::Start() {
   if (started_) return;
   started_ = true;
-  block_alive_ = static_cast<bool>(src_.qmp);
+  block_alive_ = static_cast<bool>(src_.qmp) || static_cast<bool>(src_.block_counters);
   threads_alive_ = src_.qemu_pid > 0;
   if (src_.qmp) {
     try {
@@ -188,6 +189,18 @@ void JobSampler::SampleOnce() {
 }
 
 void JobSampler::SampleBlock() {
+  if (src_.block_counters) {
+    try {
+      const uint64_t t0 = Now();
+      BlockCounters c = src_.block_counters();
+      const uint64_t t1 = Now();
+      std::lock_guard<std::mutex> lock(mu_);
+      block_.push_back({t0 + (t1 - t0) / 2, std::move(c)});
+    } catch (const std::exception& e) {
+      Fail(&block_alive_, src_.block_source, e.what());
+    }
+    return;
+  }
   try {
     const uint64_t t0 = Now();
     json reply = src_.qmp("query-blockstats", json::object());
@@ -254,7 +267,9 @@ HostLayers JobSampler::Summarize(uint64_t start, uint64_t end) const {
   const std::string window = " window of " + Span(start, std::max(start, end)) + " s";
 
   // L2 QEMU block.
-  const std::string block_source = "query-blockstats " + src_.device_id;
+  const std::string block_source = src_.block_counters
+                                       ? src_.block_source
+                                       : "query-blockstats " + src_.device_id;
   if (auto br = Bracket(block_, start, end)) {
     const BlockSample& b = block_[br->first];
     const BlockSample& a = block_[br->second];
@@ -275,8 +290,8 @@ HostLayers JobSampler::Summarize(uint64_t start, uint64_t end) const {
     h.timelines.push_back(std::move(iops));
   } else {
     h.qemu_block = Unavailable(kLayerQemuBlock, block_source,
-                               src_.qmp ? "fewer than two query-blockstats "
-                                          "samples around the window"
+                               src_.qmp || src_.block_counters
+                                   ? "fewer than two " + block_source + " samples around the window"
                                         : "no QMP connection");
   }
 

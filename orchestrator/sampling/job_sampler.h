@@ -22,7 +22,7 @@
 #include "sampling/host_device.h"
 #include "sampling/qemu_threads.h"
 #include "sampling/qmp_blockstats.h"
-#include "sampling/qmp_executor.h"
+#include "backend/qmp_executor.h"
 #include "sampling/virtqueue_status.h"
 #include "timeline.h"
 
@@ -36,9 +36,14 @@ struct SamplerSource {
   std::string device_id;  // QEMU device id, "dev-d0"
   Bus bus = Bus::VirtioBlk;
   std::string backing;  // the disk's backing file or device on the host
+  // When set, the QEMU block layer counters come from here (libvirt's bulk stats) and
+  // not from QMP query-blockstats; block_source names it in the ladder.
+  std::function<BlockCounters()> block_counters;
+  std::string block_source;
 };
 
-// The source for `disk` of a running machine; QMP commands time out after 2 s.
+// The source for `disk` of a running machine; QMP commands time out after 2 s. A machine
+// on another host has no pid and no backing to sample here.
 SamplerSource SourceFromMachine(Machine& machine, const DiskSpec& disk);
 
 struct JobSamplerOptions {

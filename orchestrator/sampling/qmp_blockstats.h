@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/block_counters.h"
 #include "ladder.h"
 
 namespace storbed {
@@ -27,23 +28,6 @@ class BlockstatsError : public std::runtime_error {
 
  private:
   std::string raw_;
-};
-
-struct TimedBlockStats {
-  uint64_t interval_length_s = 0;
-  double avg_rd_queue_depth = 0, avg_wr_queue_depth = 0;
-  uint64_t avg_rd_latency_ns = 0, avg_wr_latency_ns = 0, avg_flush_latency_ns = 0;
-};
-
-// One entry of the reply. With -blockdev/-device, device is "" and qdev is the device's
-// QOM path for virtio ("/machine/peripheral/dev-d0/virtio-backend") but the bare id for
-// nvme ("dev-d1").
-struct BlockCounters {
-  std::string device, node_name, qdev;
-  uint64_t rd_operations = 0, wr_operations = 0, flush_operations = 0;
-  uint64_t rd_bytes = 0, wr_bytes = 0, rd_merged = 0, wr_merged = 0;
-  uint64_t rd_total_time_ns = 0, wr_total_time_ns = 0, flush_total_time_ns = 0;
-  std::vector<TimedBlockStats> timed_stats;
 };
 
 // Parses the "return" value (a list). Throws BlockstatsError naming the entry and field.

@@ -13,7 +13,7 @@
 
 #include "backend/machine_spec.h"
 #include "ladder.h"
-#include "sampling/qmp_executor.h"
+#include "backend/qmp_executor.h"
 
 namespace storbed {
 

@@ -1,6 +1,7 @@
 // How samplers reach QMP: one function that runs a command and returns its "return"
-// value, throwing QmpError (backend/qmp_client.h) for an error reply. The real one wraps
-// Machine::Qmp(); tests pass canned replies.
+// value, throwing QmpError (backend/qmp_client.h) for an error reply. The QEMU backend's
+// runs over its own QMP socket, the libvirt backend's through virDomainQemuMonitorCommand;
+// tests pass canned replies.
 #pragma once
 
 #include <functional>

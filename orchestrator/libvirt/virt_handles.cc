@@ -1,0 +1,66 @@
+#include "libvirt/virt_handles.h"
+
+#include <libvirt/virterror.h>
+
+#include <mutex>
+
+namespace storbed {
+namespace {
+
+void IgnoreError(void*, virErrorPtr) {}
+
+}  // namespace
+
+LibvirtError::LibvirtError(std::string uri, std::string operation, std::string message, int code)
+    : std::runtime_error("libvirt at " + uri + ": " + operation + ": " + message),
+      uri_(std::move(uri)),
+      operation_(std::move(operation)),
+      message_(std::move(message)),
+      code_(code) {}
+
+void ThrowLastLibvirtError(const std::string& uri, const std::string& operation) {
+  const virError* err = virGetLastError();
+  std::string message = err && err->message ? err->message : "unknown error";
+  const int code = err ? err->code : 0;
+  virResetLastError();
+  throw LibvirtError(uri, operation, message, code);
+}
+
+void SilenceLibvirtErrors() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    virInitialize();
+    virSetErrorFunc(nullptr, IgnoreError);
+  });
+}
+
+LibvirtConnection LibvirtConnection::Open(const std::string& uri) {
+  SilenceLibvirtErrors();
+  virConnectPtr raw = virConnectOpen(uri.c_str());
+  if (raw == nullptr) ThrowLastLibvirtError(uri, "cannot connect");
+  // The per-connection handler would print again; the thread's last error is enough.
+  virConnSetErrorFunc(raw, nullptr, IgnoreError);
+  return LibvirtConnection(std::unique_ptr<virConnect, ConnectCloser>(raw), uri);
+}
+
+void LibvirtConnection::Fail(const std::string& operation) const {
+  ThrowLastLibvirtError(uri_, operation);
+}
+
+bool UriIsOnThisHost(const std::string& uri) {
+  const auto scheme_end = uri.find("://");
+  if (scheme_end == std::string::npos) return true;  // an alias such as "qemu:///system"
+  std::string rest = uri.substr(scheme_end + 3);
+  std::string authority = rest.substr(0, rest.find('/'));
+  if (const auto at = authority.rfind('@'); at != std::string::npos)
+    authority = authority.substr(at + 1);
+  std::string host;
+  if (!authority.empty() && authority[0] == '[') {
+    host = authority.substr(1, authority.find(']') - 1);
+  } else {
+    host = authority.substr(0, authority.find(':'));
+  }
+  return host.empty() || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+}  // namespace storbed

@@ -21,6 +21,10 @@ struct LibvirtOptions {
   std::string session = "s";
   // Directory of the "storbed" dir pool on that host (created when missing).
   std::string pool_dir = "/var/lib/storbed/pool";
+  // Backings are used in place when the URI is on this host (no copy of a large file, and
+  // the host device sampler sees the real one). True uploads them like for a remote host:
+  // for tests of the remote path.
+  bool upload_local_backings = false;
 };
 
 // Every storbed domain's name starts with this.

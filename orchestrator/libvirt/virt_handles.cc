@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include "libvirt/event_loop.h"
+
 namespace storbed {
 namespace {
 
@@ -36,11 +38,13 @@ void SilenceLibvirtErrors() {
 
 LibvirtConnection LibvirtConnection::Open(const std::string& uri) {
   SilenceLibvirtErrors();
+  // Before the connection opens: its socket watch is registered with the loop at open.
+  std::shared_ptr<void> loop = LibvirtEventLoop::Acquire();
   virConnectPtr raw = virConnectOpen(uri.c_str());
   if (raw == nullptr) ThrowLastLibvirtError(uri, "cannot connect");
   // The per-connection handler would print again; the thread's last error is enough.
   virConnSetErrorFunc(raw, nullptr, IgnoreError);
-  return LibvirtConnection(std::unique_ptr<virConnect, ConnectCloser>(raw), uri);
+  return LibvirtConnection(std::move(loop), std::unique_ptr<virConnect, ConnectCloser>(raw), uri);
 }
 
 void LibvirtConnection::Fail(const std::string& operation) const {

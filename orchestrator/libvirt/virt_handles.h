@@ -4,6 +4,7 @@
 #pragma once
 
 #include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
 
 #include <memory>
 #include <stdexcept>
@@ -55,7 +56,8 @@ using VolumeHandle = std::unique_ptr<virStorageVol, VolumeFreer>;
 // One open connection. Movable, not copyable; closes on destruction.
 class LibvirtConnection {
  public:
-  // Opens `uri` read-write. A daemon that is down, refuses or rejects the URI gives one
+  // Opens `uri` read-write, with libvirt's event loop running (libvirt/event_loop.h) so
+  // non-blocking streams work. A daemon that is down, refuses or rejects the URI gives one
   // LibvirtError: "libvirt at qemu:///system: cannot connect: <libvirt's reason>".
   static LibvirtConnection Open(const std::string& uri);
 
@@ -65,8 +67,11 @@ class LibvirtConnection {
   [[noreturn]] void Fail(const std::string& operation) const;
 
  private:
-  LibvirtConnection(std::unique_ptr<virConnect, ConnectCloser> conn, std::string uri)
-      : conn_(std::move(conn)), uri_(std::move(uri)) {}
+  LibvirtConnection(std::shared_ptr<void> event_loop,
+                    std::unique_ptr<virConnect, ConnectCloser> conn, std::string uri)
+      : event_loop_(std::move(event_loop)), conn_(std::move(conn)), uri_(std::move(uri)) {}
+  // Declared first: the loop thread stops only after the connection has closed.
+  std::shared_ptr<void> event_loop_;
   std::unique_ptr<virConnect, ConnectCloser> conn_;
   std::string uri_;
 };

@@ -1,0 +1,274 @@
+#include "libvirt/domain_xml.h"
+
+#include <regex>
+#include <sstream>
+
+#include "backend/qemu_argv.h"
+#include "libvirt/backend_libvirt.h"
+#include "protocol.h"
+
+namespace storbed {
+namespace {
+
+bool IsNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '_' || c == '.';
+}
+
+bool IsSafeName(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!IsNameChar(c)) return false;
+  return true;
+}
+
+// libvirt's cache= names the pair QEMU options cache.direct and cache.no-flush.
+std::string LibvirtCache(const DiskSpec& d) {
+  if (d.cache == CacheMode::Writeback) return d.no_flush ? "unsafe" : "writeback";
+  if (d.no_flush) {
+    throw MachineSpecError(d.id, "no_flush",
+                           "cache=none with no_flush cannot be expressed in libvirt: its cache "
+                           "modes give O_DIRECT only with flushes passed on (none, directsync); "
+                           "use cache=writeback (libvirt cache='unsafe') or the qemu backend");
+  }
+  return "none";
+}
+
+void ValidateForLibvirt(const MachineSpec& spec) {
+  // The QEMU backend's socket paths do not exist here; a short run_dir keeps its
+  // sun_path check from judging a directory libvirt never puts sockets in.
+  MachineSpec probe = spec;
+  probe.run_dir = spec.run_dir.empty() ? "" : "/r";
+  ValidateMachineSpec(probe, PathsIn(probe.run_dir));
+  for (const DiskSpec& d : spec.disks) {
+    LibvirtCache(d);
+    if (d.bus == Bus::VirtioBlk && d.id.find('.') != std::string::npos) {
+      throw MachineSpecError(d.id, "id",
+                             "\"" + d.id + "\" becomes the libvirt alias ua-" + d.id +
+                                 ", and aliases allow only [A-Za-z0-9_-]");
+    }
+  }
+}
+
+std::string Attr(const std::string& name, const std::string& value) {
+  return " " + name + "='" + XmlEscape(value) + "'";
+}
+
+void WriteVirtioDisk(std::ostream& x, const MachineSpec& spec, const DiskSpec& d,
+                     const std::string& path, int iothread) {
+  x << "    <disk type='file' device='disk'>\n"
+    << "      <driver name='qemu'" << Attr("type", d.format) << Attr("cache", LibvirtCache(d))
+    << Attr("io", ToString(d.aio)) << Attr("queues", std::to_string(d.num_queues))
+    << Attr("queue_size", std::to_string(d.queue_size));
+  if (iothread > 0) x << Attr("iothread", std::to_string(iothread));
+  x << "/>\n"
+    << "      <source" << Attr("file", path) << "/>\n"
+    << "      <target" << Attr("dev", TargetDev(spec, d)) << " bus='virtio'/>\n"
+    << "      <serial>" << XmlEscape(d.serial.empty() ? d.id : d.serial) << "</serial>\n"
+    << "      <alias" << Attr("name", LibvirtDeviceId(d)) << "/>\n"
+    << "    </disk>\n";
+}
+
+void WriteOwner(std::ostream& x, const DomainOwner& o) {
+  x << "  <metadata>\n"
+    << "    <storbed:run" << Attr("xmlns:storbed", kOwnerNamespace) << Attr("session", o.session)
+    << Attr("pid", std::to_string(o.pid)) << Attr("host", o.host) << Attr("started", o.started)
+    << "/>\n"
+    << "  </metadata>\n";
+}
+
+std::string Unescape(std::string s) {
+  static const std::pair<const char*, const char*> kEntities[] = {
+      {"&lt;", "<"}, {"&gt;", ">"}, {"&apos;", "'"}, {"&quot;", "\""}, {"&amp;", "&"}};
+  for (const auto& [entity, ch] : kEntities) {
+    for (size_t at = s.find(entity); at != std::string::npos; at = s.find(entity, at + 1))
+      s.replace(at, std::string(entity).size(), ch);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '\'': out += "&apos;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string DomainName(const std::string& session, const std::string& machine_name) {
+  if (!IsSafeName(session)) {
+    throw MachineSpecError("", "session",
+                           "\"" + session + "\" must be [A-Za-z0-9._-]+ (it is part of the "
+                           "libvirt domain name)");
+  }
+  if (!IsSafeName(machine_name)) {
+    throw MachineSpecError("", "name", "\"" + machine_name + "\" must be [A-Za-z0-9._-]+");
+  }
+  return std::string(kDomainPrefix) + session + "-" + machine_name;
+}
+
+std::string LibvirtDeviceId(const DiskSpec& disk) {
+  return (disk.bus == Bus::Nvme ? "dev-" : "ua-") + disk.id;
+}
+
+std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
+  if (disk.bus != Bus::VirtioBlk) return "";
+  int index = 0;
+  for (const DiskSpec& d : spec.disks) {
+    if (&d == &disk || d.id == disk.id) break;
+    if (d.bus == Bus::VirtioBlk) ++index;
+  }
+  // vda..vdz, then vdaa.. as libvirt counts.
+  std::string suffix;
+  for (int n = index + 1; n > 0; n = (n - 1) / 26) suffix.insert(suffix.begin(), char('a' + (n - 1) % 26));
+  return "vd" + suffix;
+}
+
+std::vector<std::string> NvmeCommandlineArgs(const DiskSpec& disk) {
+  // qemu_argv appends each disk's arguments last: the difference between a spec without
+  // and with this disk is exactly what the QEMU backend passes for it.
+  MachineSpec probe;
+  probe.name = "probe";
+  probe.kernel = "/kernel";
+  probe.run_dir = "/r";
+  const MachinePaths paths = PathsIn(probe.run_dir);
+  const std::vector<std::string> base = BuildQemuArgv(probe, paths);
+  probe.disks = {disk};
+  const std::vector<std::string> full = BuildQemuArgv(probe, paths);
+  if (full.size() < base.size() || !std::equal(base.begin(), base.end(), full.begin())) {
+    throw std::logic_error("BuildQemuArgv no longer appends disk arguments last");
+  }
+  return {full.begin() + static_cast<std::ptrdiff_t>(base.size()), full.end()};
+}
+
+std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
+  ValidateForLibvirt(spec);
+  if (p.disk_paths.size() != spec.disks.size()) {
+    throw std::logic_error("BuildDomainXml: one disk path per disk expected");
+  }
+  const bool kvm = spec.accel == Accel::Kvm;
+  int iothreads = 0;
+  bool has_nvme = false;
+  for (const DiskSpec& d : spec.disks) {
+    iothreads += d.iothread ? 1 : 0;
+    has_nvme |= d.bus == Bus::Nvme;
+  }
+
+  std::ostringstream x;
+  x << "<domain type='" << (kvm ? "kvm" : "qemu")
+    << "' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n"
+    << "  <name>" << XmlEscape(p.domain_name) << "</name>\n";
+  WriteOwner(x, p.owner);
+  x << "  <memory unit='MiB'>" << spec.memory_mib << "</memory>\n"
+    << "  <vcpu>" << spec.vcpus << "</vcpu>\n";
+  if (iothreads > 0) x << "  <iothreads>" << iothreads << "</iothreads>\n";
+  x << "  <os>\n"
+    << "    <type arch='x86_64' machine='q35'>hvm</type>\n"
+    << "    <kernel>" << XmlEscape(p.kernel) << "</kernel>\n";
+  if (!p.initrd.empty()) x << "    <initrd>" << XmlEscape(p.initrd) << "</initrd>\n";
+  if (!spec.cmdline.empty()) x << "    <cmdline>" << XmlEscape(spec.cmdline) << "</cmdline>\n";
+  x << "  </os>\n"
+    // Without <acpi/> libvirt passes -no-acpi and the agent's power-off only halts.
+    << "  <features><acpi/></features>\n"
+    // "-cpu host" under KVM, "-cpu max" under TCG, as qemu_argv.
+    << "  <cpu mode='" << (kvm ? "host-passthrough" : "maximum") << "' check='none'/>\n"
+    << "  <clock offset='utc'/>\n"
+    << "  <on_poweroff>destroy</on_poweroff>\n"
+    // The agent is PID 1: a reboot would rerun it. Like -no-reboot, end the domain.
+    << "  <on_reboot>destroy</on_reboot>\n"
+    << "  <on_crash>destroy</on_crash>\n"
+    << "  <devices>\n";
+  if (spec.qemu_binary.rfind('/', 0) == 0) {
+    x << "    <emulator>" << XmlEscape(spec.qemu_binary) << "</emulator>\n";
+  }
+  int next_iothread = 1;
+  for (size_t i = 0; i < spec.disks.size(); ++i) {
+    const DiskSpec& d = spec.disks[i];
+    if (d.bus != Bus::VirtioBlk) continue;
+    WriteVirtioDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
+  }
+  x << "    <controller type='usb' model='none'/>\n"
+    << "    <serial type='file'>\n"
+    << "      <source" << Attr("path", p.console_path) << "/>\n"
+    << "      <target port='0'/>\n"
+    << "    </serial>\n"
+    << "    <channel type='unix'>\n"
+    << "      <source mode='bind'/>\n"
+    << "      <target type='virtio'" << Attr("name", kAgentPortName) << "/>\n"
+    << "      <alias name='ua-agent'/>\n"
+    << "    </channel>\n"
+    << "    <memballoon model='none'/>\n"
+    << "  </devices>\n";
+  if (has_nvme) {
+    // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
+    // open an NVMe backing given on <qemu:commandline>. This domain's QEMU runs as root.
+    x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
+    x << "  <qemu:commandline>\n";
+    for (size_t i = 0; i < spec.disks.size(); ++i) {
+      if (spec.disks[i].bus != Bus::Nvme) continue;
+      DiskSpec on_host = spec.disks[i];
+      on_host.backing = p.disk_paths[i];
+      for (const std::string& arg : NvmeCommandlineArgs(on_host))
+        x << "    <qemu:arg" << Attr("value", arg) << "/>\n";
+    }
+    x << "  </qemu:commandline>\n";
+  }
+  // libvirt has no request-merging attribute; set the frontend property explicitly either
+  // way, so the -device line says what BuildQemuArgv says.
+  bool any_virtio = false;
+  for (const DiskSpec& d : spec.disks) any_virtio |= d.bus == Bus::VirtioBlk;
+  if (any_virtio) {
+    x << "  <qemu:override>\n";
+    for (const DiskSpec& d : spec.disks) {
+      if (d.bus != Bus::VirtioBlk) continue;
+      x << "    <qemu:device" << Attr("alias", LibvirtDeviceId(d)) << ">\n"
+        << "      <qemu:frontend>\n"
+        << "        <qemu:property name='request-merging' type='bool' value='"
+        << (d.request_merging ? "true" : "false") << "'/>\n"
+        << "      </qemu:frontend>\n"
+        << "    </qemu:device>\n";
+    }
+    x << "  </qemu:override>\n";
+  }
+  x << "</domain>\n";
+  return x.str();
+}
+
+std::optional<DomainOwner> OwnerOf(const std::string& xml) {
+  const size_t ns = xml.find(kOwnerNamespace);
+  if (ns == std::string::npos) return std::nullopt;
+  const size_t open = xml.rfind('<', ns);
+  const size_t close = xml.find('>', ns);
+  if (open == std::string::npos || close == std::string::npos) return std::nullopt;
+  const std::string element = xml.substr(open, close - open);
+  static const std::regex kAttr(R"re(([A-Za-z_:][-A-Za-z0-9_.:]*)\s*=\s*(?:'([^']*)'|"([^"]*)"))re");
+  DomainOwner owner;
+  bool any = false;
+  for (std::sregex_iterator it(element.begin(), element.end(), kAttr), end; it != end; ++it) {
+    const std::string name = (*it)[1];
+    const std::string value = Unescape((*it)[2].matched ? (*it)[2].str() : (*it)[3].str());
+    if (name == "session") owner.session = value, any = true;
+    if (name == "host") owner.host = value;
+    if (name == "started") owner.started = value;
+    if (name == "pid") {
+      try {
+        owner.pid = std::stoi(value);
+      } catch (const std::exception&) {
+        owner.pid = 0;
+      }
+    }
+  }
+  if (!any) return std::nullopt;
+  return owner;
+}
+
+}  // namespace storbed

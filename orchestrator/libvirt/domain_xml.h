@@ -1,0 +1,65 @@
+// MachineSpec -> libvirt domain XML: the same q35 guest backend_qemu boots (direct kernel
+// boot, serial console to a file, the agent on a virtio-serial channel, one disk per
+// DiskSpec), as a transient domain. Pure functions; nothing here talks to libvirt.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/machine_spec.h"
+
+namespace storbed {
+
+// Who created a domain: stored in the domain's <metadata> so `storbed cleanup` can tell
+// its own leftovers from another run's.
+struct DomainOwner {
+  std::string session;
+  int pid = 0;
+  std::string host;
+  std::string started;  // UTC, "2024-05-01T12:00:00Z"
+};
+
+// Where the guest's files are on the libvirt host (volume paths, or local paths used in
+// place), and what the domain is called.
+struct DomainPlacement {
+  std::string domain_name;
+  std::string kernel, initrd;
+  std::vector<std::string> disk_paths;  // one per spec.disks, same order
+  std::string console_path;             // the serial console's file
+  DomainOwner owner;
+};
+
+// The metadata element's namespace.
+inline constexpr const char* kOwnerNamespace = "https://storbed.dev/xmlns/run/1";
+
+// kDomainPrefix + session + "-" + machine_name. Throws MachineSpecError when session or
+// name holds characters other than [A-Za-z0-9._-].
+std::string DomainName(const std::string& session, const std::string& machine_name);
+
+// The device id QEMU gets for `disk` under libvirt: the user alias "ua-<id>" for
+// virtio-blk (libvirt passes aliases through as -device id=), and qemu_argv's own id
+// "dev-<id>" for NVMe, whose -device comes verbatim from qemu_argv.
+std::string LibvirtDeviceId(const DiskSpec& disk);
+
+// The guest-visible target dev libvirt gives the disk ("vda", "vdb", ...), which is also
+// the block.N.name of its bulk stats. "" for NVMe (libvirt does not know that disk).
+std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk);
+
+// The -blockdev/-device arguments of an NVMe disk for <qemu:commandline>, exactly as
+// BuildQemuArgv writes them for the same disk (backing = the path on the libvirt host).
+std::vector<std::string> NvmeCommandlineArgs(const DiskSpec& disk);
+
+// The full domain XML. Validates the spec like BuildQemuArgv and adds what libvirt cannot
+// say: cache=none with no_flush throws MachineSpecError (libvirt's cache modes have no
+// O_DIRECT-without-flushes), as does a disk id that is not a valid libvirt alias.
+std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& placement);
+
+// The owner stored by BuildDomainXml, read back from a domain's XML (libvirt may
+// re-serialise it with other quoting). nullopt when the domain carries none.
+std::optional<DomainOwner> OwnerOf(const std::string& domain_xml);
+
+// `text` with & < > ' " escaped for XML text and attribute values.
+std::string XmlEscape(const std::string& text);
+
+}  // namespace storbed

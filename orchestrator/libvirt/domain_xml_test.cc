@@ -1,0 +1,227 @@
+#include "libvirt/domain_xml.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "backend/qemu_argv.h"
+#include "libvirt/backend_libvirt.h"
+
+namespace storbed {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+MachineSpec Spec() {
+  MachineSpec s;
+  s.name = "m1";
+  s.vcpus = 3;
+  s.memory_mib = 768;
+  s.kernel = "/local/vmlinuz";
+  s.initrd = "/local/initrd";
+  s.cmdline = "console=ttyS0 panic=-1";
+  s.run_dir = "/tmp/run";
+  DiskSpec d;
+  d.id = "d0";
+  d.backing = "/data/backing.raw";
+  d.serial = "SER0";
+  s.disks.push_back(d);
+  return s;
+}
+
+DomainPlacement Place(const MachineSpec& s) {
+  DomainPlacement p;
+  p.domain_name = DomainName("sess1", s.name);
+  p.kernel = "/pool/vmlinuz-1";
+  p.initrd = "/pool/initrd-1";
+  for (const DiskSpec& d : s.disks) p.disk_paths.push_back("/host" + d.backing);
+  p.console_path = "/pool/" + p.domain_name + ".console.log";
+  p.owner = {.session = "sess1", .pid = 4242, .host = "box", .started = "2024-05-01T12:00:00Z"};
+  return p;
+}
+
+std::string Xml(const MachineSpec& s) { return BuildDomainXml(s, Place(s)); }
+
+TEST(DomainXmlTest, MachineMapsToQ35DirectBootThatEndsOnReboot) {
+  const std::string x = Xml(Spec());
+  EXPECT_THAT(x, HasSubstr("<domain type='qemu'"));
+  EXPECT_THAT(x, HasSubstr("<name>storbed-sess1-m1</name>"));
+  EXPECT_THAT(x, HasSubstr("<memory unit='MiB'>768</memory>"));
+  EXPECT_THAT(x, HasSubstr("<vcpu>3</vcpu>"));
+  EXPECT_THAT(x, HasSubstr("machine='q35'"));
+  EXPECT_THAT(x, HasSubstr("<kernel>/pool/vmlinuz-1</kernel>"));
+  EXPECT_THAT(x, HasSubstr("<initrd>/pool/initrd-1</initrd>"));
+  EXPECT_THAT(x, HasSubstr("<cmdline>console=ttyS0 panic=-1</cmdline>"));
+  EXPECT_THAT(x, HasSubstr("<on_reboot>destroy</on_reboot>"));
+  EXPECT_THAT(x, HasSubstr("<on_crash>destroy</on_crash>"));
+  EXPECT_THAT(x, HasSubstr("<cpu mode='maximum'"));
+  EXPECT_THAT(x, HasSubstr("<serial type='file'>\n      <source path='/pool/storbed-sess1-m1.console.log'/>"));
+  EXPECT_THAT(x, HasSubstr("<target type='virtio' name='org.storbed.agent.0'/>"));
+  EXPECT_THAT(x, Not(HasSubstr("<emulator>")));  // qemu_binary is a bare name: host default
+}
+
+TEST(DomainXmlTest, KvmGetsKvmDomainAndHostCpu) {
+  MachineSpec s = Spec();
+  s.accel = Accel::Kvm;
+  s.qemu_binary = "/usr/bin/qemu-system-x86_64";
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, HasSubstr("<domain type='kvm'"));
+  EXPECT_THAT(x, HasSubstr("<cpu mode='host-passthrough'"));
+  EXPECT_THAT(x, HasSubstr("<emulator>/usr/bin/qemu-system-x86_64</emulator>"));
+}
+
+TEST(DomainXmlTest, VirtioDiskCarriesEveryOption) {
+  MachineSpec s = Spec();
+  DiskSpec& d = s.disks[0];
+  d.format = "qcow2";
+  d.aio = Aio::IoUring;
+  d.num_queues = 4;
+  d.queue_size = 128;
+  d.iothread = true;
+  d.request_merging = false;
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, HasSubstr("<driver name='qemu' type='qcow2' cache='none' io='io_uring' "
+                           "queues='4' queue_size='128' iothread='1'/>"));
+  EXPECT_THAT(x, HasSubstr("<iothreads>1</iothreads>"));
+  EXPECT_THAT(x, HasSubstr("<source file='/host/data/backing.raw'/>"));
+  EXPECT_THAT(x, HasSubstr("<target dev='vda' bus='virtio'/>"));
+  EXPECT_THAT(x, HasSubstr("<serial>SER0</serial>"));
+  EXPECT_THAT(x, HasSubstr("<alias name='ua-d0'/>"));
+  EXPECT_THAT(x, HasSubstr("<qemu:device alias='ua-d0'>"));
+  EXPECT_THAT(x, HasSubstr("name='request-merging' type='bool' value='false'"));
+  EXPECT_THAT(x, Not(HasSubstr("<seclabel")));  // libvirt relabels the disks it knows
+}
+
+TEST(DomainXmlTest, IothreadsAreNumberedPerDisk) {
+  MachineSpec s = Spec();
+  s.disks[0].iothread = true;
+  DiskSpec d1 = s.disks[0];
+  d1.id = "d1";
+  s.disks.push_back(d1);
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, HasSubstr("<iothreads>2</iothreads>"));
+  EXPECT_THAT(x, HasSubstr("iothread='1'"));
+  EXPECT_THAT(x, HasSubstr("iothread='2'"));
+  EXPECT_THAT(x, HasSubstr("<target dev='vdb' bus='virtio'/>"));
+  EXPECT_EQ(TargetDev(s, s.disks[1]), "vdb");
+}
+
+TEST(DomainXmlTest, CacheAndNoFlushMapToLibvirtCacheModes) {
+  MachineSpec s = Spec();
+  DiskSpec& d = s.disks[0];
+  d.aio = Aio::Threads;
+  d.cache = CacheMode::None;
+  EXPECT_THAT(Xml(s), HasSubstr("cache='none'"));
+  d.cache = CacheMode::Writeback;
+  EXPECT_THAT(Xml(s), HasSubstr("cache='writeback'"));
+  d.no_flush = true;
+  EXPECT_THAT(Xml(s), HasSubstr("cache='unsafe'"));
+}
+
+TEST(DomainXmlTest, CacheNoneWithNoFlushIsRefusedNamingTheField) {
+  MachineSpec s = Spec();
+  s.disks[0].cache = CacheMode::None;
+  s.disks[0].no_flush = true;
+  try {
+    Xml(s);
+    FAIL() << "expected MachineSpecError";
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.disk_id(), "d0");
+    EXPECT_EQ(e.field(), "no_flush");
+    EXPECT_THAT(e.what(), HasSubstr("cannot be expressed in libvirt"));
+  }
+}
+
+TEST(DomainXmlTest, QemuRulesStillApply) {
+  MachineSpec s = Spec();
+  s.disks[0].aio = Aio::Native;
+  s.disks[0].cache = CacheMode::Writeback;
+  EXPECT_THROW(Xml(s), MachineSpecError);
+}
+
+TEST(DomainXmlTest, DotInVirtioDiskIdIsRefusedBecauseAliasesForbidIt) {
+  MachineSpec s = Spec();
+  s.disks[0].id = "d.0";
+  try {
+    Xml(s);
+    FAIL() << "expected MachineSpecError";
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.field(), "id");
+  }
+}
+
+TEST(DomainXmlTest, NvmeGoesOnTheQemuCommandLineAsQemuArgvWritesIt) {
+  MachineSpec s = Spec();
+  DiskSpec& d = s.disks[0];
+  d.bus = Bus::Nvme;
+  d.aio = Aio::IoUring;
+  d.nvme_max_ioqpairs = 4;
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, Not(HasSubstr("<disk ")));
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='-blockdev'/>"));
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='driver=file,node-name=file-d0,filename=/host/data/"
+                           "backing.raw,aio=io_uring,cache.direct=on,cache.no-flush=off'/>"));
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='driver=raw,node-name=disk-d0,file=file-d0'/>"));
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='nvme,drive=disk-d0,id=dev-d0,serial=SER0,"
+                           "max_ioqpairs=4'/>"));
+  // libvirt does not relabel files it does not know: this QEMU runs as root.
+  EXPECT_THAT(x, HasSubstr("<seclabel type='static' model='dac' relabel='no'><label>+0:+0</label>"));
+  EXPECT_EQ(LibvirtDeviceId(d), "dev-d0");
+  EXPECT_EQ(TargetDev(s, d), "");
+}
+
+TEST(DomainXmlTest, NvmeArgsAreExactlyQemuArgvsDiskArgs) {
+  DiskSpec d;
+  d.id = "n1";
+  d.bus = Bus::Nvme;
+  d.backing = "/b,with,commas";
+  const std::vector<std::string> args = NvmeCommandlineArgs(d);
+  ASSERT_EQ(args.size(), 6u);
+  EXPECT_EQ(args[0], "-blockdev");
+  EXPECT_THAT(args[1], HasSubstr("filename=/b,,with,,commas"));
+  EXPECT_EQ(args[4], "-device");
+}
+
+TEST(DomainXmlTest, ValuesAreEscaped) {
+  MachineSpec s = Spec();
+  s.cmdline = "a<b & c='d'";
+  EXPECT_THAT(Xml(s), HasSubstr("<cmdline>a&lt;b &amp; c=&apos;d&apos;</cmdline>"));
+}
+
+TEST(DomainXmlTest, DomainNameIsPrefixSessionAndMachine) {
+  EXPECT_EQ(DomainName("20240501-1200-77", "virtio-blk"),
+            std::string(kDomainPrefix) + "20240501-1200-77-virtio-blk");
+  EXPECT_THROW(DomainName("bad/session", "m"), MachineSpecError);
+  EXPECT_THROW(DomainName("s", "bad name"), MachineSpecError);
+  EXPECT_THROW(DomainName("", "m"), MachineSpecError);
+}
+
+TEST(DomainXmlTest, OwnerRoundTripsThroughTheXml) {
+  const std::optional<DomainOwner> o = OwnerOf(Xml(Spec()));
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->session, "sess1");
+  EXPECT_EQ(o->pid, 4242);
+  EXPECT_EQ(o->host, "box");
+  EXPECT_EQ(o->started, "2024-05-01T12:00:00Z");
+}
+
+TEST(DomainXmlTest, OwnerIsReadFromLibvirtsReserialisedMetadata) {
+  // As `virsh dumpxml` prints it: double quotes, the namespace declared after the attributes.
+  const std::string live = R"(<domain type="qemu" id="7"><name>storbed-x-m</name>
+  <metadata>
+    <storbed:run xmlns:storbed="https://storbed.dev/xmlns/run/1" session="x" pid="17" host="h&amp;1" started="2024-01-01T00:00:00Z"/>
+  </metadata></domain>)";
+  const auto o = OwnerOf(live);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->session, "x");
+  EXPECT_EQ(o->pid, 17);
+  EXPECT_EQ(o->host, "h&1");
+}
+
+TEST(DomainXmlTest, DomainWithoutOwnerHasNone) {
+  EXPECT_FALSE(OwnerOf("<domain><name>other</name></domain>"));
+  EXPECT_FALSE(OwnerOf(""));
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,266 @@
+#include "libvirt/libvirt_machine.h"
+
+#include <libvirt/libvirt-qemu.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "backend/backend_qemu.h"
+#include "backend/interrupt.h"
+#include "backend/qmp_client.h"
+#include "libvirt/libvirt_stats.h"
+#include "libvirt/monitor_reply.h"
+#include "libvirt/qemu_process.h"
+#include "protocol.h"
+
+namespace storbed {
+
+using namespace std::chrono_literals;
+
+struct LibvirtMachine::Ending {
+  std::string domain_name;
+  std::mutex mu;
+  std::string how;
+};
+
+namespace {
+
+constexpr std::size_t kLogTailLines = 20;
+
+std::string StoppedText(int detail) {
+  switch (detail) {
+    case VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN: return "the guest powered off or reset";
+    case VIR_DOMAIN_EVENT_STOPPED_DESTROYED: return "the domain was destroyed";
+    case VIR_DOMAIN_EVENT_STOPPED_CRASHED: return "the guest crashed";
+    case VIR_DOMAIN_EVENT_STOPPED_FAILED: return "QEMU failed (see the QEMU log)";
+    default: return "the domain stopped (libvirt detail " + std::to_string(detail) + ")";
+  }
+}
+
+int OnLifecycle(virConnectPtr, virDomainPtr dom, int event, int detail, void* opaque) {
+  auto& ending = **static_cast<std::shared_ptr<LibvirtMachine::Ending>*>(opaque);
+  if (ending.domain_name != virDomainGetName(dom)) return 0;
+  std::lock_guard<std::mutex> lock(ending.mu);
+  if (event == VIR_DOMAIN_EVENT_STOPPED) ending.how = StoppedText(detail);
+  if (event == VIR_DOMAIN_EVENT_CRASHED && ending.how.empty()) ending.how = "the guest crashed";
+  return 0;
+}
+
+void FreeEnding(void* opaque) { delete static_cast<std::shared_ptr<LibvirtMachine::Ending>*>(opaque); }
+
+std::string TakeString(char* s) {
+  std::string out = s ? s : "";
+  std::free(s);
+  return out;
+}
+
+std::string LastLibvirtMessage() {
+  const virError* err = virGetLastError();
+  std::string m = err && err->message ? err->message : "unknown error";
+  virResetLastError();
+  return m;
+}
+
+}  // namespace
+
+LibvirtMachine::LibvirtMachine(MachineSpec spec, LibvirtMachineConfig config)
+    : spec_(std::move(spec)), cfg_(std::move(config)) {
+  console_volume_ = cfg_.domain_name + ".console.log";
+  ending_ = std::make_shared<Ending>();
+  ending_->domain_name = cfg_.domain_name;
+}
+
+LibvirtMachine::~LibvirtMachine() {
+  qmp_open_->store(false);
+  agent_.reset();
+  bridge_.reset();
+  if (domain_ && Active()) {
+    virDomainDestroy(domain_.get());
+    virResetLastError();
+  }
+  domain_.reset();
+  if (lifecycle_callback_ >= 0) {
+    virConnectDomainEventDeregisterAny(cfg_.conn->get(), lifecycle_callback_);
+    virResetLastError();
+  }
+  CopyConsoleHome();
+  cfg_.pool->Delete(console_volume_);
+  for (const std::string& v : machine_volumes_) cfg_.pool->Delete(v);
+}
+
+void LibvirtMachine::Launch(Clock::time_point deadline) {
+  const std::string& uri = cfg_.conn->uri();
+  DomainPlacement place;
+  place.domain_name = cfg_.domain_name;
+  place.owner = cfg_.owner;
+  // Kernel and initrd always travel through the pool, so this path is the remote one.
+  place.kernel = cfg_.pool->UploadShared(spec_.kernel);
+  if (!spec_.initrd.empty()) place.initrd = cfg_.pool->UploadShared(spec_.initrd);
+  for (const DiskSpec& d : spec_.disks) {
+    if (cfg_.on_this_host && !cfg_.upload_backings) {
+      // In place: no copy of a large file, and the host device sampler sees the real one.
+      place.disk_paths.push_back(std::filesystem::absolute(d.backing).string());
+    } else {
+      const std::string name = cfg_.domain_name + "-" + d.id + ".img";
+      machine_volumes_.push_back(name);
+      place.disk_paths.push_back(cfg_.pool->Upload(d.backing, name));
+    }
+  }
+  cfg_.pool->Delete(console_volume_);  // a previous run's log must not pass for this one's
+  place.console_path = cfg_.pool->Dir() + "/" + console_volume_;
+  const std::string xml = BuildDomainXml(spec_, place);
+  std::ofstream(spec_.run_dir + "/domain-requested.xml") << xml;
+
+  lifecycle_callback_ = virConnectDomainEventRegisterAny(
+      cfg_.conn->get(), nullptr, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+      VIR_DOMAIN_EVENT_CALLBACK(OnLifecycle), new std::shared_ptr<Ending>(ending_), FreeEnding);
+  if (lifecycle_callback_ < 0) virResetLastError();  // only the death reason is lost
+
+  ThrowIfInterrupted();
+  virDomainPtr raw = virDomainCreateXML(cfg_.conn->get(), xml.c_str(), VIR_DOMAIN_START_AUTODESTROY);
+  if (raw == nullptr) ThrowLastLibvirtError(uri, "start domain " + cfg_.domain_name);
+  domain_ = std::shared_ptr<virDomain>(raw, [](virDomainPtr d) { virDomainFree(d); });
+  qmp_open_->store(true);
+  std::ofstream(spec_.run_dir + "/domain.xml") << TakeString(virDomainGetXMLDesc(raw, 0));
+  if (cfg_.on_this_host) {
+    pid_ = FindDomainQemuPid("/proc", cfg_.domain_name);
+    if (pid_ > 0) argv_ = ReadCmdline("/proc", pid_);
+  }
+
+  UniqueFd agent_end;
+  bridge_ = ChannelBridge::Open(cfg_.conn->get(), raw, uri, kAgentPortName, &agent_end);
+  agent_ = AgentLink::FromSocket(std::move(agent_end),
+                                 "channel " + std::string(kAgentPortName) + " of libvirt domain " +
+                                     cfg_.domain_name);
+  auto check = [this] { CheckAlive(); };
+  // One hello: QEMU's chardev socket holds it until the agent opens its port after boot.
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  Message reply = agent_->Call(HelloRequest{}, std::max(left, 1ms), check);
+  if (auto* err = std::get_if<ErrorReply>(&reply)) {
+    throw MachineStartError("machine " + spec_.name + ": the agent answered hello with an error: " +
+                            err->message);
+  }
+  if (!std::holds_alternative<HelloReply>(reply)) {
+    throw MachineStartError("machine " + spec_.name + ": the agent answered hello with " +
+                            MessageType(reply));
+  }
+  hello_ = std::get<HelloReply>(std::move(reply));
+}
+
+void LibvirtMachine::ThrowIfDiedShortly() {
+  if (domain_ && WaitGone(1s)) CheckAlive();
+}
+
+bool LibvirtMachine::Active() const {
+  if (!domain_) return false;
+  const int active = virDomainIsActive(domain_.get());
+  // A transient domain that stopped is gone: the lookup fails, which means the same.
+  if (active < 0) virResetLastError();
+  return active == 1;
+}
+
+bool LibvirtMachine::WaitGone(std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (Active()) {
+    if (Interrupted() || Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(50ms);
+  }
+  return true;
+}
+
+void LibvirtMachine::CheckAlive() {
+  if (Active()) return;
+  std::string how;
+  {
+    std::lock_guard<std::mutex> lock(ending_->mu);
+    how = ending_->how;
+  }
+  if (!domain_) how = "was never started";
+  if (how.empty()) how = "domain " + cfg_.domain_name + " is no longer running";
+  CopyConsoleHome();
+  throw MachineDiedError(spec_.name, how + " (libvirt at " + cfg_.conn->uri() + ")",
+                         QemuLogTail(), TailOfFile(spec_.run_dir + "/console.log", kLogTailLines));
+}
+
+void LibvirtMachine::Shutdown() {
+  if (!Active()) return;
+  auto check = [this] { CheckAlive(); };
+  if (agent_ && !Interrupted()) {
+    try {
+      agent_->Call(ShutdownRequest{}, 10s, check);
+    } catch (const std::exception&) {
+      // Dead, silent or interrupted: destroying below covers every case.
+    }
+  }
+  // The agent powers the guest off; on_poweroff=destroy ends the domain.
+  if (!WaitGone(30s)) {
+    virDomainDestroy(domain_.get());
+    virResetLastError();
+  }
+  qmp_open_->store(false);
+}
+
+QmpExecutor LibvirtMachine::Qmp(std::chrono::milliseconds) {
+  // libvirt's monitor calls have no per-call timeout; its own job timeout (30 s) bounds
+  // a stuck QEMU.
+  return [domain = domain_, open = qmp_open_, uri = cfg_.conn->uri()](
+             const std::string& command, const nlohmann::json& args) {
+    if (!domain || !open->load()) throw QmpConnectionError("the machine has no QMP connection");
+    char* result = nullptr;
+    const std::string text = MonitorCommandText(command, args);
+    if (virDomainQemuMonitorCommand(domain.get(), text.c_str(), &result, 0) < 0) {
+      throw QmpConnectionError("libvirt at " + uri + ": QMP " + command + ": " +
+                               LastLibvirtMessage());
+    }
+    return ParseMonitorReply(command, TakeString(result));
+  };
+}
+
+std::optional<Machine::BlockStatsSource> LibvirtMachine::BlockStats(const DiskSpec& disk) {
+  // NVMe comes from <qemu:commandline>, which libvirt's stats do not cover: QMP it is.
+  const std::string dev = TargetDev(spec_, disk);
+  if (dev.empty() || !domain_) return std::nullopt;
+  return BlockStatsSource{
+      .name = "libvirt block stats " + dev + " (virDomainListGetStats)",
+      .read = [domain = domain_, uri = cfg_.conn->uri(), dev] {
+        return ReadDomainBlockCounters(domain.get(), uri, dev);
+      }};
+}
+
+nlohmann::json LibvirtMachine::Describe() const {
+  nlohmann::json stats = nlohmann::json::object();
+  for (const DiskSpec& d : spec_.disks) {
+    const std::string dev = TargetDev(spec_, d);
+    stats[d.id] = dev.empty() ? "QMP query-blockstats through libvirt (qemu:commandline disk)"
+                              : "libvirt virDomainListGetStats block " + dev;
+  }
+  return {{"uri", cfg_.conn->uri()},
+          {"domain", cfg_.domain_name},
+          {"domain_xml_file", spec_.run_dir + "/domain.xml"},
+          {"stats_source", stats},
+          {"backings", cfg_.on_this_host && !cfg_.upload_backings ? "used in place"
+                                                                   : "uploaded to pool storbed"}};
+}
+
+std::string LibvirtMachine::ConsoleLogPath() const {
+  CopyConsoleHome();
+  return spec_.run_dir + "/console.log";
+}
+
+void LibvirtMachine::CopyConsoleHome() const noexcept {
+  try {
+    cfg_.pool->Download(console_volume_, spec_.run_dir + "/console.log");
+  } catch (const std::exception&) {
+    // No log yet (the domain never started) or the host is gone: nothing to copy.
+  }
+}
+
+std::string LibvirtMachine::QemuLogTail() const {
+  // libvirt keeps QEMU's stderr in its log dir; only readable here when the daemon is.
+  if (!cfg_.on_this_host) return "";
+  return TailOfFile("/var/log/libvirt/qemu/" + cfg_.domain_name + ".log", kLogTailLines);
+}
+
+}  // namespace storbed

@@ -1,0 +1,46 @@
+#include "libvirt/monitor_reply.h"
+
+#include <gtest/gtest.h>
+
+#include "backend/qmp_client.h"
+
+namespace storbed {
+namespace {
+
+TEST(MonitorReplyTest, CommandTextHasArgumentsOnlyWhenGiven) {
+  EXPECT_EQ(MonitorCommandText("query-status", nlohmann::json::object()),
+            R"({"execute":"query-status"})");
+  EXPECT_EQ(nlohmann::json::parse(MonitorCommandText("qom-list", {{"path", "/machine"}})),
+            nlohmann::json({{"execute", "qom-list"}, {"arguments", {{"path", "/machine"}}}}));
+}
+
+TEST(MonitorReplyTest, ReturnValueIsReturned) {
+  EXPECT_EQ(ParseMonitorReply("query-status",
+                              R"({"return":{"status":"running","running":true},"id":"libvirt-21"})"),
+            nlohmann::json({{"status", "running"}, {"running", true}}));
+}
+
+TEST(MonitorReplyTest, ErrorReplyIsQmpErrorWithClassAndDesc) {
+  try {
+    ParseMonitorReply("x-nope",
+                      R"({"id":"libvirt-22","error":{"class":"CommandNotFound","desc":"The command x-nope has not been found"}})");
+    FAIL();
+  } catch (const QmpError& e) {
+    EXPECT_EQ(e.command(), "x-nope");
+    EXPECT_EQ(e.error_class(), "CommandNotFound");
+    EXPECT_EQ(e.desc(), "The command x-nope has not been found");
+  }
+}
+
+TEST(MonitorReplyTest, GarbageIsAProtocolErrorKeepingTheText) {
+  try {
+    ParseMonitorReply("query-status", "not json");
+    FAIL();
+  } catch (const QmpProtocolError& e) {
+    EXPECT_EQ(e.raw(), "not json");
+  }
+  EXPECT_THROW(ParseMonitorReply("q", R"({"id":"x"})"), QmpProtocolError);
+}
+
+}  // namespace
+}  // namespace storbed

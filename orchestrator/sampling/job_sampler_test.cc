@@ -201,6 +201,49 @@ TEST_F(JobSamplerTest, TooFewSamplesIsAReason) {
   EXPECT_FALSE(h.virtqueue.available);
 }
 
+// The libvirt backend's path: counters from a function (libvirt's bulk stats), not from
+// QMP query-blockstats, which must then not be asked at all; the ladder names the source.
+TEST_F(JobSamplerTest, BlockCountersFromTheMachineReplaceQueryBlockstats) {
+  int blockstats_calls = 0;
+  SamplerSource src{.qmp =
+                        [this, &blockstats_calls](const std::string& c, const json& a) {
+                          if (c == "query-blockstats") ++blockstats_calls;
+                          return w_.Qmp(c, a);
+                        },
+                    .qemu_pid = -1,
+                    .device_id = "ua-d0",
+                    .bus = Bus::Nvme,
+                    .backing = "",
+                    .block_counters =
+                        [this] {
+                          BlockCounters c;
+                          c.device = "vda";
+                          c.rd_operations = w_.rd_ops;
+                          c.rd_bytes = w_.rd_ops * 4096;
+                          c.rd_total_time_ns = w_.rd_ns;
+                          c.flush_operations = w_.flushes;
+                          return c;
+                        },
+                    .block_source = "libvirt block stats vda (virDomainListGetStats)"};
+  JobSamplerOptions opt;
+  opt.period = 1h;
+  opt.now_ns = [this] { return w_.now; };
+  JobSampler s(src, opt);
+  s.Start();
+  const uint64_t start = w_.now;
+  for (int i = 0; i < 5; ++i) Tick(s);
+  const uint64_t end = w_.now;
+  s.Stop();
+  HostLayers h = s.Summarize(start, end);
+  ASSERT_TRUE(h.qemu_block.available) << h.qemu_block.reason;
+  EXPECT_EQ(h.qemu_block.source, "libvirt block stats vda (virDomainListGetStats)");
+  EXPECT_DOUBLE_EQ(h.qemu_block.avg_depth, 2.0);
+  EXPECT_DOUBLE_EQ(h.qemu_block.iops, 1000);
+  EXPECT_EQ(h.qemu_flushes, 5u);
+  EXPECT_EQ(blockstats_calls, 0);
+  EXPECT_TRUE(h.warnings.empty());
+}
+
 // A real QEMU 7.2 in -S state: the reply shapes and QOM paths this code assumes.
 TEST(JobSamplerRealQemuTest, SamplesARealQemu) {
   if (system("command -v qemu-system-x86_64 >/dev/null 2>&1") != 0) {

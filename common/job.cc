@@ -110,7 +110,9 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
                      {"mmap_window", s.mmap_window},
                      {"verify", s.verify},
                      {"cached_fraction", s.cached_fraction},
-                     {"tunables", s.tunables}};
+                     {"tunables", s.tunables},
+                     {"filesystem", s.filesystem},
+                     {"fs_file", s.fs_file}};
 }
 
 void from_json(const nlohmann::json& j, JobSpec& s) {
@@ -148,6 +150,15 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.verify = j.value("verify", false);
   s.cached_fraction = j.value("cached_fraction", 0.0);
   s.tunables = j.value("tunables", BlockTunables{});
+  s.filesystem = j.value("filesystem", std::string());
+  s.fs_file = j.value("fs_file", std::string("storbed.dat"));
+  if (!s.filesystem.empty() && s.filesystem != "ext4" && s.filesystem != "xfs")
+    throw std::invalid_argument("filesystem must be \"\", \"ext4\" or \"xfs\", got \"" +
+                                s.filesystem + "\"");
+  if (!s.filesystem.empty() &&
+      (s.fs_file.empty() || s.fs_file[0] == '/' || s.fs_file.find("..") != std::string::npos))
+    throw std::invalid_argument("fs_file must be a relative path inside the filesystem without "
+                                "\"..\", got \"" + s.fs_file + "\"");
   if (s.read_pct > 100) throw std::invalid_argument("read_pct must be 0..100");
   if (s.stride_blocks == 0) throw std::invalid_argument("stride_blocks must be at least 1");
   if (s.cached_fraction < 0 || s.cached_fraction > 1)

@@ -34,6 +34,11 @@ struct BlockTunables {
 struct JobSpec {
   std::string name;            // e.g. "seq-read"
   std::string target;          // device or file path as seen by the agent
+  // A filesystem target: `target` is a block device holding an ext4 or xfs filesystem
+  // (prepared on the host); the agent mounts it and runs the job on `fs_file` inside it.
+  // "" = the job runs on `target` itself.
+  std::string filesystem;
+  std::string fs_file = "storbed.dat";  // path inside the filesystem, relative
   Pattern pattern = Pattern::Sequential;
   Direction rw = Direction::Read;
   Engine engine = Engine::Psync;

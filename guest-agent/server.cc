@@ -4,6 +4,7 @@
 
 #include "bdev_holder.h"
 #include "device_info.h"
+#include "fs_mount.h"
 #include "system_info.h"
 #include "version.h"
 
@@ -20,6 +21,7 @@ void FillDefaultHooks(ServerHooks& hooks) {
     };
   if (!hooks.run)
     hooks.run = [](const JobSpec& job, const std::string& layer) {
+      if (!job.filesystem.empty()) return RunJob(MountFilesystemTarget(job), layer);
       HoldBlockDeviceOpen(job.target);
       return RunJob(job, layer);
     };

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "run/owner_marker.h"
+
 namespace storbed {
 
 TempDir::TempDir(const std::string& parent, const std::string& prefix) {
@@ -18,6 +20,13 @@ TempDir::TempDir(const std::string& parent, const std::string& prefix) {
     throw std::runtime_error("cannot create a temporary directory in " + parent + ": " +
                              std::strerror(errno));
   path_ = buf.data();
+  try {
+    WriteOwnerMarker(path_);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+    throw;
+  }
 }
 
 TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }

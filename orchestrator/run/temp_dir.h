@@ -1,4 +1,6 @@
-// A move-only temporary directory, removed with its contents on every exit path.
+// A move-only temporary directory, removed with its contents on every exit path. It holds
+// an `owner` file (run/owner_marker.h) so `storbed cleanup` can remove it after a SIGKILL,
+// the one exit no destructor sees.
 #pragma once
 
 #include <string>
@@ -7,7 +9,8 @@ namespace storbed {
 
 class TempDir {
  public:
-  // mkdtemp under `parent` with `prefix`. Throws std::runtime_error with the errno text.
+  // mkdtemp under `parent` with `prefix`, then writes the owner marker. Throws
+  // std::runtime_error with the errno text (and removes the directory if the marker fails).
   TempDir(const std::string& parent, const std::string& prefix);
   TempDir(TempDir&& other) noexcept;
   TempDir(const TempDir&) = delete;

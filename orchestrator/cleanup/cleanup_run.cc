@@ -1,0 +1,55 @@
+#include "cleanup/cleanup_run.h"
+
+#include <exception>
+#include <ostream>
+
+namespace storbed {
+namespace {
+
+std::string Plural(int n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+CleanupTally RunScanners(const std::vector<std::unique_ptr<LeftoverScanner>>& scanners,
+                         bool dry_run, bool force, std::ostream& out, std::ostream& err) {
+  CleanupTally tally;
+  for (const auto& scanner : scanners) {
+    std::vector<Leftover> items;
+    try {
+      items = scanner->Find();
+    } catch (const std::exception& e) {
+      err << "storbed: cleanup: " << scanner->Scope() << ": " << e.what() << "\n";
+      ++tally.failures;
+      continue;
+    }
+    for (const auto& item : items) {
+      if (item.needs_force && !force) {
+        out << "left alone " << item.label << " (" << item.reason << "; --force removes it)\n";
+        ++tally.left_alone;
+        continue;
+      }
+      if (dry_run) {
+        out << "would remove " << item.label << " (" << item.reason << ")\n";
+        ++tally.removed;
+        continue;
+      }
+      try {
+        scanner->Remove(item);
+        out << "removed " << item.label << " (" << item.reason << ")\n";
+        ++tally.removed;
+      } catch (const std::exception& e) {
+        err << "storbed: cleanup: cannot remove " << item.label << ": " << e.what() << "\n";
+        ++tally.failures;
+      }
+    }
+  }
+  out << "cleanup: " << (dry_run ? "would remove " : "removed ") << Plural(tally.removed, "item");
+  if (tally.left_alone) out << ", left alone " << tally.left_alone;
+  if (tally.failures) out << ", " << Plural(tally.failures, "failure");
+  out << (dry_run ? " (dry run: nothing was changed)" : "") << "\n";
+  return tally;
+}
+
+}  // namespace storbed

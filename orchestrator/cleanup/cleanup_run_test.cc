@@ -1,0 +1,134 @@
+#include "cleanup/cleanup_run.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cleanup/cleanup_options.h"
+#include "cleanup/test_support.h"
+
+namespace storbed {
+namespace {
+
+class FakeScanner : public LeftoverScanner {
+ public:
+  FakeScanner(std::string scope, std::vector<Leftover> items, bool find_fails = false)
+      : scope_(std::move(scope)), items_(std::move(items)), find_fails_(find_fails) {}
+  std::string Scope() const override { return scope_; }
+  std::vector<Leftover> Find() override {
+    if (find_fails_) throw std::runtime_error("cannot connect: daemon is down");
+    return items_;
+  }
+  void Remove(const Leftover& item) override {
+    removed.push_back(item.id);
+    if (item.id == "stuck") throw std::runtime_error("EBUSY");
+  }
+  std::vector<std::string> removed;
+
+ private:
+  std::string scope_;
+  std::vector<Leftover> items_;
+  bool find_fails_;
+};
+
+Leftover Item(const std::string& id, bool needs_force = false) {
+  return Leftover{.kind = LeftoverKind::WorkDir, .id = id, .label = "work dir " + id,
+                  .reason = "owner pid 1 gone", .needs_force = needs_force};
+}
+
+struct Ran {
+  CleanupTally tally;
+  std::string out, err;
+};
+
+Ran RunWith(bool dry_run, bool force) {
+  std::vector<std::unique_ptr<LeftoverScanner>> scanners;
+  scanners.push_back(std::make_unique<FakeScanner>("libvirt at qemu:///system",
+                                                   std::vector<Leftover>{}, true));
+  scanners.push_back(std::make_unique<FakeScanner>(
+      "work dirs", std::vector<Leftover>{Item("/a"), Item("stuck"), Item("/b", true)}));
+  std::ostringstream out, err;
+  Ran ran;
+  ran.tally = RunScanners(scanners, dry_run, force, out, err);
+  ran.out = out.str();
+  ran.err = err.str();
+  return ran;
+}
+
+TEST(RunScannersTest, ADownDaemonIsOneLineAndTheOthersStillRun) {
+  const Ran ran = RunWith(/*dry_run=*/false, /*force=*/false);
+  EXPECT_EQ(ran.out,
+            "removed work dir /a (owner pid 1 gone)\n"
+            "left alone work dir /b (owner pid 1 gone; --force removes it)\n"
+            "cleanup: removed 1 item, left alone 1, 2 failures\n");
+  EXPECT_EQ(ran.err,
+            "storbed: cleanup: libvirt at qemu:///system: cannot connect: daemon is down\n"
+            "storbed: cleanup: cannot remove work dir stuck: EBUSY\n");
+  EXPECT_EQ(ran.tally.removed, 1);
+  EXPECT_EQ(ran.tally.left_alone, 1);
+  EXPECT_EQ(ran.tally.failures, 2);
+}
+
+TEST(RunScannersTest, DryRunRemovesNothingAndForceTakesTheRest) {
+  std::vector<std::unique_ptr<LeftoverScanner>> scanners;
+  auto owned = std::make_unique<FakeScanner>(
+      "work dirs", std::vector<Leftover>{Item("/a"), Item("/b", true)});
+  FakeScanner* scanner = owned.get();
+  scanners.push_back(std::move(owned));
+  std::ostringstream out, err;
+  const CleanupTally dry = RunScanners(scanners, /*dry_run=*/true, /*force=*/false, out, err);
+  EXPECT_TRUE(scanner->removed.empty());
+  EXPECT_EQ(out.str(),
+            "would remove work dir /a (owner pid 1 gone)\n"
+            "left alone work dir /b (owner pid 1 gone; --force removes it)\n"
+            "cleanup: would remove 1 item, left alone 1 (dry run: nothing was changed)\n");
+  EXPECT_EQ(dry.failures, 0);
+
+  std::ostringstream out2;
+  const CleanupTally forced = RunScanners(scanners, false, /*force=*/true, out2, err);
+  EXPECT_EQ(scanner->removed, (std::vector<std::string>{"/a", "/b"}));
+  EXPECT_EQ(forced.removed, 2);
+  EXPECT_EQ(err.str(), "");
+}
+
+TEST(InventoryUrisTest, ReadsEveryHostUriAndNamesWhatIsWrong) {
+  cleanup_test::FakeHost host;
+  const std::string path = host.root() + "/inventory.json";
+  cleanup_test::WriteFile(path, R"({"hosts": [{"name": "a", "uri": "qemu:///system"},
+                                   {"name": "b", "uri": "qemu+ssh://b/system", "cpus": 4}]})");
+  EXPECT_EQ(ReadInventoryUris(path),
+            (std::vector<std::string>{"qemu:///system", "qemu+ssh://b/system"}));
+  cleanup_test::WriteFile(path, R"({"hosts": [{"name": "a"}]})");
+  try {
+    ReadInventoryUris(path);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "inventory " + path + ": hosts[0].uri is missing or not a string");
+  }
+  cleanup_test::WriteFile(path, "{");
+  EXPECT_THROW(ReadInventoryUris(path), std::runtime_error);
+  EXPECT_THROW(ReadInventoryUris(host.root() + "/none.json"), std::runtime_error);
+}
+
+TEST(MakeCleanupScannersTest, LibvirtPerDistinctUriThenTheHostScannersInOrder) {
+  cleanup_test::FakeHost host;
+  cleanup_test::RecordingActions actions;
+  const std::string inventory = host.root() + "/inventory.json";
+  cleanup_test::WriteFile(inventory, R"({"hosts": [{"uri": "qemu:///system"},
+                                                  {"uri": "qemu+ssh://b/system"}]})");
+  CleanupOptions options;
+  options.uris = {"qemu:///system"};
+  options.inventory = inventory;
+  std::vector<std::string> scopes;
+  for (const auto& s : MakeCleanupScanners(options, actions)) scopes.push_back(s->Scope());
+  EXPECT_EQ(scopes, (std::vector<std::string>{"libvirt at qemu:///system",
+                                              "libvirt at qemu+ssh://b/system", "QEMU processes",
+                                              "loop devices", "work dirs in /var/tmp",
+                                              "sockets in "}));
+  options.no_libvirt = true;
+  EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 4u);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,45 @@
+#include "cli/cleanup_command.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "cleanup/cleanup_options.h"
+#include "cleanup/cleanup_run.h"
+
+namespace storbed {
+
+CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<CleanupOptions>();
+  auto* cmd = app.add_subcommand(
+      "cleanup",
+      "Remove what killed runs left: storbed-* libvirt domains and their volumes, stray QEMU, "
+      "loop devices, storbed-work-* dirs, sockets. Never touches a live run's.");
+  cmd->add_option("--connect", options->uris,
+                  "libvirt URI to clean (repeatable; default qemu:///system)");
+  cmd->add_option("--inventory", options->inventory,
+                  "Also clean every host \"uri\" of this inventory file");
+  cmd->add_option("--work-dir", options->work_dirs,
+                  "Where runs make storbed-work-* dirs (repeatable; default /var/tmp)");
+  cmd->add_option("--results", options->results_dirs,
+                  "Results dir whose leftover agent.sock / qmp.sock to remove (repeatable)");
+  cmd->add_flag("--no-libvirt", options->no_libvirt, "Leave libvirt alone: this host only");
+  cmd->add_flag("--dry-run", options->dry_run, "List what would be removed; change nothing");
+  cmd->add_flag("--force", options->force,
+                "Also remove what cannot be checked: owners on another host, no owner record");
+  cmd->callback([options, exit_code] {
+    try {
+      RealHostActions actions(options->proc_root);
+      const auto scanners = MakeCleanupScanners(*options, actions);
+      const CleanupTally tally =
+          RunScanners(scanners, options->dry_run, options->force, std::cout, std::cerr);
+      *exit_code = tally.failures == 0 ? 0 : 1;
+    } catch (const std::exception& e) {
+      std::cerr << "storbed: cleanup: " << e.what() << "\n";
+      *exit_code = 2;
+    }
+  });
+  return cmd;
+}
+
+}  // namespace storbed

@@ -1,0 +1,17 @@
+// `storbed cleanup`: removes what killed runs left (libvirt domains and volumes, stray
+// QEMU, loop devices, work dirs, sockets) and prints one line per item.
+#pragma once
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace storbed {
+
+// Registers the subcommand on `app`. Its callback runs the cleanup during app.parse()
+// and stores the exit code in *exit_code: 0 all went well, 1 something could not be
+// looked at or removed (each said on stderr), 2 bad input (an unreadable inventory).
+// The callback never throws.
+CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code);
+
+}  // namespace storbed

@@ -1,0 +1,33 @@
+// The `owner` file storbed writes into every directory it creates for a run
+// (storbed-work-*): which process made it, so `storbed cleanup` removes the directories of
+// killed runs and never those of a live one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace storbed {
+
+inline constexpr const char* kOwnerFileName = "owner";
+
+struct OwnerMarker {
+  int pid = 0;
+  uint64_t start_ticks = 0;  // /proc/<pid>/stat field 22: defeats pid reuse
+  std::string host;          // gethostname(): a directory on shared storage names its machine
+};
+
+// This process. Throws std::runtime_error when /proc/self/stat cannot be read.
+OwnerMarker CurrentProcessOwner();
+// gethostname(), or "unknown".
+std::string ThisHostName();
+
+// One JSON line: {"pid":1234,"start_ticks":5678,"host":"h","program":"storbed"}.
+std::string FormatOwnerMarker(const OwnerMarker& owner);
+// nullopt when the text is not such a line.
+std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text);
+
+// Writes `dir`/owner for this process. Throws std::runtime_error naming the file.
+void WriteOwnerMarker(const std::string& dir);
+
+}  // namespace storbed

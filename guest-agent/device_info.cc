@@ -1,6 +1,8 @@
 #include "device_info.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
 #include "sysfs_read.h"
@@ -41,6 +43,19 @@ bool IsIgnoredBlockDevice(const std::string& name, uint64_t size_bytes) {
   return StartsWith(name, "dm-") && size_bytes == 0;
 }
 
+// SCSI disks carry the serial in the Unit Serial Number VPD page: a 4-byte header
+// (byte 3 = length) then the serial, space padded.
+std::string SerialFromVpdPage80(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (page.size() < 4 || static_cast<unsigned char>(page[1]) != 0x80) return "";
+  const size_t length = std::min<size_t>(static_cast<unsigned char>(page[3]), page.size() - 4);
+  std::string serial = page.substr(4, length);
+  while (!serial.empty() && (serial.back() == ' ' || serial.back() == '\0')) serial.pop_back();
+  while (!serial.empty() && serial.front() == ' ') serial.erase(serial.begin());
+  return serial;
+}
+
 std::optional<BlockDeviceInfo> ReadBlockDevice(const fs::path& sysfs_root,
                                                const std::string& name) {
   const fs::path dir = sysfs_root / "block" / name;
@@ -56,6 +71,7 @@ std::optional<BlockDeviceInfo> ReadBlockDevice(const fs::path& sysfs_root,
   // virtio-blk exposes its serial on the disk, NVMe on the controller (device/).
   info.serial = ReadTrimmed(dir / "serial").value_or("");
   if (info.serial.empty()) info.serial = ReadTrimmed(dir / "device" / "serial").value_or("");
+  if (info.serial.empty()) info.serial = SerialFromVpdPage80(dir / "device" / "vpd_pg80");
   info.model = ReadTrimmed(dir / "device" / "model").value_or("");
   info.logical_block_size = ReadU32(queue / "logical_block_size");
   info.physical_block_size = ReadU32(queue / "physical_block_size");

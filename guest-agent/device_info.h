@@ -18,6 +18,9 @@ bool IsIgnoredBlockDevice(const std::string& name, uint64_t size_bytes);
 
 // One device from <sysfs_root>/block/<name>; nullopt when that directory is missing.
 // Attributes a device lacks (serial, model, mq) stay empty or 0.
+// The serial in a SCSI Unit Serial Number VPD page (sysfs device/vpd_pg80); "" if none.
+std::string SerialFromVpdPage80(const std::filesystem::path& path);
+
 std::optional<BlockDeviceInfo> ReadBlockDevice(const std::filesystem::path& sysfs_root,
                                                const std::string& name);
 

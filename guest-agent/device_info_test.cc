@@ -63,6 +63,26 @@ TEST(DeviceInfo, ReadsNvmeSerialAndModelFromTheControllerTrimmed) {
   EXPECT_EQ(devices[0].nr_hw_queues, 1u);
 }
 
+TEST(DeviceInfo, ReadsScsiSerialFromVpdPage80) {
+  TempTree sys;
+  AddDisk(sys, "sda", 4096, "", "");
+  // Header: peripheral 0, page 0x80, length 0x000c; then the serial, space padded.
+  sys.Write("block/sda/device/vpd_pg80", std::string("\x00\x80\x00\x0c", 4) + "storbed-d0  ");
+  const std::vector<BlockDeviceInfo> devices = ListBlockDevices(sys.root());
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_EQ(devices[0].serial, "storbed-d0");
+}
+
+TEST(DeviceInfo, TruncatedOrForeignVpdPageGivesNoSerial) {
+  TempTree sys;
+  sys.Write("pg", std::string("\x00\x83\x00\x02ab", 6));
+  EXPECT_EQ(SerialFromVpdPage80(sys.root() / "pg"), "");
+  sys.Write("short", std::string("\x00\x80", 2));
+  EXPECT_EQ(SerialFromVpdPage80(sys.root() / "short"), "");
+  sys.Write("long", std::string("\x00\x80\x00\x40", 4) + "abc");  // length past the end
+  EXPECT_EQ(SerialFromVpdPage80(sys.root() / "long"), "abc");
+}
+
 TEST(DeviceInfo, SkipsLoopRamZramSrAndEmptyDmButKeepsOthersSorted) {
   TempTree sys;
   AddDisk(sys, "vdb", 8);

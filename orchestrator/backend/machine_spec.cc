@@ -11,7 +11,8 @@ namespace {
 template <typename E>
 using NameTable = std::array<std::pair<E, const char*>, 2>;
 
-constexpr NameTable<Bus> kBusNames{{{Bus::VirtioBlk, "virtio-blk"}, {Bus::Nvme, "nvme"}}};
+constexpr std::array<std::pair<Bus, const char*>, 3> kBusNames{
+    {{Bus::VirtioBlk, "virtio-blk"}, {Bus::Nvme, "nvme"}, {Bus::VirtioScsi, "virtio-scsi"}}};
 constexpr std::array<std::pair<Aio, const char*>, 3> kAioNames{
     {{Aio::Threads, "threads"}, {Aio::Native, "native"}, {Aio::IoUring, "io_uring"}}};
 constexpr NameTable<CacheMode> kCacheNames{

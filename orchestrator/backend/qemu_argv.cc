@@ -39,7 +39,16 @@ void ValidateDisk(const DiskSpec& d) {
   if (!IsSafeName(d.id) || d.id.size() > 20) {
     fail("id", "\"" + d.id + "\" must be 1-20 characters of [A-Za-z0-9._-]");
   }
-  if (d.backing.empty()) fail("backing", "is empty; name a file or block device");
+  if (d.driver != "file" && d.driver != "host_device" && d.driver != "null-co") {
+    fail("driver", "\"" + d.driver +
+                       "\" is not supported; allowed: \"file\", \"host_device\", \"null-co\"");
+  }
+  if (d.driver == "null-co") {
+    if (d.null_size == 0) fail("null_size", "must be set for null-co (the disk's size)");
+    if (d.format != "raw") fail("format", "null-co has no data to hold a qcow2 image; use raw");
+  } else if (d.backing.empty()) {
+    fail("backing", "is empty; name a file or block device");
+  }
   if (d.format != "raw" && d.format != "qcow2") {
     fail("format", "\"" + d.format + "\" is not supported; allowed: \"raw\", \"qcow2\"");
   }
@@ -52,7 +61,7 @@ void ValidateDisk(const DiskSpec& d) {
                    "virtio-blk serial limit)");
   }
   if (d.serial.find(',') != std::string::npos) fail("serial", "must not contain a comma");
-  if (d.bus == Bus::VirtioBlk) {
+  if (d.bus == Bus::VirtioBlk || d.bus == Bus::VirtioScsi) {
     uint32_t q = d.queue_size;
     if (q < 2 || q > 1024 || (q & (q - 1)) != 0) {
       fail("queue_size", std::to_string(q) + " must be a power of two from 2 to 1024");
@@ -61,7 +70,7 @@ void ValidateDisk(const DiskSpec& d) {
       fail("num_queues", std::to_string(d.num_queues) + " must be from 1 to 1024");
     }
   } else {
-    if (d.iothread) fail("iothread", "iothread is only supported for virtio-blk in QEMU 7.2");
+    if (d.iothread) fail("iothread", "iothread needs a virtio bus (virtio-blk or virtio-scsi)");
     if (d.nvme_max_ioqpairs < 1) fail("nvme_max_ioqpairs", "must be at least 1");
   }
 }
@@ -75,13 +84,7 @@ void AddDisk(const DiskSpec& d, std::vector<std::string>& argv) {
   if (d.iothread) {
     argv.insert(argv.end(), {"-object", "iothread,id=" + io});
   }
-  // cache=none is O_DIRECT on the host file; no-flush stays off unless asked, so guest
-  // flushes reach the host (durability jobs cross-check them).
-  argv.insert(argv.end(),
-              {"-blockdev", "driver=file,node-name=" + file_node +
-                                ",filename=" + EscapeCommas(d.backing) + ",aio=" + ToString(d.aio) +
-                                ",cache.direct=" + OnOff(d.cache == CacheMode::None) +
-                                ",cache.no-flush=" + OnOff(d.no_flush)});
+  argv.insert(argv.end(), {"-blockdev", ProtocolNodeOptions(d)});
   argv.insert(argv.end(), {"-blockdev", "driver=" + d.format + ",node-name=" + disk_node +
                                             ",file=" + file_node});
   std::string dev;
@@ -91,6 +94,15 @@ void AddDisk(const DiskSpec& d, std::vector<std::string>& argv) {
           ",queue-size=" + std::to_string(d.queue_size) +
           ",request-merging=" + OnOff(d.request_merging);
     if (d.iothread) dev += ",iothread=" + io;
+  } else if (d.bus == Bus::VirtioScsi) {
+    // One controller per disk, so its queues and iothread belong to this disk alone.
+    std::string ctl = "virtio-scsi-pci,id=" + ScsiControllerId("dev-" + d.id) +
+                      ",num_queues=" + std::to_string(d.num_queues) +
+                      ",virtqueue_size=" + std::to_string(d.queue_size);
+    if (d.iothread) ctl += ",iothread=" + io;
+    argv.insert(argv.end(), {"-device", ctl});
+    dev = "scsi-hd,bus=" + ScsiControllerId("dev-" + d.id) + ".0,drive=" + disk_node +
+          ",id=dev-" + d.id + ",serial=" + serial;
   } else {
     // QEMU's nvme device has no request-merging property: request_merging is recorded
     // only (DescribeDisk says so); the guest's nomerges setting is the knob there.
@@ -101,6 +113,22 @@ void AddDisk(const DiskSpec& d, std::vector<std::string>& argv) {
 }
 
 }  // namespace
+
+std::string ProtocolNodeOptions(const DiskSpec& d) {
+  const std::string node = "node-name=file-" + d.id;
+  if (d.driver == "null-co") {
+    // read-zeroes=on: without it reads return whatever was in the guest's buffer.
+    return "driver=null-co," + node + ",size=" + std::to_string(d.null_size) +
+           ",latency-ns=" + std::to_string(d.null_latency_ns) + ",read-zeroes=on";
+  }
+  // cache=none is O_DIRECT on the host file; no-flush stays off unless asked, so guest
+  // flushes reach the host (durability jobs cross-check them).
+  return "driver=" + d.driver + "," + node + ",filename=" + EscapeCommas(d.backing) +
+         ",aio=" + ToString(d.aio) + ",cache.direct=" + OnOff(d.cache == CacheMode::None) +
+         ",cache.no-flush=" + OnOff(d.no_flush);
+}
+
+std::string ScsiControllerId(const std::string& device_id) { return device_id + "-scsi"; }
 
 MachineSpecError::MachineSpecError(const std::string& disk_id, const std::string& field,
                                    const std::string& problem)
@@ -177,9 +205,19 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
 }
 
 std::string DescribeDisk(const DiskSpec& d) {
-  std::string s = d.id + ": " + ToString(d.bus) + " backing " + d.backing + " (" + d.format +
-                  "), aio=" + ToString(d.aio) + ", cache=" + ToString(d.cache);
-  if (d.bus == Bus::VirtioBlk) {
+  std::string s = d.id + ": " + ToString(d.bus);
+  if (d.driver == "null-co") {
+    s += " on null-co (no storage; " + std::to_string(d.null_size) + " bytes, " +
+         std::to_string(d.null_latency_ns) + " ns per request)";
+  } else {
+    s += " backing " + d.backing + " (" + d.driver + ", " + d.format +
+         "), aio=" + ToString(d.aio) + ", cache=" + ToString(d.cache);
+  }
+  if (d.bus == Bus::VirtioScsi) {
+    s += ", own virtio-scsi controller with " + std::to_string(d.num_queues) +
+         " request queue(s) of " + std::to_string(d.queue_size) +
+         (d.iothread ? ", iothread" : ", no iothread");
+  } else if (d.bus == Bus::VirtioBlk) {
     s += ", " + std::to_string(d.num_queues) + " queue(s) of " +
          std::to_string(d.queue_size) + (d.iothread ? ", iothread" : ", no iothread") +
          ", request merging " + OnOff(d.request_merging) + " (QEMU request-merging)";

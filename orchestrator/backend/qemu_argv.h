@@ -41,6 +41,13 @@ void ValidateMachineSpec(const MachineSpec& spec, const MachinePaths& paths);
 // The full argv, argv[0] = spec.qemu_binary. Validates first (MachineSpecError).
 std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePaths& paths);
 
+// The -blockdev options of the disk's protocol node "file-<id>" (file, host_device or
+// null-co). The format node "disk-<id>" sits on it.
+std::string ProtocolNodeOptions(const DiskSpec& disk);
+
+// The id of the virtio-scsi controller that carries only the disk with `device_id`.
+std::string ScsiControllerId(const std::string& device_id);
+
 // One human-readable line per disk for manifests, including what request_merging did.
 std::string DescribeDisk(const DiskSpec& disk);
 

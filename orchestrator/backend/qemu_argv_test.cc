@@ -129,12 +129,12 @@ TEST(QemuArgvTest, NativeAioNeedsCacheNone) {
                   "aio", "QEMU refuses aio=native without cache.direct=on");
 }
 
-TEST(QemuArgvTest, IothreadOnlyForVirtioBlk) {
+TEST(QemuArgvTest, IothreadNeedsAVirtioBus) {
   ExpectDiskError(Disk("n", [](DiskSpec& d) {
                     d.bus = Bus::Nvme;
                     d.iothread = true;
                   }),
-                  "iothread", "only supported for virtio-blk");
+                  "iothread", "iothread needs a virtio bus");
 }
 
 TEST(QemuArgvTest, QueueSizeMustBePowerOfTwo) {
@@ -175,6 +175,94 @@ TEST(QemuArgvTest, DescribeDiskSaysWhatRequestMergingDid) {
               HasSubstr("request merging off (QEMU request-merging)"));
   EXPECT_THAT(DescribeDisk(Disk("n", [](DiskSpec& d) { d.bus = Bus::Nvme; })),
               HasSubstr("recorded only"));
+}
+
+}  // namespace
+}  // namespace storbed
+
+namespace storbed {
+namespace {
+
+// The argv after the common prefix: the disk's own options.
+std::vector<std::string> DiskArgs(const MachineSpec& m) {
+  const std::vector<std::string> argv = BuildQemuArgv(m, PathsIn(m.run_dir));
+  return {argv.begin() + static_cast<long>(CommonPrefix("tcg", "max").size()), argv.end()};
+}
+
+TEST(QemuArgvTest, VirtioScsiGetsItsOwnControllerWithQueuesAndIothread) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.bus = Bus::VirtioScsi;
+    d.num_queues = 2;
+    d.queue_size = 128;
+    d.iothread = true;
+    d.serial = "sn0";
+  }));
+  EXPECT_THAT(DiskArgs(m),
+              ElementsAreArray(std::vector<std::string>{
+                  "-object", "iothread,id=io-d0",
+                  "-blockdev",
+                  "driver=file,node-name=file-d0,filename=/a,aio=threads,cache.direct=on,"
+                  "cache.no-flush=off",
+                  "-blockdev", "driver=raw,node-name=disk-d0,file=file-d0",
+                  "-device",
+                  "virtio-scsi-pci,id=dev-d0-scsi,num_queues=2,virtqueue_size=128,iothread=io-d0",
+                  "-device", "scsi-hd,bus=dev-d0-scsi.0,drive=disk-d0,id=dev-d0,serial=sn0"}));
+}
+
+TEST(QemuArgvTest, NullCoHasNoFileAndAddsLatency) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.driver = "null-co";
+    d.backing = "";
+    d.null_size = 1 << 30;
+    d.null_latency_ns = 20000;
+  }));
+  const auto args = DiskArgs(m);
+  ASSERT_GE(args.size(), 2u);
+  EXPECT_EQ(args[1], "driver=null-co,node-name=file-d0,size=1073741824,latency-ns=20000,"
+                     "read-zeroes=on");
+  EXPECT_THAT(DescribeDisk(m.disks[0]), HasSubstr("null-co (no storage; 1073741824 bytes, 20000 ns"));
+}
+
+TEST(QemuArgvTest, HostDeviceUsesTheHostDeviceDriver) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.driver = "host_device";
+    d.backing = "/dev/nvme0n1";
+    d.aio = Aio::Native;
+  }));
+  EXPECT_EQ(DiskArgs(m)[1], "driver=host_device,node-name=file-d0,filename=/dev/nvme0n1,"
+                            "aio=native,cache.direct=on,cache.no-flush=off");
+}
+
+TEST(QemuArgvTest, BackingDriverMistakesNameTheField) {
+  auto error_for = [](const std::function<void(DiskSpec&)>& edit) {
+    MachineSpec m = BaseSpec();
+    m.disks.push_back(Disk("d0", edit));
+    try {
+      BuildQemuArgv(m, PathsIn(m.run_dir));
+    } catch (const MachineSpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_for([](DiskSpec& d) { d.driver = "nbd"; }),
+            "disk \"d0\" field driver: \"nbd\" is not supported; allowed: \"file\", "
+            "\"host_device\", \"null-co\"");
+  EXPECT_EQ(error_for([](DiskSpec& d) { d.driver = "null-co"; }),
+            "disk \"d0\" field null_size: must be set for null-co (the disk's size)");
+  EXPECT_EQ(error_for([](DiskSpec& d) {
+              d.driver = "null-co";
+              d.null_size = 4096;
+              d.format = "qcow2";
+            }),
+            "disk \"d0\" field format: null-co has no data to hold a qcow2 image; use raw");
+  EXPECT_EQ(error_for([](DiskSpec& d) {
+              d.bus = Bus::VirtioScsi;
+              d.queue_size = 100;
+            }),
+            "disk \"d0\" field queue_size: 100 must be a power of two from 2 to 1024");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "sampling/virtqueue_status.h"
 
+#include "backend/qemu_argv.h"
 #include "backend/qmp_client.h"
 #include "timeline.h"
 
@@ -34,8 +35,10 @@ VirtqueueTarget ResolveVirtqueues(const QmpExecutor& qmp, const std::string& dev
   if (!devices.is_array())
     throw VirtqueueError("x-query-virtio did not return a list", devices.dump());
   // The device's own id names /machine/peripheral/<id>; its virtio part is the child
-  // "virtio-backend", which is what x-query-virtio lists.
-  const std::string want = "/machine/peripheral/" + device_id + "/virtio-backend";
+  // "virtio-backend", which is what x-query-virtio lists. A SCSI disk has no queues of
+  // its own: they are its controller's.
+  const std::string owner = bus == Bus::VirtioScsi ? ScsiControllerId(device_id) : device_id;
+  const std::string want = "/machine/peripheral/" + owner + "/virtio-backend";
   std::string path;
   for (const json& d : devices) {
     if (!d.is_object() || !d.contains("path") || !d.at("path").is_string()) {
@@ -62,6 +65,13 @@ VirtqueueTarget ResolveVirtqueues(const QmpExecutor& qmp, const std::string& dev
   t.available = true;
   t.path = path;
   t.num_queues = n->get<int>();
+  // virtio-scsi: queue 0 is control, 1 events, requests from 2 on.
+  if (bus == Bus::VirtioScsi) {
+    t.first_queue = 2;
+    if (t.num_queues <= 2)
+      throw VirtqueueError("x-query-virtio-status " + path + " has no request queues",
+                           status.dump());
+  }
   return t;
 }
 
@@ -76,7 +86,7 @@ uint64_t ParseQueueInuse(const json& reply) {
 VirtqueueSample SampleVirtqueues(const QmpExecutor& qmp, const VirtqueueTarget& target) {
   if (!target.available) throw VirtqueueError("virtqueues " + target.reason, "");
   VirtqueueSample s;
-  for (int q = 0; q < target.num_queues; ++q) {
+  for (int q = target.first_queue; q < target.num_queues; ++q) {
     // With an iothread QEMU reads these fields from the main loop while the iothread
     // moves them: each value is a consistent snapshot of one queue, not of all at once.
     json reply = qmp("x-query-virtio-queue-status", json{{"path", target.path}, {"queue", q}});
@@ -106,8 +116,8 @@ LayerStats VirtqueueLayer(const VirtqueueTarget& target, const std::vector<doubl
   TimelineSummary s = Summarize(tl);
   l.available = true;
   l.avg_depth = s.time_weighted_mean;  // the plain mean when there is one sample
-  l.notes.push_back("point samples of inuse summed over " + std::to_string(target.num_queues) +
-                    " queue(s), " + std::to_string(s.samples) + " samples, max " +
+  l.notes.push_back("point samples of inuse summed over " +
+                    std::to_string(target.num_queues - target.first_queue) + " request queue(s), " + std::to_string(s.samples) + " samples, max " +
                     std::to_string(static_cast<uint64_t>(s.max)));
   return l;
 }

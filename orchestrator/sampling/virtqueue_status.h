@@ -34,6 +34,7 @@ struct VirtqueueTarget {
   std::string reason;  // why, when !available (the report adds "not available: ")
   std::string path;    // QOM path, e.g. "/machine/peripheral/dev-d0/virtio-backend"
   int num_queues = 0;
+  int first_queue = 0;  // the first request queue (virtio-scsi: 2, after control and event)
 };
 
 inline constexpr const char* kNvmeNoVirtqueue =

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 #include <optional>
 #include <vector>
 
@@ -29,7 +30,26 @@ class LibvirtScanner : public LeftoverScanner {
   explicit LibvirtScanner(LibvirtScanOptions o) : o_(std::move(o)) {}
   std::string Scope() const override { return "libvirt at " + o_.uri; }
 
+  // LibvirtError's text starts with "libvirt at <uri>", which the scope and the item's
+  // label already say: pass on the operation and libvirt's message only.
   std::vector<Leftover> Find() override {
+    try {
+      return FindOrThrow();
+    } catch (const LibvirtError& e) {
+      throw std::runtime_error(e.operation() + ": " + e.message());
+    }
+  }
+
+  void Remove(const Leftover& item) override {
+    try {
+      RemoveOrThrow(item);
+    } catch (const LibvirtError& e) {
+      throw std::runtime_error(e.operation() + ": " + e.message());
+    }
+  }
+
+ private:
+  std::vector<Leftover> FindOrThrow() {
     conn_.emplace(LibvirtConnection::Open(o_.uri));
     const ProcessTable processes = ProcessTable::Read(o_.proc_root, /*with_fds=*/false);
     std::vector<Leftover> found;
@@ -66,7 +86,7 @@ class LibvirtScanner : public LeftoverScanner {
     return found;
   }
 
-  void Remove(const Leftover& item) override {
+  void RemoveOrThrow(const Leftover& item) {
     if (item.kind == LeftoverKind::Domain) return RemoveDomain(item.id);
     PoolHandle pool(virStoragePoolLookupByName(conn_->get(), kPoolName));
     if (!pool) conn_->Fail(std::string("find pool ") + kPoolName);
@@ -75,7 +95,6 @@ class LibvirtScanner : public LeftoverScanner {
     if (virStorageVolDelete(vol.get(), 0) != 0) conn_->Fail("delete volume " + item.id);
   }
 
- private:
   std::vector<DomainHandle> ListDomains() {
     virDomainPtr* raw = nullptr;
     const int n = virConnectListAllDomains(conn_->get(), &raw, 0);

@@ -16,13 +16,16 @@ CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
       "Remove what killed runs left: storbed-* libvirt domains and their volumes, stray QEMU, "
       "loop devices, storbed-work-* dirs, sockets. Never touches a live run's.");
   cmd->add_option("--connect", options->uris,
-                  "libvirt URI to clean (repeatable; default qemu:///system)");
+                  "libvirt URI to clean (repeatable; default qemu:///system)")
+      ->allow_extra_args(false);
   cmd->add_option("--inventory", options->inventory,
                   "Also clean every host \"uri\" of this inventory file");
   cmd->add_option("--work-dir", options->work_dirs,
-                  "Where runs make storbed-work-* dirs (repeatable; default /var/tmp)");
+                  "Where runs make storbed-work-* dirs (repeatable; default /var/tmp)")
+      ->allow_extra_args(false);
   cmd->add_option("--results", options->results_dirs,
-                  "Results dir whose leftover agent.sock / qmp.sock to remove (repeatable)");
+                  "Results dir whose leftover agent.sock / qmp.sock to remove (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--no-libvirt", options->no_libvirt, "Leave libvirt alone: this host only");
   cmd->add_flag("--dry-run", options->dry_run, "List what would be removed; change nothing");
   cmd->add_flag("--force", options->force,

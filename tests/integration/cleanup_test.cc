@@ -1,0 +1,270 @@
+// `storbed cleanup` end to end: after a `storbed run` is SIGKILLed it removes the work
+// dir, a loop device and a stray QEMU over it, and the machine's sockets; and it removes a
+// libvirt domain whose owner is dead while leaving a live run's and a foreign domain alone.
+#include <gtest/gtest.h>
+#include <libvirt/libvirt.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "backend/child_process.h"
+#include "libvirt/virt_handles.h"
+#include "run/owner_marker.h"
+#include "run/temp_dir.h"
+#include "test_env.h"
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+struct CliResult {
+  std::string exit;  // ExitDescription
+  std::string log;   // stdout + stderr
+};
+
+CliResult RunCli(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> argv{testing::CliPath()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildProcess cli = ChildProcess::Start(argv, log);
+  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(2)));
+  return {cli.ExitDescription(), Slurp(log)};
+}
+
+// Output of a shell command (stdout), trailing newline dropped.
+std::string Shell(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[512];
+    while (fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// QemuPidsMentioning without zombies: a killed QEMU waits for pid 1 to reap it.
+std::vector<int> LiveQemuPidsMentioning(const std::string& needle) {
+  std::vector<int> live;
+  for (int pid : testing::QemuPidsMentioning(needle)) {
+    const std::string stat = Slurp("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = stat.rfind(')');
+    if (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z')
+      live.push_back(pid);
+  }
+  return live;
+}
+
+void WaitForLogLine(const std::string& log, const std::string& line) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+  while (std::chrono::steady_clock::now() < deadline &&
+         Slurp(log).find(line) == std::string::npos)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_NE(Slurp(log).find(line), std::string::npos) << Slurp(log);
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  if (!fs::exists("/dev/loop-control")) GTEST_SKIP() << "no /dev/loop-control";
+  const std::string dir = testing::ScratchDir("cleanup-kill");
+  const std::string out = dir + "/out", work = dir + "/work";
+  fs::create_directories(work);
+  std::ofstream(dir + "/scenario.json") << R"({
+    "name": "cleanup", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
+    "disk": {"size": "16m"},
+    "jobs": [{"name": "long", "pattern": "random", "bs": "4k", "runtime": 300}]})";
+  ChildProcess run = ChildProcess::Start(
+      {testing::CliPath(), "run", dir + "/scenario.json", "--out", out, "--work-dir", work,
+       "--image-cache", std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+      dir + "/run.log");
+  WaitForLogLine(dir + "/run.log", "001-virtio-blk-long on");
+  ASSERT_EQ(LiveQemuPidsMentioning(out).size(), 1u);
+
+  // What a killed run can leave beyond its work dir: a loop device over its backing
+  // (attached without autoclear, as a tool of the user's might) and a QEMU that outlived
+  // storbed (reparented, its agent socket inside the work dir).
+  fs::path run_work;
+  for (const auto& e : fs::directory_iterator(work)) run_work = e.path();
+  ASSERT_TRUE(fs::exists(run_work / "owner")) << run_work;
+  const std::string loop = Shell("losetup --find --show " + (run_work / "backing.raw").string());
+  ASSERT_EQ(loop.rfind("/dev/loop", 0), 0u) << loop;
+  const std::string stray_socket = (run_work / "stray-agent.sock").string();
+  Shell("sh -c 'qemu-system-x86_64 -name storbed-stray,debug-threads=on -machine q35 -accel tcg "
+        "-m 64 -S -nodefaults -display none -device virtio-serial-pci,id=vser0 "
+        "-chardev socket,id=agent,path=" + stray_socket + ",server=on,wait=off "
+        "-device virtserialport,bus=vser0.0,chardev=agent,name=org.storbed.agent.0 "
+        ">/dev/null 2>&1 &'");
+  for (int i = 0; i < 50 && LiveQemuPidsMentioning(stray_socket).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const auto stray = LiveQemuPidsMentioning(stray_socket);
+  ASSERT_EQ(stray.size(), 1u);
+
+  // A live run's work dir (this test process owns it) stays.
+  TempDir live(work, "storbed-work-");
+
+  kill(run.Pid(), SIGKILL);
+  ASSERT_TRUE(run.WaitFor(std::chrono::seconds(30)));
+  ASSERT_TRUE(fs::exists(run_work));
+
+  const std::vector<std::string> args{"cleanup", "--no-libvirt", "--work-dir", work,
+                                      "--results", out};
+  std::vector<std::string> dry_args = args;
+  dry_args.push_back("--dry-run");
+  const CliResult dry = RunCli(dry_args, dir + "/dry.log");
+  EXPECT_EQ(dry.exit, "exited with status 0") << dry.log;
+  EXPECT_TRUE(Contains(dry.log, "would remove work dir " + run_work.string())) << dry.log;
+  EXPECT_TRUE(fs::exists(run_work));
+  EXPECT_EQ(LiveQemuPidsMentioning(stray_socket).size(), 1u);
+
+  const CliResult clean = RunCli(args, dir + "/cleanup.log");
+  EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
+  const std::string owner_gone = "(owner pid " + std::to_string(run.Pid()) + " gone)";
+  EXPECT_TRUE(Contains(clean.log, "removed work dir " + run_work.string() + " " + owner_gone))
+      << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "removed QEMU pid " + std::to_string(stray[0]) +
+                                      " (storbed-stray) (uses " + run_work.string()))
+      << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "removed loop device " + loop + " over ")) << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "removed socket " + out + "/machine-virtio-blk/qmp.sock"))
+      << clean.log;
+  EXPECT_FALSE(Contains(clean.log, live.path())) << clean.log;
+  std::cout << clean.log;
+
+  EXPECT_TRUE(LiveQemuPidsMentioning(dir).empty());
+  EXPECT_FALSE(fs::exists(run_work));
+  EXPECT_TRUE(fs::exists(live.path()));
+  EXPECT_FALSE(fs::exists("/sys/block/" + fs::path(loop).filename().string() +
+                          "/loop/backing_file"));
+  EXPECT_FALSE(fs::exists(out + "/machine-virtio-blk/qmp.sock"));
+  EXPECT_FALSE(fs::exists(out + "/machine-virtio-blk/agent.sock"));
+  EXPECT_TRUE(fs::exists(out + "/manifest.json"));  // results stay
+}
+
+// A domain that removes itself at the end of the test, whatever happened.
+struct ScopedDomain {
+  virConnectPtr conn;
+  std::string name;
+  ~ScopedDomain() {
+    if (virDomainPtr d = virDomainLookupByName(conn, name.c_str())) {
+      virDomainDestroy(d);
+      virDomainFree(d);
+    }
+  }
+};
+
+std::string TinyDomainXml(const std::string& name, const std::string& metadata) {
+  return "<domain type='qemu'><name>" + name +
+         "</name><memory unit='MiB'>64</memory><vcpu>1</vcpu>"
+         "<os><type arch='x86_64' machine='q35'>hvm</type></os>" +
+         (metadata.empty() ? "" : "<metadata>" + metadata + "</metadata>") +
+         "<devices/></domain>";
+}
+
+std::string RunMetadata(const std::string& session, int pid, const std::string& started) {
+  return "<storbed:run xmlns:storbed='https://storbed.dev/xmlns/run/1' session='" + session +
+         "' pid='" + std::to_string(pid) + "' host='" + ThisHostName() + "' started='" +
+         started + "'/>";
+}
+
+// A pid that no process has: a child that already exited and was reaped.
+int DeadPid() {
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, nullptr, 0);
+  return child;
+}
+
+TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
+  const std::string uri = "qemu:///system";
+  std::optional<LibvirtConnection> conn;
+  try {
+    conn.emplace(LibvirtConnection::Open(uri));
+  } catch (const LibvirtError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const std::string dir = testing::ScratchDir("cleanup-libvirt");
+  const int dead = DeadPid();
+  const std::string dead_session = "20240101T000000-" + std::to_string(dead);
+  const std::string me = std::to_string(getpid());
+  const ScopedDomain stale{conn->get(), "storbed-" + dead_session + "-cleanup-test"};
+  const ScopedDomain live{conn->get(), "storbed-29990101T000000-" + me + "-cleanup-test"};
+  const ScopedDomain foreign{conn->get(), "cleanup-test-keep-" + me};
+  const ScopedDomain unowned{conn->get(), "storbed-unowned-cleanup-test-" + me};
+  const std::pair<const ScopedDomain*, std::string> domains[] = {
+      {&stale, RunMetadata(dead_session, dead, "2024-01-01T00:00:00Z")},
+      {&live, RunMetadata("29990101T000000-" + me, getpid(), "2999-01-01T00:00:00Z")},
+      {&foreign, RunMetadata(dead_session, dead, "2024-01-01T00:00:00Z")},
+      {&unowned, ""}};
+  for (const auto& [domain, metadata] : domains) {
+    // Transient and without AUTODESTROY: it outlives this connection, as a killed run's would.
+    virDomainPtr d = virDomainCreateXML(conn->get(),
+                                        TinyDomainXml(domain->name, metadata).c_str(), 0);
+    ASSERT_NE(d, nullptr) << domain->name << ": " << virGetLastErrorMessage();
+    virDomainFree(d);
+  }
+  // A volume of the dead session, when this host has the storbed pool.
+  std::string volume;
+  if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn->get(), "storbed")) {
+    volume = "storbed-" + dead_session + "-cleanup-test-d0.img";
+    const std::string xml = "<volume><name>" + volume +
+                            "</name><capacity unit='KiB'>64</capacity>"
+                            "<target><format type='raw'/></target></volume>";
+    virStorageVolPtr vol = virStorageVolCreateXML(pool, xml.c_str(), 0);
+    if (vol) virStorageVolFree(vol);
+    else volume.clear();
+    virStoragePoolFree(pool);
+  }
+
+  const CliResult clean =
+      RunCli({"cleanup", "--connect", uri, "--work-dir", dir}, dir + "/cleanup.log");
+  EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
+  std::cout << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "removed domain " + stale.name + " on " + uri +
+                                      " (owner pid " + std::to_string(dead) + " gone)"))
+      << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "left alone domain " + unowned.name)) << clean.log;
+  EXPECT_FALSE(Contains(clean.log, live.name)) << clean.log;
+  EXPECT_FALSE(Contains(clean.log, foreign.name)) << clean.log;
+  if (!volume.empty())
+    EXPECT_TRUE(Contains(clean.log, "removed volume " + volume)) << clean.log;
+
+  auto exists = [&](const std::string& name) {
+    virDomainPtr d = virDomainLookupByName(conn->get(), name.c_str());
+    if (d) virDomainFree(d);
+    return d != nullptr;
+  };
+  EXPECT_FALSE(exists(stale.name));
+  EXPECT_TRUE(exists(live.name));
+  EXPECT_TRUE(exists(foreign.name));
+  EXPECT_TRUE(exists(unowned.name));
+}
+
+TEST(CleanupTest, ADownDaemonIsOneLineNamingTheUriAndTheRestStillRuns) {
+  const std::string dir = testing::ScratchDir("cleanup-down");
+  const std::string uri = "qemu+unix:///system?socket=" + dir + "/no-such.sock";
+  const CliResult clean =
+      RunCli({"cleanup", "--connect", uri, "--work-dir", dir}, dir + "/cleanup.log");
+  EXPECT_EQ(clean.exit, "exited with status 1") << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "storbed: cleanup: libvirt at " + uri + ": cannot connect: "))
+      << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "cleanup: removed 0 items, 1 failure")) << clean.log;
+}
+
+}  // namespace
+}  // namespace storbed

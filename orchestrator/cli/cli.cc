@@ -14,6 +14,7 @@
 #include "image/kernel_locator.h"
 #include "run/fio_import.h"
 #include "run/report_ladders.h"
+#include "run/run_hosts.h"
 #include "run/run_plan.h"
 #include "run/report_table.h"
 #include "run/results_dir.h"
@@ -62,6 +63,13 @@ int Run(const RunOptions& options) {
 // Plans without side effects: no backing, no image, no results directory.
 int DryRunMain(const RunOptions& options) {
   const Scenario scenario = LoadScenarioFor(options);
+  const std::vector<RunHost> hosts = HostsFor(options);  // a bad inventory fails here too
+  if (hosts.size() > 1 || hosts[0].backend != "qemu") {
+    std::cerr << "storbed: note: guests would go to";
+    for (const auto& h : hosts)
+      std::cerr << " " << h.name << " (" << h.uri << ", " << h.max_guests << " at once)";
+    std::cerr << "\n";
+  }
   if (!options.fio_path.empty()) {
     for (const auto& note : ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).notes)
       std::cerr << "storbed: note: " << note << "\n";
@@ -107,6 +115,18 @@ int RunMain(int argc, char** argv) {
   run_cmd->add_option("--work-dir", run.work_dir,
                       "Where backing files are made (on a real block device, not tmpfs)")
       ->capture_default_str();
+  run_cmd->add_option("--backend", run.backend,
+                      "Who starts guests: qemu (default: QEMU as a child of storbed) or libvirt")
+      ->check(CLI::IsMember({"qemu", "libvirt"}));
+  run_cmd->add_option("--connect", run.connect_uri,
+                      "libvirt URI (default qemu:///system); implies --backend libvirt");
+  auto* inventory_opt = run_cmd->add_option(
+      "--inventory", run.inventory_path,
+      "Hosts to spread the guests over, in parallel (JSON, see docs/hosts.md); implies "
+      "--backend libvirt");
+  run_cmd->add_option("--host-label", run.host_label,
+                      "With --inventory: only the hosts carrying this label")
+      ->needs(inventory_opt);
 
   ImageRequest image;
   image.cache_dir = DefaultImageCache();

@@ -63,6 +63,8 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     r.run_id = run.run_id;
     r.target = ToString(TargetKind::BareMetal);
     r.accel = "host";
+    r.host_name = kLocalHost;  // bare metal is this machine's disk, whatever the hosts
+    r.backend = "none";
     r.job = run.job;
     r.params = run.params;
     return r;
@@ -75,9 +77,10 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     for (const auto& run : runs) RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
     return;
   }
-  ctx.manifest["bare_metal"] = {{"device", loop->path()}, {"backing", ctx.backing.path},
-                                {"loop_direct_io", true}};
-  ctx.results.WriteManifest(ctx.manifest);
+  ctx.manifest.Update([&](nlohmann::json& m) {
+    m["bare_metal"] = {{"device", loop->path()}, {"backing", ctx.backing.path},
+                       {"loop_direct_io", true}};
+  });
   const std::string work_dir = ctx.results.File("bare-metal");
   std::filesystem::create_directories(work_dir);
   for (const auto& run : runs) {

@@ -7,6 +7,7 @@
 #include "analysis/durability.h"
 #include "analysis/ladder_builder.h"
 #include "backend/interrupt.h"
+#include "libvirt/virt_handles.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
 #include "run/host_info.h"
@@ -78,11 +79,13 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
 
 }  // namespace
 
-MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const GuestImage& image,
-                             Accel accel, const std::string& run_dir) {
+MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std::string& label,
+                             const GuestImage& image, Accel accel, const std::string& run_dir) {
   const DiskConfig& disk = ctx.scenario.disk;
   MachineSpec spec;
-  spec.name = ctx.scenario.name + "-" + ToString(target);
+  // The label, not the target: two machines of one target ("virtio-blk-m1", "-m2") may
+  // run at once on one libvirt host, and the domain name is made from this.
+  spec.name = ctx.scenario.name + "-" + label;
   spec.vcpus = ctx.scenario.machine.vcpus;
   spec.memory_mib = ctx.scenario.machine.memory_bytes >> 20;
   spec.accel = accel;
@@ -113,13 +116,15 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
                     const GuestImage& image, const AccelDecision& accel, Backend& backend) {
   const std::string machine_dir = "machine-" + label;
   const std::string run_dir = ctx.results.File(machine_dir);
-  const MachineSpec spec = GuestMachineSpec(ctx, target, image, accel.accel, run_dir);
+  const MachineSpec spec = GuestMachineSpec(ctx, target, label, image, accel.accel, run_dir);
   auto base_record = [&](const PlannedRun& run) {
     RunRecord r;
     r.run_id = run.run_id;
     r.target = ToString(target);
     r.accel = ToString(accel.accel);
     r.machine = machine_dir;
+    r.host_name = ctx.host.name;
+    r.backend = backend.Name();
     r.job = run.job;
     r.console_log = machine_dir + "/console.log";
     r.params = run.params;
@@ -135,6 +140,8 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
                                       static_cast<int64_t>(ctx.scenario.machine.boot_timeout_s)));
   } catch (const InterruptedError&) {
     throw;
+  } catch (const LibvirtError&) {
+    throw;  // the host failed, not the guest: the caller moves the runs to another host
   } catch (const std::exception& e) {
     for (const auto& run : runs)
       RecordFailure(ctx, base_record(run), RunStatus::Failed,
@@ -144,15 +151,16 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   const HelloReply& hello = machine->Hello();
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << SecondsSince(boot_start) << " s\n";
-  ctx.manifest["machines"][label] = {
+  const nlohmann::json entry = {
       {"argv", machine->Argv()},          {"qemu_version", machine->QemuVersion()},
       {"accel", ToString(accel.accel)},   {"guest_kernel", hello.kernel_release},
       {"agent_version", hello.agent_version},
       {"devices", hello.devices},         {"modules_loaded", hello.modules_loaded},
       {"console_log", machine_dir + "/console.log"},
       {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()},
-      {"backend", backend.Name()},        {"backend_details", machine->Describe()}};
-  ctx.results.WriteManifest(ctx.manifest);
+      {"host", ctx.host.name},            {"backend", backend.Name()},
+      {"backend_details", machine->Describe()}};
+  ctx.manifest.Update([&](nlohmann::json& m) { m["machines"][label] = entry; });
 
   std::string seen;
   const std::string device = DeviceWithSerial(hello, &seen);

@@ -28,6 +28,9 @@ std::string ShortLayer(const std::string& layer) {
 
 using Row = std::vector<std::string>;
 
+// Columns before the measured figures (run .. io), and where "host" goes when shown.
+constexpr size_t kFixedColumns = 6, kHostColumn = 2;
+
 Row RowFor(const RunRecord& r) {
   Row row{r.run_id, r.target, ToString(r.job.pattern) + " " + ToString(r.job.rw),
           Bytes(r.job.bs), std::to_string(r.job.iodepth) + " " + ToString(r.job.engine),
@@ -59,8 +62,16 @@ std::string RenderTable(const std::vector<RunRecord>& all_records) {
   std::vector<RunRecord> records;
   for (const auto& r : all_records)
     if (r.status != RunStatus::Warmup) records.push_back(r);
-  const Row header{"run", "target", "pattern", "bs", "depth", "io", "MiB/s", "IOPS", "p50 us",
-                   "p99 us", "req KiB", "avg QD (layer)", "accel", "durable"};
+  // Hosts in parallel append in the order runs end; run ids number the plan's order.
+  std::stable_sort(records.begin(), records.end(),
+                   [](const RunRecord& a, const RunRecord& b) { return a.run_id < b.run_id; });
+  Row header{"run", "target", "pattern", "bs", "depth", "io", "MiB/s", "IOPS", "p50 us",
+             "p99 us", "req KiB", "avg QD (layer)", "accel", "durable"};
+  // The host is a column only when it varies: a single-host table stays as it was.
+  std::set<std::string> hosts;
+  for (const auto& r : records) hosts.insert(r.host_name);
+  const bool host_column = hosts.size() > 1;
+  if (host_column) header.insert(header.begin() + kHostColumn, "host");
   // Group by job in first-seen order, keeping each job's targets in run order.
   std::vector<std::string> job_order;
   for (const auto& r : records)
@@ -68,8 +79,11 @@ std::string RenderTable(const std::vector<RunRecord>& all_records) {
       job_order.push_back(r.job.name);
   std::vector<Row> rows;
   for (const auto& name : job_order)
-    for (const auto& r : records)
-      if (r.job.name == name) rows.push_back(RowFor(r));
+    for (const auto& r : records) {
+      if (r.job.name != name) continue;
+      rows.push_back(RowFor(r));
+      if (host_column) rows.back().insert(rows.back().begin() + kHostColumn, r.host_name);
+    }
 
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {
@@ -79,7 +93,8 @@ std::string RenderTable(const std::vector<RunRecord>& all_records) {
   std::ostringstream out;
   auto print = [&](const Row& row) {
     for (size_t c = 0; c < row.size(); ++c) {
-      const bool numeric = c >= 6 && c <= 10;
+      const size_t first_figure = kFixedColumns + (host_column ? 1 : 0);
+      const bool numeric = c >= first_figure && c <= first_figure + 4;
       const std::string pad(width[c] - row[c].size(), ' ');
       out << (numeric ? pad + row[c] : row[c] + pad) << (c + 1 < row.size() ? "  " : "\n");
     }

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -30,12 +31,42 @@ ResultsDir::ResultsDir(std::string path) : path_(std::move(path)) {
 }
 
 void ResultsDir::WriteManifest(const nlohmann::json& manifest) const {
-  WriteFileAtomically(File("manifest.json"), manifest.dump(2) + "\n");
+  const std::string text = manifest.dump(2) + "\n";
+  std::lock_guard lock(mu_);
+  WriteFileAtomically(File("manifest.json"), text);
+}
+
+void ResultsDir::WriteResultsLocked() const {
+  WriteFileAtomically(File("results.json"), nlohmann::json(records_).dump(2) + "\n");
 }
 
 void ResultsDir::Append(const RunRecord& record) {
+  std::lock_guard lock(mu_);
   records_.push_back(record);
-  WriteFileAtomically(File("results.json"), nlohmann::json(records_).dump(2) + "\n");
+  WriteResultsLocked();
+}
+
+void ResultsDir::Forget(const std::vector<std::string>& run_ids) {
+  std::lock_guard lock(mu_);
+  const auto gone = [&](const RunRecord& r) {
+    return std::find(run_ids.begin(), run_ids.end(), r.run_id) != run_ids.end();
+  };
+  const auto before = records_.size();
+  records_.erase(std::remove_if(records_.begin(), records_.end(), gone), records_.end());
+  if (records_.size() != before) WriteResultsLocked();
+}
+
+std::vector<RunRecord> ResultsDir::records() const {
+  std::lock_guard lock(mu_);
+  return records_;
+}
+
+std::vector<std::string> ResultsDir::Failures() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& r : records_)
+    if (r.status == RunStatus::Failed) out.push_back(r.run_id + ": " + r.error);
+  return out;
 }
 
 std::vector<RunRecord> LoadResults(const std::string& dir) {

@@ -1,8 +1,9 @@
 // One directory per invocation: manifest.json, results.json (rewritten whole after
 // every run, atomically, so a crash loses only the run in flight) and per-machine
-// folders with console logs.
+// folders with console logs. Thread-safe: hosts that run in parallel share one.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,17 @@ class ResultsDir {
   void WriteManifest(const nlohmann::json& manifest) const;
   // Adds the record and rewrites results.json.
   void Append(const RunRecord& record);
-  const std::vector<RunRecord>& records() const { return records_; }
+  // Drops the records of `run_ids` (a group moving to another host reruns them) and
+  // rewrites results.json.
+  void Forget(const std::vector<std::string>& run_ids);
+  std::vector<RunRecord> records() const;
+  // "RUN_ID: reason" for every failed run, in record order.
+  std::vector<std::string> Failures() const;
 
  private:
+  void WriteResultsLocked() const;
   std::string path_;
+  mutable std::mutex mu_;  // records_ and every file write (temp names are per process)
   std::vector<RunRecord> records_;
 };
 

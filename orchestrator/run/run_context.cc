@@ -9,7 +9,6 @@ namespace storbed {
 void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const std::string& why) {
   record.status = status;
   record.error = why;
-  if (status == RunStatus::Failed) ctx.failures.push_back(record.run_id + ": " + why);
   ctx.log << "  " << record.run_id << ": " << ToString(status) << ": " << why << "\n";
   ctx.results.Append(record);
 }

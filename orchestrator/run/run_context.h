@@ -1,4 +1,6 @@
-// What every target's runner shares during one `storbed run`.
+// What a target's runner gets for one unit (one boot) of a `storbed run`. Units on
+// different hosts run in parallel threads: results and manifest are thread-safe, `log`
+// is the unit's own LineLog.
 #pragma once
 
 #include <iosfwd>
@@ -8,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "run/backing.h"
+#include "run/manifest.h"
 #include "run/results_dir.h"
+#include "run/run_hosts.h"
 #include "run/run_plan.h"
 #include "run/runner.h"
 #include "run/scenario.h"
@@ -21,11 +25,11 @@ struct RunContext {
   ResultsDir& results;
   std::ostream& log;
   const Backing& backing;
-  nlohmann::json& manifest;            // rewritten as machines start
-  std::vector<std::string>& failures;  // "RUN_ID: reason"
+  Manifest& manifest;  // rewritten as machines start
+  const RunHost& host;  // where the unit runs; names the records' host_name and backend
 };
 
-// Records a run that did not produce a result and remembers the failure.
+// Records a run that did not produce a result (a failed one is in ResultsDir::Failures).
 void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const std::string& why);
 
 // Moves the agent's timelines out of record.result (results.json stays compact) and

@@ -15,7 +15,8 @@ std::string ToString(RunStatus s) {
 void to_json(nlohmann::json& j, const RunRecord& r) {
   j = nlohmann::json{{"run_id", r.run_id},   {"target", r.target},
                      {"accel", r.accel},     {"machine", r.machine},
-                     {"device", r.device},   {"job", r.job},
+                     {"device", r.device},   {"host_name", r.host_name},
+                     {"backend", r.backend}, {"job", r.job},
                      {"status", ToString(r.status)},
                      {"error", r.error},     {"console_log", r.console_log},
                      {"wall_s", r.wall_s}};
@@ -33,6 +34,8 @@ void from_json(const nlohmann::json& j, RunRecord& r) {
   r.accel = j.at("accel").get<std::string>();
   r.machine = j.value("machine", std::string());
   r.device = j.value("device", std::string());
+  r.host_name = j.value("host_name", std::string());  // results before hosts: ""
+  r.backend = j.value("backend", std::string());
   r.job = j.at("job").get<JobSpec>();
   const std::string status = j.at("status").get<std::string>();
   r.status = status == "ok" ? RunStatus::Ok

@@ -24,6 +24,11 @@ struct RunRecord {
   std::string accel;        // "tcg", "kvm", or "host" for bare metal
   std::string machine;      // guest machine directory (relative), "" for bare metal
   std::string device;       // what the agent opened: "/dev/vda", "/dev/loop3"
+  // Where it finally ran: the inventory host's name, or "local" (the QEMU backend, a
+  // libvirt daemon on this machine without an inventory, bare metal); "none" when no
+  // host was left. Not `host`: that key holds the host-side measurements below.
+  std::string host_name;
+  std::string backend;      // "qemu", "libvirt", or "none" for bare metal
   JobSpec job;
   RunStatus status = RunStatus::Ok;
   std::string error;        // why it failed or was skipped

@@ -1,5 +1,8 @@
 #include "run/runner.h"
 
+#include <unistd.h>
+
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <ostream>
@@ -9,12 +12,16 @@
 #include "backend/interrupt.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
-#include "run/bare_metal_target.h"
 #include "run/fio_import.h"
-#include "run/guest_target.h"
+#include "run/host_backend.h"
 #include "run/host_info.h"
-#include "run/run_context.h"
+#include "run/line_log.h"
+#include "run/manifest.h"
+#include "run/plan_executor.h"
+#include "run/run_hosts.h"
+#include "run/scheduler.h"
 #include "run/temp_dir.h"
+#include "run/work_groups.h"
 
 namespace storbed {
 namespace {
@@ -73,9 +80,12 @@ Scenario LoadScenarioFor(const RunOptions& options) {
   return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).scenario;
 }
 
-RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
+RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
   const Scenario scenario = LoadScenarioFor(options);
+  const std::vector<RunHost> hosts = HostsFor(options);
   ResultsDir results(options.out_dir);
+  LogSink sink(out);
+  LineLog log(sink, "");
   const RunPlan plan = PlanScenario(scenario);
   nlohmann::json planned = nlohmann::json::array();
   for (const auto& m : plan.machines)
@@ -83,16 +93,20 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
       planned.push_back({{"run_id", plan.runs[i].run_id},
                          {"machine", m.label},
                          {"params", plan.runs[i].params}});
-  nlohmann::json manifest = {
-      {"host", DescribeHost()},
-      {"scenario_file", options.fio_path.empty() ? options.scenario_path : options.fio_path},
-      {"scenario", scenario.expanded},
-      {"order", {{"order", scenario.order == RunOrder::Random ? "random" : "sequential"},
-                 {"seed", scenario.order_seed}}},
-      {"plan", planned},
-      {"started_at", UtcTimestamp()},
-      {"machines", nlohmann::json::object()}};
-  results.WriteManifest(manifest);
+  const std::string session = SessionId(std::time(nullptr), getpid());
+  Manifest manifest(
+      results,
+      {{"host", DescribeHost()},
+       {"scenario_file", options.fio_path.empty() ? options.scenario_path : options.fio_path},
+       {"scenario", scenario.expanded},
+       {"order", {{"order", scenario.order == RunOrder::Random ? "random" : "sequential"},
+                  {"seed", scenario.order_seed}}},
+       {"plan", planned},
+       {"session", session},
+       {"hosts", DescribeHosts(hosts, {})},
+       {"host_failures", nlohmann::json::array()},
+       {"started_at", UtcTimestamp()},
+       {"machines", nlohmann::json::object()}});
 
   TempDir work(options.work_dir, "storbed-work-");
   bool reads = false;
@@ -109,9 +123,12 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
                              ".raw";
     Backing b = disk.backing.empty() ? CreateFilledBacking(file, disk.size_bytes)
                                      : UseExistingBacking(disk.backing, reads);
-    manifest["backings"][key] = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
-    if (backings.empty())
-      manifest["backing"] = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
+    const nlohmann::json entry = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
+    const bool first = backings.empty();
+    manifest.Update([&](nlohmann::json& m) {
+      m["backings"][key] = entry;
+      if (first) m["backing"] = entry;
+    });
     return backings.emplace(key, std::move(b)).first->second;
   };
   backing_for(scenario.disk);
@@ -131,14 +148,18 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
     request.cache_dir = options.image_cache_dir;
     GuestImage image = BuildGuestImage(request);
     log << DescribeImage(image);
-    manifest["guest_images"][key] = {{"kernel", image.kernel_path},
-                                     {"kernel_release", image.kernel_release},
-                                     {"initrd", image.initrd_path},
-                                     {"content_hash", image.content_hash},
-                                     {"modules", image.modules},
-                                     {"builtin", image.builtin},
-                                     {"from_cache", image.from_cache}};
-    if (images.empty()) manifest["guest_image"] = manifest["guest_images"][key];
+    const nlohmann::json entry = {{"kernel", image.kernel_path},
+                                  {"kernel_release", image.kernel_release},
+                                  {"initrd", image.initrd_path},
+                                  {"content_hash", image.content_hash},
+                                  {"modules", image.modules},
+                                  {"builtin", image.builtin},
+                                  {"from_cache", image.from_cache}};
+    const bool first = images.empty();
+    manifest.Update([&](nlohmann::json& m) {
+      m["guest_images"][key] = entry;
+      if (first) m["guest_image"] = entry;
+    });
     return images.emplace(key, std::move(image)).first->second;
   };
   AccelDecision accel;
@@ -146,43 +167,55 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& log) {
     const GuestImage& image = image_for(scenario.machine);
     const std::string accel_choice =
         options.accel.empty() ? scenario.machine.accel : options.accel;
+    // Decided here, for every host: inventory hosts are expected to be alike (--accel
+    // overrides when they are not).
     RealAccelHost host(MakeKvmProbe(image, results.File("kvm-probe")));
     accel = DetectAccel(host, ForcedAccel(accel_choice));
     log << "accelerator: " << ToString(accel.accel) << " (" << accel.reason << ")\n";
-    manifest["accel"] = {{"accel", ToString(accel.accel)}, {"reason", accel.reason}};
-    manifest["qemu_version"] = QemuVersionOf("qemu-system-x86_64");
+    const std::string qemu_version = QemuVersionOf("qemu-system-x86_64");
+    manifest.Update([&](nlohmann::json& m) {
+      m["accel"] = {{"accel", ToString(accel.accel)}, {"reason", accel.reason}};
+      m["qemu_version"] = qemu_version;
+    });
   }
-  results.WriteManifest(manifest);
+  // Everything units read is made now, so threads only look it up.
+  for (const PlannedMachine& m : plan.machines) {
+    backing_for(scenario.machines[m.machine].disk);
+    if (m.target != TargetKind::BareMetal) image_for(scenario.machines[m.machine].machine);
+  }
 
-  RunOutcome outcome;
-  QemuBackend backend;
-  auto finish = [&] {
-    manifest["finished_at"] = UtcTimestamp();
-    manifest["failures"] = outcome.failures;
-    results.WriteManifest(manifest);
+  size_t slots = 0;
+  for (const auto& h : hosts) slots += h.max_guests;
+  const bool sequential = slots == 1;
+  PreparedRun prepared{scenario, plan,        options,  results, manifest, sink,
+                       backing_for, image_for, accel,   hosts,   hosts.size() > 1};
+  PlanExecutor executor(prepared, [&](const RunHost& h) { return MakeHostBackend(h, session); });
+  if (!sequential) PrepareBackendsForThreads(hosts);
+  std::vector<ScheduledHost> scheduled;
+  for (const auto& h : hosts) scheduled.push_back({h.name, h.max_guests});
+
+  auto finish = [&](const std::vector<std::string>& statuses) {
+    manifest.Update([&](nlohmann::json& m) {
+      m["finished_at"] = UtcTimestamp();
+      m["failures"] = results.Failures();
+      if (!statuses.empty()) m["hosts"] = DescribeHosts(hosts, statuses);
+    });
   };
+  std::vector<HostStatus> status;
   try {
-    for (const PlannedMachine& m : plan.machines) {
-      // The machine's view of the scenario: its own machine and disk combination.
-      Scenario variant = scenario;
-      variant.machine = scenario.machines[m.machine].machine;
-      variant.disk = scenario.machines[m.machine].disk;
-      const Backing& backing = backing_for(variant.disk);
-      RunContext ctx{variant, options, results, log, backing, manifest, outcome.failures};
-      const std::vector<PlannedRun> runs(plan.runs.begin() + m.first_run,
-                                         plan.runs.begin() + m.first_run + m.run_count);
-      if (m.target == TargetKind::BareMetal)
-        RunBareMetalTarget(ctx, runs);
-      else
-        RunGuestTarget(ctx, m.target, m.label, runs, image_for(variant.machine), accel, backend);
-    }
+    status = RunSchedule(sequential ? UnitsInPlanOrder(plan) : GroupUnitsForHosts(plan, scenario),
+                         scheduled, executor);
   } catch (...) {
-    manifest["interrupted"] = true;
-    finish();
+    manifest.Update([](nlohmann::json& m) { m["interrupted"] = true; });
+    finish({});
     throw;
   }
-  finish();
+  std::vector<std::string> statuses;
+  for (const auto s : status) statuses.push_back(ToString(s));
+  finish(statuses);
+  RunOutcome outcome;
   outcome.records = results.records();
+  outcome.failures = results.Failures();
   return outcome;
 }
 

@@ -22,6 +22,12 @@ struct RunOptions {
   std::string accel;              // "" = the scenario's (auto, kvm or tcg)
   std::string fio_path;           // a fio job file to import instead of scenario_path
   std::string fio_targets;        // with fio_path: "virtio-blk,nvme"; "" = all three
+  // Where guests run (run_hosts.h, docs/hosts.md): "qemu" (default), "libvirt";
+  // connect_uri or inventory_path imply libvirt.
+  std::string backend;
+  std::string connect_uri;        // "" = qemu:///system
+  std::string inventory_path;     // several hosts, in parallel
+  std::string host_label;         // with inventory_path: only hosts with this label
 };
 
 // The scenario the options name: scenario_path, or fio_path imported (fio_import.h).

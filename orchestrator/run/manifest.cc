@@ -1,0 +1,21 @@
+#include "run/manifest.h"
+
+namespace storbed {
+
+Manifest::Manifest(const ResultsDir& dir, nlohmann::json initial)
+    : dir_(dir), doc_(std::move(initial)) {
+  dir_.WriteManifest(doc_);
+}
+
+void Manifest::Update(const std::function<void(nlohmann::json&)>& change) {
+  std::lock_guard lock(mu_);
+  change(doc_);
+  dir_.WriteManifest(doc_);
+}
+
+nlohmann::json Manifest::Snapshot() const {
+  std::lock_guard lock(mu_);
+  return doc_;
+}
+
+}  // namespace storbed

@@ -1,0 +1,100 @@
+#include "run/plan_executor.h"
+
+#include <stdexcept>
+
+#include "libvirt/virt_handles.h"
+#include "run/bare_metal_target.h"
+#include "run/guest_target.h"
+#include "run/host_info.h"
+#include "run/run_context.h"
+
+namespace storbed {
+
+PlanExecutor::PlanExecutor(const PreparedRun& run, BackendMaker make_backend)
+    : run_(run), make_backend_(std::move(make_backend)) {
+  local_.name = kLocalHost;
+  local_.backend = "none";
+}
+
+const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
+  if (name.empty()) return local_;
+  for (const auto& h : run_.hosts)
+    if (h.name == name) return h;
+  throw std::logic_error("scheduler named an unknown host " + name);
+}
+
+std::vector<PlannedRun> PlanExecutor::RunsOf(size_t unit) const {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  return {run_.plan.runs.begin() + m.first_run, run_.plan.runs.begin() + m.first_run + m.run_count};
+}
+
+void PlanExecutor::Run(size_t unit, const std::string& host_name) {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  const RunHost& host = HostNamed(host_name);
+  LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
+  // The machine's view of the scenario: its own machine and disk combination.
+  Scenario variant = run_.scenario;
+  variant.machine = run_.scenario.machines[m.machine].machine;
+  variant.disk = run_.scenario.machines[m.machine].disk;
+  RunContext ctx{variant,       run_.options, run_.results,
+                 log,           run_.backing_for(variant.disk),
+                 run_.manifest, host};
+  if (m.target == TargetKind::BareMetal) {
+    RunBareMetalTarget(ctx, RunsOf(unit));
+    return;
+  }
+  try {
+    const std::unique_ptr<Backend> backend = make_backend_(host);
+    RunGuestTarget(ctx, m.target, m.label, RunsOf(unit), run_.image_for(variant.machine),
+                   run_.accel, *backend);
+  } catch (const LibvirtError& e) {
+    log << "host " << host.name << " failed: " << e.what() << "\n";
+    throw HostFailedError(e.what());
+  }
+}
+
+void PlanExecutor::Forget(size_t unit) {
+  std::vector<std::string> ids;
+  for (const auto& r : RunsOf(unit)) ids.push_back(r.run_id);
+  run_.results.Forget(ids);
+}
+
+void PlanExecutor::HostFailed(const HostFailure& failure) {
+  const RunHost& host = HostNamed(failure.host);
+  nlohmann::json moved = nlohmann::json::array();
+  for (size_t u : failure.moved_units)
+    for (const auto& r : RunsOf(u)) moved.push_back(r.run_id);
+  LineLog(run_.log, "") << "host " << host.name << " (" << host.uri << ") failed; "
+                        << moved.size() << " runs move to another host if one is left\n";
+  run_.manifest.Update([&](nlohmann::json& doc) {
+    doc["host_failures"].push_back({{"host", host.name},
+                                    {"uri", host.uri},
+                                    {"error", failure.error},
+                                    {"at", UtcTimestamp()},
+                                    {"moved_runs", moved}});
+    for (auto& h : doc["hosts"])
+      if (h["name"] == host.name) h["status"] = "failed";
+  });
+}
+
+void PlanExecutor::Abandon(size_t unit, const std::string& why) {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  LineLog log(run_.log, "");
+  for (const auto& run : RunsOf(unit)) {
+    RunRecord r;
+    r.run_id = run.run_id;
+    r.target = ToString(m.target);
+    r.accel = ToString(run_.accel.accel);
+    r.machine = "machine-" + m.label;
+    r.host_name = "none";
+    r.backend = run_.hosts.empty() ? "" : run_.hosts.front().backend;
+    r.job = run.job;
+    r.params = run.params;
+    r.status = RunStatus::Failed;
+    r.error = why;
+    log << "  " << r.run_id << ": failed: " << why << "\n";
+    run_.results.Append(r);
+  }
+}
+
+}  // namespace storbed

@@ -32,8 +32,11 @@ class FakeScanner : public LeftoverScanner {
 };
 
 Leftover Item(const std::string& id, bool needs_force = false) {
-  return Leftover{.kind = LeftoverKind::WorkDir, .id = id, .label = "work dir " + id,
-                  .reason = "owner pid 1 gone", .needs_force = needs_force};
+  return Leftover{.kind = LeftoverKind::WorkDir,
+                  .id = id,
+                  .label = "work dir " + id,
+                  .reason = "owner pid 1 gone",
+                  .needs_force = needs_force};
 }
 
 struct Ran {
@@ -43,8 +46,8 @@ struct Ran {
 
 Ran RunWith(bool dry_run, bool force) {
   std::vector<std::unique_ptr<LeftoverScanner>> scanners;
-  scanners.push_back(std::make_unique<FakeScanner>("libvirt at qemu:///system",
-                                                   std::vector<Leftover>{}, true));
+  scanners.push_back(
+      std::make_unique<FakeScanner>("libvirt at qemu:///system", std::vector<Leftover>{}, true));
   scanners.push_back(std::make_unique<FakeScanner>(
       "work dirs", std::vector<Leftover>{Item("/a"), Item("stuck"), Item("/b", true)}));
   std::ostringstream out, err;
@@ -71,8 +74,8 @@ TEST(RunScannersTest, ADownDaemonIsOneLineAndTheOthersStillRun) {
 
 TEST(RunScannersTest, DryRunRemovesNothingAndForceTakesTheRest) {
   std::vector<std::unique_ptr<LeftoverScanner>> scanners;
-  auto owned = std::make_unique<FakeScanner>(
-      "work dirs", std::vector<Leftover>{Item("/a"), Item("/b", true)});
+  auto owned = std::make_unique<FakeScanner>("work dirs",
+                                             std::vector<Leftover>{Item("/a"), Item("/b", true)});
   FakeScanner* scanner = owned.get();
   scanners.push_back(std::move(owned));
   std::ostringstream out, err;
@@ -122,10 +125,9 @@ TEST(MakeCleanupScannersTest, LibvirtPerDistinctUriThenTheHostScannersInOrder) {
   options.inventory = inventory;
   std::vector<std::string> scopes;
   for (const auto& s : MakeCleanupScanners(options, actions)) scopes.push_back(s->Scope());
-  EXPECT_EQ(scopes, (std::vector<std::string>{"libvirt at qemu:///system",
-                                              "libvirt at qemu+ssh://b/system", "QEMU processes",
-                                              "loop devices", "work dirs in /var/tmp",
-                                              "sockets in "}));
+  EXPECT_EQ(scopes, (std::vector<std::string>{
+                        "libvirt at qemu:///system", "libvirt at qemu+ssh://b/system",
+                        "QEMU processes", "loop devices", "work dirs in /var/tmp", "sockets in "}));
   options.no_libvirt = true;
   EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 4u);
 }

@@ -41,9 +41,9 @@ OwnerVerdict JudgeRunOwner(const std::optional<DomainOwner>& owner, const Proces
   if (!owner || owner->pid <= 0) return {OwnerState::Unknown, "no storbed owner in its metadata"};
   const std::string pid = "owner pid " + std::to_string(owner->pid);
   if (owner->host != this_host)
-    return {OwnerState::Elsewhere,
-            pid + " on host " + (owner->host.empty() ? "(none)" : owner->host) +
-                ", which cannot be checked from " + this_host};
+    return {OwnerState::Elsewhere, pid + " on host " +
+                                       (owner->host.empty() ? "(none)" : owner->host) +
+                                       ", which cannot be checked from " + this_host};
   const ProcessInfo* p = processes.Find(owner->pid);
   if (p == nullptr) return {OwnerState::Gone, pid + " gone"};
   const auto started = ParseStartedTime(owner->started);
@@ -80,7 +80,8 @@ VolumeVerdict JudgeVolume(const std::string& name, const std::string& path,
     session->host = context.this_host;  // checked here; see below for remote URIs
     verdict = JudgeRunOwner(session, context.processes, context.this_host);
     if (verdict.state == OwnerState::Gone && !context.uri_on_this_host)
-      return {.stale = true, .needs_force = true,
+      return {.stale = true,
+              .needs_force = true,
               .reason = prefix + "pid " + std::to_string(session->pid) +
                         " does not run here, and a run driving a remote libvirtd may be on "
                         "another host"};

@@ -30,8 +30,12 @@ class OwnerFixture : public ::testing::Test {
   void SetUp() override {
     table_.SetBootTime(1712318000);
     // Started 1712318000 + 300 s = 1712318300 = 2024-04-05T11:58:20Z.
-    table_.Add(ProcessInfo{.pid = 77, .ppid = 1, .start_ticks = 30000, .comm = "storbed",
-                           .argv = {}, .open_files = {}});
+    table_.Add(ProcessInfo{.pid = 77,
+                           .ppid = 1,
+                           .start_ticks = 30000,
+                           .comm = "storbed",
+                           .argv = {},
+                           .open_files = {}});
   }
   DomainOwner Owner(int pid, const std::string& host, const std::string& started) {
     return DomainOwner{.session = "s", .pid = pid, .host = host, .started = started};
@@ -44,8 +48,7 @@ using JudgeRunOwnerTest = OwnerFixture;
 TEST_F(JudgeRunOwnerTest, LiveGoneElsewhereUnknown) {
   EXPECT_EQ(JudgeRunOwner(Owner(77, "here", "2024-04-05T12:00:00Z"), table_, "here").state,
             OwnerState::Live);
-  EXPECT_EQ(JudgeRunOwner(Owner(77, "here", "not a time"), table_, "here").state,
-            OwnerState::Live);
+  EXPECT_EQ(JudgeRunOwner(Owner(77, "here", "not a time"), table_, "here").state, OwnerState::Live);
   const auto gone = JudgeRunOwner(Owner(78, "here", ""), table_, "here");
   EXPECT_EQ(gone.state, OwnerState::Gone);
   EXPECT_EQ(gone.reason, "owner pid 78 gone");
@@ -71,8 +74,11 @@ TEST_F(JudgeVolumeTest, FollowsTheSessionsDomainThenTheSessionsPid) {
       {"20240405T110000-6", {OwnerState::Elsewhere, "owner pid 6 on host b, ..."}}};
   const std::vector<std::string> kept{
       "<domain><disk><source file='/pool/storbed-20240405T110000-9-nvme-d0.img'/>"};
-  const VolumeContext local{.session_verdicts = sessions, .kept_domain_xml = kept,
-                            .processes = table_, .this_host = "here", .uri_on_this_host = true};
+  const VolumeContext local{.session_verdicts = sessions,
+                            .kept_domain_xml = kept,
+                            .processes = table_,
+                            .this_host = "here",
+                            .uri_on_this_host = true};
   auto judge = [&](const std::string& name, const VolumeContext& c) {
     return JudgeVolume(name, "/pool/" + name, c);
   };

@@ -94,11 +94,11 @@ class LoopScanner : public LeftoverScanner {
     for (const auto& loop : loops)
       for (const auto& dir : stale)
         if (PathIsInside(loop.backing_file, dir.path)) {
-          found.push_back(Leftover{.kind = LeftoverKind::LoopDevice,
-                                   .id = loop.device,
-                                   .label = "loop device " + loop.device + " over " +
-                                            loop.backing_file,
-                                   .reason = "its work dir: " + dir.reason});
+          found.push_back(
+              Leftover{.kind = LeftoverKind::LoopDevice,
+                       .id = loop.device,
+                       .label = "loop device " + loop.device + " over " + loop.backing_file,
+                       .reason = "its work dir: " + dir.reason});
           break;
         }
     return found;

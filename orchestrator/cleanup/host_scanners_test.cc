@@ -92,7 +92,8 @@ TEST_F(HostScannersTest, KillsQemuOfAStaleDirOrWhoseStorbedIsGoneAndSparesTheRes
                 "QEMU pid 102 (storbed-virtio-blk) | uses " + stale + ", whose owner pid 200 gone",
                 "QEMU pid 103 (storbed-a) | its storbed is gone (reparented to pid 1)",
                 "QEMU pid 104 (storbed-b) | its storbed is gone (reparented to pid 105)"}));
-  EXPECT_EQ(actions_.calls, (std::vector<std::string>{"kill 102@61", "kill 103@62", "kill 104@63"}));
+  EXPECT_EQ(actions_.calls,
+            (std::vector<std::string>{"kill 102@61", "kill 103@62", "kill 104@63"}));
 }
 
 TEST_F(HostScannersTest, DetachesLoopsOverStaleDirsOnly) {

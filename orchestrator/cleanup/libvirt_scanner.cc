@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 #include <map>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "cleanup/domain_owner.h"
@@ -111,7 +111,8 @@ class LibvirtScanner : public LeftoverScanner {
       virResetLastError();  // no storbed pool here (yet): no volumes to leave behind
       return {};
     }
-    if (virStoragePoolRefresh(pool.get(), 0) != 0) conn_->Fail(std::string("refresh pool ") + kPoolName);
+    if (virStoragePoolRefresh(pool.get(), 0) != 0)
+      conn_->Fail(std::string("refresh pool ") + kPoolName);
     virStorageVolPtr* raw = nullptr;
     const int n = virStoragePoolListAllVolumes(pool.get(), &raw, 0);
     if (n < 0) conn_->Fail(std::string("list volumes of pool ") + kPoolName);

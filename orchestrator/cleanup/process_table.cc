@@ -50,7 +50,9 @@ ProcessTable ProcessTable::Read(const std::string& proc_root, bool with_fds) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(proc_root, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); })) continue;
+    if (name.empty() ||
+        !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); }))
+      continue;
     std::string line = Slurp(entry.path() / "stat");
     const auto stat = ParseProcStat(line);
     if (!stat) continue;  // exited between the listing and the read

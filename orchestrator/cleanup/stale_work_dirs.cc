@@ -35,8 +35,8 @@ WorkDirVerdict Judge(const std::string& dir, const WorkDirContext& context) {
     const std::string pid = "owner pid " + std::to_string(owner->pid);
     if (owner->host != context.this_host) {
       v.state = WorkDirState::Elsewhere;
-      v.reason = pid + " on host " + owner->host + ", which cannot be checked from " +
-                 context.this_host;
+      v.reason =
+          pid + " on host " + owner->host + ", which cannot be checked from " + context.this_host;
     } else if (context.processes.IsAlive(*owner)) {
       v.reason = pid + " running";
     } else {

@@ -29,7 +29,7 @@ struct WorkDirVerdict {
 };
 
 struct WorkDirContext {
-  const ProcessTable& processes;   // read with fds
+  const ProcessTable& processes;  // read with fds
   const std::vector<AttachedLoop>& loops;
   std::string this_host;
   std::chrono::system_clock::time_point now;

@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 class StaleWorkDirsTest : public ::testing::Test {
  protected:
-  std::vector<WorkDirVerdict> Judge(std::chrono::system_clock::time_point now =
-                                        std::chrono::system_clock::now()) {
+  std::vector<WorkDirVerdict> Judge(
+      std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
     table_ = ProcessTable::Read(host_.proc(), /*with_fds=*/true);
     loops_ = ReadAttachedLoops(host_.sys());
     auto verdicts = JudgeWorkDirs(

@@ -68,8 +68,7 @@ std::vector<int> LiveQemuPidsMentioning(const std::string& needle) {
 
 void WaitForLogLine(const std::string& log, const std::string& line) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
-  while (std::chrono::steady_clock::now() < deadline &&
-         Slurp(log).find(line) == std::string::npos)
+  while (std::chrono::steady_clock::now() < deadline && Slurp(log).find(line) == std::string::npos)
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   ASSERT_NE(Slurp(log).find(line), std::string::npos) << Slurp(log);
 }
@@ -105,11 +104,14 @@ TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
   const std::string loop = Shell("losetup --find --show " + (run_work / "backing.raw").string());
   ASSERT_EQ(loop.rfind("/dev/loop", 0), 0u) << loop;
   const std::string stray_socket = (run_work / "stray-agent.sock").string();
-  Shell("sh -c 'qemu-system-x86_64 -name storbed-stray,debug-threads=on -machine q35 -accel tcg "
-        "-m 64 -S -nodefaults -display none -device virtio-serial-pci,id=vser0 "
-        "-chardev socket,id=agent,path=" + stray_socket + ",server=on,wait=off "
-        "-device virtserialport,bus=vser0.0,chardev=agent,name=org.storbed.agent.0 "
-        ">/dev/null 2>&1 &'");
+  Shell(
+      "sh -c 'qemu-system-x86_64 -name storbed-stray,debug-threads=on -machine q35 -accel tcg "
+      "-m 64 -S -nodefaults -display none -device virtio-serial-pci,id=vser0 "
+      "-chardev socket,id=agent,path=" +
+      stray_socket +
+      ",server=on,wait=off "
+      "-device virtserialport,bus=vser0.0,chardev=agent,name=org.storbed.agent.0 "
+      ">/dev/null 2>&1 &'");
   for (int i = 0; i < 50 && LiveQemuPidsMentioning(stray_socket).empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   const auto stray = LiveQemuPidsMentioning(stray_socket);
@@ -122,8 +124,8 @@ TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
   ASSERT_TRUE(run.WaitFor(std::chrono::seconds(30)));
   ASSERT_TRUE(fs::exists(run_work));
 
-  const std::vector<std::string> args{"cleanup", "--no-libvirt", "--work-dir", work,
-                                      "--results", out};
+  const std::vector<std::string> args{"cleanup", "--no-libvirt", "--work-dir",
+                                      work,      "--results",    out};
   std::vector<std::string> dry_args = args;
   dry_args.push_back("--dry-run");
   const CliResult dry = RunCli(dry_args, dir + "/dry.log");
@@ -149,8 +151,8 @@ TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
   EXPECT_TRUE(LiveQemuPidsMentioning(dir).empty());
   EXPECT_FALSE(fs::exists(run_work));
   EXPECT_TRUE(fs::exists(live.path()));
-  EXPECT_FALSE(fs::exists("/sys/block/" + fs::path(loop).filename().string() +
-                          "/loop/backing_file"));
+  EXPECT_FALSE(
+      fs::exists("/sys/block/" + fs::path(loop).filename().string() + "/loop/backing_file"));
   EXPECT_FALSE(fs::exists(out + "/machine-virtio-blk/qmp.sock"));
   EXPECT_FALSE(fs::exists(out + "/machine-virtio-blk/agent.sock"));
   EXPECT_TRUE(fs::exists(out + "/manifest.json"));  // results stay
@@ -172,14 +174,13 @@ std::string TinyDomainXml(const std::string& name, const std::string& metadata) 
   return "<domain type='qemu'><name>" + name +
          "</name><memory unit='MiB'>64</memory><vcpu>1</vcpu>"
          "<os><type arch='x86_64' machine='q35'>hvm</type></os>" +
-         (metadata.empty() ? "" : "<metadata>" + metadata + "</metadata>") +
-         "<devices/></domain>";
+         (metadata.empty() ? "" : "<metadata>" + metadata + "</metadata>") + "<devices/></domain>";
 }
 
 std::string RunMetadata(const std::string& session, int pid, const std::string& started) {
   return "<storbed:run xmlns:storbed='https://storbed.dev/xmlns/run/1' session='" + session +
-         "' pid='" + std::to_string(pid) + "' host='" + ThisHostName() + "' started='" +
-         started + "'/>";
+         "' pid='" + std::to_string(pid) + "' host='" + ThisHostName() + "' started='" + started +
+         "'/>";
 }
 
 // A pid that no process has: a child that already exited and was reaped.
@@ -213,8 +214,8 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
       {&unowned, ""}};
   for (const auto& [domain, metadata] : domains) {
     // Transient and without AUTODESTROY: it outlives this connection, as a killed run's would.
-    virDomainPtr d = virDomainCreateXML(conn->get(),
-                                        TinyDomainXml(domain->name, metadata).c_str(), 0);
+    virDomainPtr d =
+        virDomainCreateXML(conn->get(), TinyDomainXml(domain->name, metadata).c_str(), 0);
     ASSERT_NE(d, nullptr) << domain->name << ": " << virGetLastErrorMessage();
     virDomainFree(d);
   }
@@ -226,8 +227,10 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
                             "</name><capacity unit='KiB'>64</capacity>"
                             "<target><format type='raw'/></target></volume>";
     virStorageVolPtr vol = virStorageVolCreateXML(pool, xml.c_str(), 0);
-    if (vol) virStorageVolFree(vol);
-    else volume.clear();
+    if (vol)
+      virStorageVolFree(vol);
+    else
+      volume.clear();
     virStoragePoolFree(pool);
   }
 
@@ -235,14 +238,13 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
       RunCli({"cleanup", "--connect", uri, "--work-dir", dir}, dir + "/cleanup.log");
   EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
   std::cout << clean.log;
-  EXPECT_TRUE(Contains(clean.log, "removed domain " + stale.name + " on " + uri +
-                                      " (owner pid " + std::to_string(dead) + " gone)"))
+  EXPECT_TRUE(Contains(clean.log, "removed domain " + stale.name + " on " + uri + " (owner pid " +
+                                      std::to_string(dead) + " gone)"))
       << clean.log;
   EXPECT_TRUE(Contains(clean.log, "left alone domain " + unowned.name)) << clean.log;
   EXPECT_FALSE(Contains(clean.log, live.name)) << clean.log;
   EXPECT_FALSE(Contains(clean.log, foreign.name)) << clean.log;
-  if (!volume.empty())
-    EXPECT_TRUE(Contains(clean.log, "removed volume " + volume)) << clean.log;
+  if (!volume.empty()) EXPECT_TRUE(Contains(clean.log, "removed volume " + volume)) << clean.log;
 
   auto exists = [&](const std::string& name) {
     virDomainPtr d = virDomainLookupByName(conn->get(), name.c_str());

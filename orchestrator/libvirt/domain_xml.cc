@@ -1,5 +1,6 @@
 #include "libvirt/domain_xml.h"
 
+#include <cstdio>
 #include <regex>
 #include <sstream>
 
@@ -41,6 +42,15 @@ void ValidateForLibvirt(const MachineSpec& spec) {
   probe.run_dir = spec.run_dir.empty() ? "" : "/r";
   ValidateMachineSpec(probe, PathsIn(probe.run_dir));
   for (const DiskSpec& d : spec.disks) {
+    if (d.bus != Bus::VirtioBlk && d.bus != Bus::Nvme) {
+      throw MachineSpecError(d.id, "bus", ToString(d.bus) + " is not supported by the libvirt "
+                                          "backend yet (virtio-blk and nvme are)");
+    }
+    if (d.bus == Bus::VirtioBlk && ProtocolDriver(d) != "file" &&
+        ProtocolDriver(d) != "host_device") {
+      throw MachineSpecError(d.id, "driver", ProtocolDriver(d) + " has no libvirt <disk> type; "
+                                             "use it on nvme (qemu:commandline) or the qemu backend");
+    }
     LibvirtCache(d);
     if (d.bus == Bus::VirtioBlk && d.id.find('.') != std::string::npos) {
       throw MachineSpecError(d.id, "id",
@@ -56,13 +66,15 @@ std::string Attr(const std::string& name, const std::string& value) {
 
 void WriteVirtioDisk(std::ostream& x, const MachineSpec& spec, const DiskSpec& d,
                      const std::string& path, int iothread) {
-  x << "    <disk type='file' device='disk'>\n"
+  // A host block device is <disk type='block'>: libvirt then gives QEMU host_device.
+  const bool block = ProtocolDriver(d) == "host_device";
+  x << "    <disk type='" << (block ? "block" : "file") << "' device='disk'>\n"
     << "      <driver name='qemu'" << Attr("type", d.format) << Attr("cache", LibvirtCache(d))
     << Attr("io", ToString(d.aio)) << Attr("queues", std::to_string(d.num_queues))
     << Attr("queue_size", std::to_string(d.queue_size));
   if (iothread > 0) x << Attr("iothread", std::to_string(iothread));
   x << "/>\n"
-    << "      <source" << Attr("file", path) << "/>\n"
+    << "      <source" << Attr(block ? "dev" : "file", path) << "/>\n"
     << "      <target" << Attr("dev", TargetDev(spec, d)) << " bus='virtio'/>\n"
     << "      <serial>" << XmlEscape(d.serial.empty() ? d.id : d.serial) << "</serial>\n"
     << "      <alias" << Attr("name", LibvirtDeviceId(d)) << "/>\n"
@@ -75,6 +87,13 @@ void WriteOwner(std::ostream& x, const DomainOwner& o) {
     << Attr("pid", std::to_string(o.pid)) << Attr("host", o.host) << Attr("started", o.started)
     << "/>\n"
     << "  </metadata>\n";
+}
+
+// pcie.0 slot 0x10 upwards; libvirt fills slots from 1 and keeps 0x1f for the chipset.
+std::string NvmeSlot(int index) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%x", 0x10 + index);
+  return buf;
 }
 
 std::string Unescape(std::string s) {
@@ -133,7 +152,7 @@ std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
   return "vd" + suffix;
 }
 
-std::vector<std::string> NvmeCommandlineArgs(const DiskSpec& disk) {
+std::vector<std::string> QemuDiskArgs(const DiskSpec& disk) {
   // qemu_argv appends each disk's arguments last: the difference between a spec without
   // and with this disk is exactly what the QEMU backend passes for it.
   MachineSpec probe;
@@ -148,6 +167,16 @@ std::vector<std::string> NvmeCommandlineArgs(const DiskSpec& disk) {
     throw std::logic_error("BuildQemuArgv no longer appends disk arguments last");
   }
   return {full.begin() + static_cast<std::ptrdiff_t>(base.size()), full.end()};
+}
+
+std::string ProtocolDriver(const DiskSpec& disk) {
+  const std::vector<std::string> args = QemuDiskArgs(disk);
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "-blockdev" && args[i + 1].rfind("driver=", 0) == 0) {
+      return args[i + 1].substr(7, args[i + 1].find(',') - 7);
+    }
+  }
+  return "file";
 }
 
 std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
@@ -213,12 +242,18 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     // open an NVMe backing given on <qemu:commandline>. This domain's QEMU runs as root.
     x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
     x << "  <qemu:commandline>\n";
+    int nvme_index = 0;
     for (size_t i = 0; i < spec.disks.size(); ++i) {
       if (spec.disks[i].bus != Bus::Nvme) continue;
       DiskSpec on_host = spec.disks[i];
       on_host.backing = p.disk_paths[i];
-      for (const std::string& arg : NvmeCommandlineArgs(on_host))
+      for (std::string arg : QemuDiskArgs(on_host)) {
+        // libvirt does not know this device and gives pcie.0 slots from 1 up to its own
+        // root ports, which QEMU would then find taken: pin it far above them. Like the
+        // QEMU backend's, it stays an integrated endpoint on pcie.0.
+        if (arg.rfind("nvme,", 0) == 0) arg += ",bus=pcie.0,addr=" + NvmeSlot(nvme_index++);
         x << "    <qemu:arg" << Attr("value", arg) << "/>\n";
+      }
     }
     x << "  </qemu:commandline>\n";
   }

@@ -163,7 +163,7 @@ TEST(DomainXmlTest, NvmeGoesOnTheQemuCommandLineAsQemuArgvWritesIt) {
                            "backing.raw,aio=io_uring,cache.direct=on,cache.no-flush=off'/>"));
   EXPECT_THAT(x, HasSubstr("<qemu:arg value='driver=raw,node-name=disk-d0,file=file-d0'/>"));
   EXPECT_THAT(x, HasSubstr("<qemu:arg value='nvme,drive=disk-d0,id=dev-d0,serial=SER0,"
-                           "max_ioqpairs=4'/>"));
+                           "max_ioqpairs=4,bus=pcie.0,addr=0x10'/>"));
   // libvirt does not relabel files it does not know: this QEMU runs as root.
   EXPECT_THAT(x, HasSubstr("<seclabel type='static' model='dac' relabel='no'><label>+0:+0</label>"));
   EXPECT_EQ(LibvirtDeviceId(d), "dev-d0");
@@ -175,7 +175,7 @@ TEST(DomainXmlTest, NvmeArgsAreExactlyQemuArgvsDiskArgs) {
   d.id = "n1";
   d.bus = Bus::Nvme;
   d.backing = "/b,with,commas";
-  const std::vector<std::string> args = NvmeCommandlineArgs(d);
+  const std::vector<std::string> args = QemuDiskArgs(d);
   ASSERT_EQ(args.size(), 6u);
   EXPECT_EQ(args[0], "-blockdev");
   EXPECT_THAT(args[1], HasSubstr("filename=/b,,with,,commas"));

@@ -99,7 +99,11 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
   place.kernel = cfg_.pool->UploadShared(spec_.kernel);
   if (!spec_.initrd.empty()) place.initrd = cfg_.pool->UploadShared(spec_.initrd);
   for (const DiskSpec& d : spec_.disks) {
-    if (cfg_.on_this_host && !cfg_.upload_backings) {
+    const std::string driver = ProtocolDriver(d);
+    if (driver != "file") {
+      // A host device names one on the libvirt host; null-co has no backing at all.
+      place.disk_paths.push_back(d.backing);
+    } else if (cfg_.on_this_host && !cfg_.upload_backings) {
       // In place: no copy of a large file, and the host device sampler sees the real one.
       place.disk_paths.push_back(std::filesystem::absolute(d.backing).string());
     } else {

@@ -2,11 +2,14 @@
 // runs a job with the host samplers, and checks the QEMU command line libvirt built
 // against BuildQemuArgv's for the same spec. Skips when libvirtd is not reachable.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "backend/qemu_argv.h"
 #include "ladder.h"
@@ -252,6 +255,56 @@ INSTANTIATE_TEST_SUITE_P(Buses, LibvirtBackendTest,
                            return info.param.bus == Bus::Nvme ? std::string("nvme_uploaded_backing")
                                                               : std::string("virtio_blk_in_place");
                          });
+
+TEST(LibvirtBackendDeathTest, AKilledQemuIsMachineDiedWithTheConsoleTail) {
+  std::string why;
+  const GuestImage image = testing::SharedGuestImage(&why);
+  if (image.kernel_path.empty()) GTEST_SKIP() << "no guest image: " << why;
+  LibvirtOptions options;
+  options.uri = kUri;
+  options.session = Session();
+  std::unique_ptr<LibvirtBackend> backend;
+  try {
+    backend = std::make_unique<LibvirtBackend>(options);
+  } catch (const LibvirtError& e) {
+    GTEST_SKIP() << "libvirtd not reachable: " << e.what();
+  }
+  const std::string dir = testing::ScratchDir("libvirt-death");
+  MachineSpec spec;
+  spec.name = "lv-death";
+  spec.memory_mib = 512;
+  spec.kernel = image.kernel_path;
+  spec.initrd = image.initrd_path;
+  spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
+  spec.run_dir = dir + "/machine";
+  std::unique_ptr<Machine> m = backend->Start(spec, std::chrono::seconds(180));
+  ASSERT_GT(m->Pid(), 0);
+  ASSERT_EQ(::kill(m->Pid(), SIGKILL), 0);
+  try {
+    m->Agent().Call(HelloRequest{}, std::chrono::seconds(30), [&] { m->CheckAlive(); });
+    FAIL() << "the agent answered after its QEMU was killed";
+  } catch (const MachineDiedError&) {
+  } catch (const AgentLinkError& e) {
+    // The channel usually sees the closed stream before libvirt has reaped QEMU; the
+    // runner then gives the machine a moment (guest_target's WhyTheLinkFailed). So here.
+    std::cout << "[ link     ] " << e.what() << "\n";
+  }
+  std::optional<MachineDiedError> died;
+  for (int i = 0; i < 50 && !died; ++i) {
+    try {
+      m->CheckAlive();
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } catch (const MachineDiedError& e) {
+      died = e;
+    }
+  }
+  ASSERT_TRUE(died) << "CheckAlive still passes 5 s after QEMU was killed";
+  std::cout << "[ message  ] " << died->what() << " / " << died->exit_description() << "\n";
+  EXPECT_NE(died->exit_description().find("libvirt at " + std::string(kUri)), std::string::npos);
+  EXPECT_FALSE(died->console_tail().empty());
+  m.reset();
+  EXPECT_TRUE(DomainsStartingWith(std::string(kDomainPrefix) + Session()).empty());
+}
 
 TEST(LibvirtBackendErrorTest, ADaemonThatIsNotThereIsOneErrorNamingTheUri) {
   LibvirtOptions options;

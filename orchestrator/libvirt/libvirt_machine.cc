@@ -31,11 +31,11 @@ constexpr std::size_t kLogTailLines = 20;
 
 std::string StoppedText(int detail) {
   switch (detail) {
-    case VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN: return "the guest powered off or reset";
-    case VIR_DOMAIN_EVENT_STOPPED_DESTROYED: return "the domain was destroyed";
-    case VIR_DOMAIN_EVENT_STOPPED_CRASHED: return "the guest crashed";
-    case VIR_DOMAIN_EVENT_STOPPED_FAILED: return "QEMU failed (see the QEMU log)";
-    default: return "the domain stopped (libvirt detail " + std::to_string(detail) + ")";
+    case VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN: return "stopped: the guest powered off or reset";
+    case VIR_DOMAIN_EVENT_STOPPED_DESTROYED: return "was destroyed (virDomainDestroy)";
+    case VIR_DOMAIN_EVENT_STOPPED_CRASHED: return "stopped: the guest crashed";
+    case VIR_DOMAIN_EVENT_STOPPED_FAILED: return "died or failed (see the QEMU log)";
+    default: return "stopped (libvirt detail " + std::to_string(detail) + ")";
   }
 }
 
@@ -44,7 +44,7 @@ int OnLifecycle(virConnectPtr, virDomainPtr dom, int event, int detail, void* op
   if (ending.domain_name != virDomainGetName(dom)) return 0;
   std::lock_guard<std::mutex> lock(ending.mu);
   if (event == VIR_DOMAIN_EVENT_STOPPED) ending.how = StoppedText(detail);
-  if (event == VIR_DOMAIN_EVENT_CRASHED && ending.how.empty()) ending.how = "the guest crashed";
+  if (event == VIR_DOMAIN_EVENT_CRASHED && ending.how.empty()) ending.how = "stopped: the guest crashed";
   return 0;
 }
 
@@ -181,8 +181,9 @@ void LibvirtMachine::CheckAlive() {
     std::lock_guard<std::mutex> lock(ending_->mu);
     how = ending_->how;
   }
+  // MachineDiedError prints "QEMU <how>".
   if (!domain_) how = "was never started";
-  if (how.empty()) how = "domain " + cfg_.domain_name + " is no longer running";
+  if (how.empty()) how = "is gone: domain " + cfg_.domain_name + " is no longer running";
   CopyConsoleHome();
   throw MachineDiedError(spec_.name, how + " (libvirt at " + cfg_.conn->uri() + ")",
                          QemuLogTail(), TailOfFile(spec_.run_dir + "/console.log", kLogTailLines));

@@ -118,8 +118,11 @@ JobSampler::~JobSampler() { Stop(); }
 uint64_t JobSampler::Now() const { return opt_.now_ns(); }
 
 std::string JobSampler::ShortId() const {
+  // "dev-d0" (QEMU backend) and "ua-d0" (libvirt user alias) both name disk d0.
   const std::string& id = src_.device_id;
-  return id.rfind("dev-", 0) == 0 ? id.substr(4) : id;
+  for (const char* prefix : {"dev-", "ua-"})
+    if (id.rfind(prefix, 0) == 0) return id.substr(std::string(prefix).size());
+  return id;
 }
 
 void JobSampler::Fail(bool* alive, const std::string& what, const std::string& why) {

@@ -42,17 +42,9 @@ void ValidateForLibvirt(const MachineSpec& spec) {
   probe.run_dir = spec.run_dir.empty() ? "" : "/r";
   ValidateMachineSpec(probe, PathsIn(probe.run_dir));
   for (const DiskSpec& d : spec.disks) {
-    if (d.bus != Bus::VirtioBlk && d.bus != Bus::Nvme) {
-      throw MachineSpecError(d.id, "bus", ToString(d.bus) + " is not supported by the libvirt "
-                                          "backend yet (virtio-blk and nvme are)");
-    }
-    if (d.bus == Bus::VirtioBlk && ProtocolDriver(d) != "file" &&
-        ProtocolDriver(d) != "host_device") {
-      throw MachineSpecError(d.id, "driver", ProtocolDriver(d) + " has no libvirt <disk> type; "
-                                             "use it on nvme (qemu:commandline) or the qemu backend");
-    }
+    if (OnQemuCommandline(d)) continue;  // qemu_argv's own options: all of them work
     LibvirtCache(d);
-    if (d.bus == Bus::VirtioBlk && d.id.find('.') != std::string::npos) {
+    if (d.id.find('.') != std::string::npos) {
       throw MachineSpecError(d.id, "id",
                              "\"" + d.id + "\" becomes the libvirt alias ua-" + d.id +
                                  ", and aliases allow only [A-Za-z0-9_-]");
@@ -90,7 +82,7 @@ void WriteOwner(std::ostream& x, const DomainOwner& o) {
 }
 
 // pcie.0 slot 0x10 upwards; libvirt fills slots from 1 and keeps 0x1f for the chipset.
-std::string NvmeSlot(int index) {
+std::string PciSlot(int index) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%x", 0x10 + index);
   return buf;
@@ -135,16 +127,20 @@ std::string DomainName(const std::string& session, const std::string& machine_na
   return std::string(kDomainPrefix) + session + "-" + machine_name;
 }
 
+bool OnQemuCommandline(const DiskSpec& disk) {
+  return disk.bus != Bus::VirtioBlk || ProtocolDriver(disk) == "null-co";
+}
+
 std::string LibvirtDeviceId(const DiskSpec& disk) {
-  return (disk.bus == Bus::Nvme ? "dev-" : "ua-") + disk.id;
+  return (OnQemuCommandline(disk) ? "dev-" : "ua-") + disk.id;
 }
 
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
-  if (disk.bus != Bus::VirtioBlk) return "";
+  if (OnQemuCommandline(disk)) return "";
   int index = 0;
   for (const DiskSpec& d : spec.disks) {
     if (&d == &disk || d.id == disk.id) break;
-    if (d.bus == Bus::VirtioBlk) ++index;
+    if (!OnQemuCommandline(d)) ++index;
   }
   // vda..vdz, then vdaa.. as libvirt counts.
   std::string suffix;
@@ -185,11 +181,11 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     throw std::logic_error("BuildDomainXml: one disk path per disk expected");
   }
   const bool kvm = spec.accel == Accel::Kvm;
-  int iothreads = 0;
-  bool has_nvme = false;
+  int iothreads = 0;  // libvirt's, for its own disks; qemu:commandline disks bring theirs
+  bool has_commandline_disk = false;
   for (const DiskSpec& d : spec.disks) {
-    iothreads += d.iothread ? 1 : 0;
-    has_nvme |= d.bus == Bus::Nvme;
+    iothreads += d.iothread && !OnQemuCommandline(d) ? 1 : 0;
+    has_commandline_disk |= OnQemuCommandline(d);
   }
 
   std::ostringstream x;
@@ -222,7 +218,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   int next_iothread = 1;
   for (size_t i = 0; i < spec.disks.size(); ++i) {
     const DiskSpec& d = spec.disks[i];
-    if (d.bus != Bus::VirtioBlk) continue;
+    if (OnQemuCommandline(d)) continue;
     WriteVirtioDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
   }
   x << "    <controller type='usb' model='none'/>\n"
@@ -237,21 +233,23 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     << "    </channel>\n"
     << "    <memballoon model='none'/>\n"
     << "  </devices>\n";
-  if (has_nvme) {
+  if (has_commandline_disk) {
     // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
-    // open an NVMe backing given on <qemu:commandline>. This domain's QEMU runs as root.
+    // open a backing given on <qemu:commandline>. This domain's QEMU runs as root.
     x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
     x << "  <qemu:commandline>\n";
-    int nvme_index = 0;
+    int pci_index = 0;
     for (size_t i = 0; i < spec.disks.size(); ++i) {
-      if (spec.disks[i].bus != Bus::Nvme) continue;
+      if (!OnQemuCommandline(spec.disks[i])) continue;
       DiskSpec on_host = spec.disks[i];
       on_host.backing = p.disk_paths[i];
       for (std::string arg : QemuDiskArgs(on_host)) {
         // libvirt does not know this device and gives pcie.0 slots from 1 up to its own
         // root ports, which QEMU would then find taken: pin it far above them. Like the
         // QEMU backend's, it stays an integrated endpoint on pcie.0.
-        if (arg.rfind("nvme,", 0) == 0) arg += ",bus=pcie.0,addr=" + NvmeSlot(nvme_index++);
+        if (arg.rfind("nvme,", 0) == 0 || arg.rfind("virtio-scsi-pci,", 0) == 0 ||
+            arg.rfind("virtio-blk-pci,", 0) == 0)
+          arg += ",bus=pcie.0,addr=" + PciSlot(pci_index++);
         x << "    <qemu:arg" << Attr("value", arg) << "/>\n";
       }
     }
@@ -260,11 +258,11 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   // libvirt has no request-merging attribute; set the frontend property explicitly either
   // way, so the -device line says what BuildQemuArgv says.
   bool any_virtio = false;
-  for (const DiskSpec& d : spec.disks) any_virtio |= d.bus == Bus::VirtioBlk;
+  for (const DiskSpec& d : spec.disks) any_virtio |= !OnQemuCommandline(d);
   if (any_virtio) {
     x << "  <qemu:override>\n";
     for (const DiskSpec& d : spec.disks) {
-      if (d.bus != Bus::VirtioBlk) continue;
+      if (OnQemuCommandline(d)) continue;
       x << "    <qemu:device" << Attr("alias", LibvirtDeviceId(d)) << ">\n"
         << "      <qemu:frontend>\n"
         << "        <qemu:property name='request-merging' type='bool' value='"

@@ -37,6 +37,12 @@ inline constexpr const char* kOwnerNamespace = "https://storbed.dev/xmlns/run/1"
 // name holds characters other than [A-Za-z0-9._-].
 std::string DomainName(const std::string& session, const std::string& machine_name);
 
+// True for a disk libvirt 9.0 cannot express as a <disk>: NVMe (no emulated controller),
+// virtio-scsi (storbed gives each disk its own controller, with queues and iothread) and
+// null-co. Such disks go on <qemu:commandline> with qemu_argv's options verbatim; libvirt
+// does not know them, so their stats come from QMP.
+bool OnQemuCommandline(const DiskSpec& disk);
+
 // The device id QEMU gets for `disk` under libvirt: the user alias "ua-<id>" for
 // virtio-blk (libvirt passes aliases through as -device id=), and qemu_argv's own id
 // "dev-<id>" for NVMe, whose -device comes verbatim from qemu_argv.

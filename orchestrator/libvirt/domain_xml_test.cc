@@ -170,6 +170,42 @@ TEST(DomainXmlTest, NvmeGoesOnTheQemuCommandLineAsQemuArgvWritesIt) {
   EXPECT_EQ(TargetDev(s, d), "");
 }
 
+TEST(DomainXmlTest, VirtioScsiGoesOnTheCommandLineWithItsControllerPinned) {
+  MachineSpec s = Spec();
+  DiskSpec& d = s.disks[0];
+  d.bus = Bus::VirtioScsi;
+  d.iothread = true;
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, Not(HasSubstr("<disk ")));
+  EXPECT_THAT(x, Not(HasSubstr("<iothreads>")));  // the -object comes with the disk's args
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='iothread,id=io-d0'/>"));
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='virtio-scsi-pci,id=dev-d0-scsi,num_queues=1,"
+                           "virtqueue_size=256,iothread=io-d0,bus=pcie.0,addr=0x10'/>"));
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='scsi-hd,bus=dev-d0-scsi.0,drive=disk-d0,id=dev-d0,"
+                           "serial=SER0'/>"));
+  EXPECT_EQ(LibvirtDeviceId(d), "dev-d0");
+}
+
+TEST(DomainXmlTest, NullCoOnVirtioBlkGoesOnTheCommandLineAndVirtioDisksStillCountFromVda) {
+  MachineSpec s = Spec();
+  DiskSpec null = s.disks[0];
+  null.id = "n0";
+  null.driver = "null-co";
+  null.backing = "";
+  null.null_size = 1 << 20;
+  null.null_latency_ns = 1000;
+  s.disks.insert(s.disks.begin(), null);
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='driver=null-co,node-name=file-n0,size=1048576,"
+                           "latency-ns=1000,read-zeroes=on'/>"));
+  EXPECT_THAT(x, HasSubstr("virtio-blk-pci,drive=disk-n0,id=dev-n0"));
+  EXPECT_EQ(TargetDev(s, s.disks[1]), "vda");  // the first disk libvirt knows
+  EXPECT_EQ(TargetDev(s, s.disks[0]), "");
+  // A cache mode libvirt cannot express is fine on the command line.
+  s.disks[0].no_flush = true;
+  EXPECT_NO_THROW(Xml(s));
+}
+
 TEST(DomainXmlTest, NvmeArgsAreExactlyQemuArgvsDiskArgs) {
   DiskSpec d;
   d.id = "n1";

@@ -164,7 +164,7 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     for (const auto& d : m->Hello().devices)
       if (d.serial == kTestDiskSerial) device = d.path;
     ASSERT_FALSE(device.empty()) << "the guest has no disk with serial " << kTestDiskSerial;
-    EXPECT_EQ(m->DeviceId(disk), v.bus == Bus::Nvme ? "dev-d0" : "ua-d0");
+    EXPECT_EQ(m->DeviceId(disk), v.bus == Bus::VirtioBlk ? "ua-d0" : "dev-d0");
     EXPECT_TRUE(std::filesystem::exists(spec.run_dir + "/domain.xml"));
     EXPECT_EQ(m->Describe()["domain"], domain);
     EXPECT_NE(m->QemuVersion().find("via libvirt"), std::string::npos) << m->QemuVersion();
@@ -214,6 +214,7 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     } else {
       EXPECT_EQ(host.qemu_block.source, "query-blockstats dev-d0");  // QMP through libvirt
     }
+    if (v.bus == Bus::VirtioScsi) EXPECT_TRUE(host.virtqueue.available) << host.virtqueue.reason;
     EXPECT_FALSE(host.qemu_thread_cpu.empty());
 
     // The disk options libvirt gave QEMU are the ones the QEMU backend would give.
@@ -226,7 +227,7 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     std::vector<const char*> device_keys = {"driver", "serial"};
     if (v.bus == Bus::VirtioBlk) {
       device_keys.insert(device_keys.end(), {"num-queues", "queue-size", "request-merging"});
-    } else {
+    } else if (v.bus == Bus::Nvme) {
       device_keys.push_back("max_ioqpairs");
     }
     std::cout << "[ argv     ] libvirt gave QEMU:";
@@ -250,10 +251,12 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
 
 INSTANTIATE_TEST_SUITE_P(Buses, LibvirtBackendTest,
                          ::testing::Values(Variant{Bus::VirtioBlk, false},
-                                           Variant{Bus::Nvme, true}),
+                                           Variant{Bus::Nvme, true},
+                                           Variant{Bus::VirtioScsi, false}),
                          [](const auto& info) {
-                           return info.param.bus == Bus::Nvme ? std::string("nvme_uploaded_backing")
-                                                              : std::string("virtio_blk_in_place");
+                           if (info.param.bus == Bus::Nvme) return std::string("nvme_uploaded_backing");
+                           if (info.param.bus == Bus::VirtioScsi) return std::string("virtio_scsi_in_place");
+                           return std::string("virtio_blk_in_place");
                          });
 
 TEST(LibvirtBackendDeathTest, AKilledQemuIsMachineDiedWithTheConsoleTail) {

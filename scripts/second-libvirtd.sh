@@ -19,6 +19,8 @@ start() {
   local port=$1 uri="qemu+tcp://127.0.0.1:$1/system"
   [[ $(id -u) -eq 0 ]] || { echo "second-libvirtd: needs root" >&2; exit 1; }
   mkdir -p "$dir"
+  # Its QEMU runs as the qemu user and opens pool volumes under DIR: let it pass through.
+  chmod 0711 "$dir"
   rm -rf "$dir/etc"
   cp -a /etc/libvirt "$dir/etc"
   # No autostarted networks or pools: they belong to the system daemon.

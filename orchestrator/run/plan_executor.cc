@@ -1,10 +1,12 @@
 #include "run/plan_executor.h"
 
+#include <optional>
 #include <stdexcept>
 
 #include "libvirt/virt_handles.h"
 #include "run/bare_metal_target.h"
 #include "run/guest_target.h"
+#include "run/host_backend.h"
 #include "run/host_info.h"
 #include "run/run_context.h"
 
@@ -14,6 +16,7 @@ PlanExecutor::PlanExecutor(const PreparedRun& run, BackendMaker make_backend)
     : run_(run), make_backend_(std::move(make_backend)) {
   local_.name = kLocalHost;
   local_.backend = "none";
+  for (const auto& h : run_.hosts) boot_locks_[h.name];  // built now: threads only look up
 }
 
 const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
@@ -36,15 +39,22 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   Scenario variant = run_.scenario;
   variant.machine = run_.scenario.machines[m.machine].machine;
   variant.disk = run_.scenario.machines[m.machine].disk;
-  RunContext ctx{variant,       run_.options, run_.results,
-                 log,           run_.backing_for(variant.disk),
-                 run_.manifest, host};
+  // A remote host copies the backing per machine (and only reads ours); everything else
+  // writes it in place and needs it alone.
+  const bool in_place = host.backend != "libvirt" || UriIsOnThisHost(host.uri);
+  std::optional<BackingLeases::Lease> lease;
+  if (in_place) lease.emplace(run_.backings.Acquire(variant.disk));
+  const Backing& backing = lease ? lease->backing() : run_.backings.Shared(variant.disk);
+  RunContext ctx{variant, run_.options, run_.results, log, backing, run_.manifest, host};
   if (m.target == TargetKind::BareMetal) {
     RunBareMetalTarget(ctx, RunsOf(unit));
     return;
   }
   try {
-    const std::unique_ptr<Backend> backend = make_backend_(host);
+    std::unique_ptr<Backend> backend = make_backend_(host);
+    if (host.max_guests > 1)
+      backend = std::make_unique<OneBootAtATimeBackend>(std::move(backend),
+                                                        boot_locks_.at(host.name));
     RunGuestTarget(ctx, m.target, m.label, RunsOf(unit), run_.image_for(variant.machine),
                    run_.accel, *backend);
   } catch (const LibvirtError& e) {

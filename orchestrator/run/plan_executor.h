@@ -5,14 +5,16 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backend/accel.h"
 #include "backend/backend.h"
 #include "image/image_builder.h"
-#include "run/backing.h"
+#include "run/backing_leases.h"
 #include "run/line_log.h"
 #include "run/manifest.h"
 #include "run/results_dir.h"
@@ -22,8 +24,8 @@
 
 namespace storbed {
 
-// What the runner prepared before any unit starts. The lookups must not create anything
-// any more (every backing and image exists), so threads only read.
+// What the runner prepared before any unit starts. image_for must not create anything any
+// more (every image exists), so threads only read; backings are leased (backing_leases.h).
 struct PreparedRun {
   const Scenario& scenario;
   const RunPlan& plan;
@@ -31,7 +33,7 @@ struct PreparedRun {
   ResultsDir& results;
   Manifest& manifest;
   LogSink& log;
-  std::function<const Backing&(const DiskConfig&)> backing_for;
+  BackingLeases& backings;
   std::function<const GuestImage&(const MachineConfig&)> image_for;
   AccelDecision accel;
   std::vector<RunHost> hosts;
@@ -58,6 +60,7 @@ class PlanExecutor : public UnitExecutor {
   const PreparedRun& run_;
   BackendMaker make_backend_;
   RunHost local_;  // bare metal's host
+  std::map<std::string, std::mutex> boot_locks_;  // per host, for hosts with several slots
 };
 
 }  // namespace storbed

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -12,6 +13,7 @@
 #include "backend/interrupt.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
+#include "run/backing_leases.h"
 #include "run/fio_import.h"
 #include "run/host_backend.h"
 #include "run/host_info.h"
@@ -109,29 +111,37 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
        {"machines", nlohmann::json::object()}});
 
   TempDir work(options.work_dir, "storbed-work-");
+  // A local libvirt daemon uses the backing in place, from QEMU running as its own user
+  // (libvirt-qemu): that user must be able to pass through the (0700) work directory.
+  for (const auto& h : hosts)
+    if (h.backend == "libvirt") std::filesystem::permissions(
+        work.path(), std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+        std::filesystem::perm_options::add);
   bool reads = false;
   for (const auto& j : scenario.jobs) reads |= j.rw != Direction::Write;
-  // One backing per distinct disk size or backing path (most scenarios have one).
-  std::map<std::string, Backing> backings;
-  auto backing_for = [&](const DiskConfig& disk) -> const Backing& {
-    const std::string key = disk.backing.empty() ? std::to_string(disk.size_bytes) : disk.backing;
-    auto it = backings.find(key);
-    if (it != backings.end()) return it->second;
-    log << "preparing backing (" << (disk.size_bytes >> 20) << " MiB)...\n";
-    const std::string file = work.path() + "/backing" +
-                             (backings.empty() ? "" : "-" + std::to_string(backings.size())) +
-                             ".raw";
+  // One backing per distinct disk size or backing path (most scenarios have one), and a
+  // copy for each further machine that runs at the same time (backing_leases.h).
+  std::atomic<size_t> files{0};
+  BackingLeases backings([&](const DiskConfig& disk, size_t copy) {
+    LineLog(sink, "") << "preparing backing (" << (disk.size_bytes >> 20) << " MiB)...\n";
+    const size_t n = files++;
+    const std::string file =
+        work.path() + "/backing" + (n == 0 ? "" : "-" + std::to_string(n)) + ".raw";
     Backing b = disk.backing.empty() ? CreateFilledBacking(file, disk.size_bytes)
                                      : UseExistingBacking(disk.backing, reads);
     const nlohmann::json entry = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
-    const bool first = backings.empty();
+    const std::string key = BackingLeases::KeyOf(disk);
     manifest.Update([&](nlohmann::json& m) {
+      if (copy > 0) {
+        m["backing_copies"].push_back({{"for", key}, {"path", b.path}});
+        return;
+      }
       m["backings"][key] = entry;
-      if (first) m["backing"] = entry;
+      if (n == 0) m["backing"] = entry;
     });
-    return backings.emplace(key, std::move(b)).first->second;
-  };
-  backing_for(scenario.disk);
+    return b;
+  });
+  backings.Shared(scenario.disk);
 
   bool needs_guest = false;
   for (const auto t : scenario.targets) needs_guest |= t != TargetKind::BareMetal;
@@ -178,17 +188,17 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
       m["qemu_version"] = qemu_version;
     });
   }
-  // Everything units read is made now, so threads only look it up.
+  // Every image and each disk's first backing are made now: threads only look images up.
   for (const PlannedMachine& m : plan.machines) {
-    backing_for(scenario.machines[m.machine].disk);
+    backings.Shared(scenario.machines[m.machine].disk);
     if (m.target != TargetKind::BareMetal) image_for(scenario.machines[m.machine].machine);
   }
 
   size_t slots = 0;
   for (const auto& h : hosts) slots += h.max_guests;
   const bool sequential = slots == 1;
-  PreparedRun prepared{scenario, plan,        options,  results, manifest, sink,
-                       backing_for, image_for, accel,   hosts,   hosts.size() > 1};
+  PreparedRun prepared{scenario, plan,      options, results, manifest, sink,
+                       backings, image_for, accel,   hosts,   hosts.size() > 1};
   PlanExecutor executor(prepared, [&](const RunHost& h) { return MakeHostBackend(h, session); });
   if (!sequential) PrepareBackendsForThreads(hosts);
   std::vector<ScheduledHost> scheduled;

@@ -10,6 +10,7 @@
 
 #include "backend/accel.h"
 #include "backend/interrupt.h"
+#include "cli/cleanup_command.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
 #include "run/fio_import.h"
@@ -155,11 +156,16 @@ int RunMain(int argc, char** argv) {
       "without re-running anything.");
   report_cmd->add_option("dir", report_dir, "Results directory")->required();
 
+  // Runs inside app.parse() and never throws; its exit code is returned below.
+  int cleanup_exit = 0;
+  auto* cleanup_cmd = AddCleanupCommand(app, &cleanup_exit);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  if (*cleanup_cmd) return cleanup_exit;
 
   try {
     if (*run_cmd) {

@@ -270,3 +270,57 @@ TEST(CleanupTest, ADownDaemonIsOneLineNamingTheUriAndTheRestStillRuns) {
 
 }  // namespace
 }  // namespace storbed
+
+namespace storbed {
+namespace {
+
+// The issue's own flow: `storbed run --backend libvirt` SIGKILLed while its guest runs.
+// libvirt destroys the AUTODESTROY domain with the connection; what stays behind (the
+// console volume in the pool, the work dir) is for `storbed cleanup`.
+TEST(CleanupTest, AfterSigkillOfALibvirtRunNoDomainStaysAndCleanupRemovesItsFiles) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  try {
+    LibvirtConnection::Open("qemu:///system");
+  } catch (const LibvirtError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const std::string dir = testing::ScratchDir("cleanup-libvirt-kill");
+  const std::string out = dir + "/out", work = dir + "/work";
+  fs::create_directories(work);
+  std::ofstream(dir + "/scenario.json") << R"({
+    "name": "cleanupkill", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
+    "disk": {"size": "16m"},
+    "jobs": [{"name": "long", "pattern": "random", "bs": "4k", "runtime": 300}]})";
+  ChildProcess run = ChildProcess::Start(
+      {testing::CliPath(), "run", dir + "/scenario.json", "--backend", "libvirt", "--out", out,
+       "--work-dir", work, "--image-cache",
+       std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+      dir + "/run.log");
+  WaitForLogLine(dir + "/run.log", "001-virtio-blk-long on");
+  const std::string session_domains = Shell("virsh -q list --all --name | grep cleanupkill");
+  ASSERT_FALSE(session_domains.empty()) << "the run's domain is not running";
+
+  kill(run.Pid(), SIGKILL);
+  ASSERT_TRUE(run.WaitFor(std::chrono::seconds(30)));
+  // AUTODESTROY: the daemon ends the domain when the connection goes.
+  for (int i = 0; i < 100 && !Shell("virsh -q list --all --name | grep cleanupkill").empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(Shell("virsh -q list --all --name | grep cleanupkill"), "");
+
+  const CliResult clean = RunCli({"cleanup", "--work-dir", work, "--results", out},
+                                 dir + "/cleanup.log");
+  std::cout << clean.log;
+  EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
+  const std::string owner_gone = "owner pid " + std::to_string(run.Pid()) + " gone";
+  EXPECT_TRUE(Contains(clean.log, "removed work dir ")) << clean.log;
+  EXPECT_TRUE(Contains(clean.log, "cleanupkill-virtio-blk.console.log of pool storbed"))
+      << clean.log;
+  EXPECT_TRUE(Contains(clean.log, owner_gone)) << clean.log;
+  EXPECT_TRUE(fs::is_empty(work));
+  EXPECT_EQ(Shell("virsh -q vol-list storbed | grep cleanupkill"), "");
+  EXPECT_TRUE(fs::exists(out + "/manifest.json"));  // results stay
+}
+
+}  // namespace
+}  // namespace storbed

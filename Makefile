@@ -17,9 +17,9 @@ build: setup
 run: build
 	$(BUILD)/orchestrator/storbed run $(SCENARIO) --out $(OUT)
 
+# libvirtd and virtlogd are started for the tests when not running, and stopped after.
 test: build
-	@scripts/start-services.sh
-	cd $(BUILD) && ctest --output-on-failure -LE bench
+	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -LE bench' 
 
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit

@@ -5,6 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <string>
+
+#include <boost/process.hpp>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -51,9 +55,31 @@ Backing CreateFilledBacking(const std::string& path, uint64_t size_bytes) {
     done += static_cast<uint64_t>(w);
   }
   if (fsync(f.fd) != 0) throw SysError("cannot fsync backing file", path);
-  return Backing{path, size_bytes, true,
-                 "created and filled with " + std::to_string(size_bytes) +
-                     " bytes of pseudo-random data (no holes)"};
+  Backing b;
+  b.path = path;
+  b.size_bytes = size_bytes;
+  b.created = true;
+  b.how = "created and filled with " + std::to_string(size_bytes) +
+          " bytes of pseudo-random data (no holes)";
+  return b;
+}
+
+void ConvertToQcow2(const std::string& raw, const std::string& qcow2) {
+  namespace bp = boost::process;
+  bp::ipstream output;
+  const std::string qemu_img = bp::search_path("qemu-img").string();
+  if (qemu_img.empty())
+    throw std::runtime_error("disk.format qcow2 needs qemu-img, which is not on PATH");
+  // An argv, no shell: paths are passed as they are.
+  bp::child child(qemu_img, bp::args({"convert", "-q", "-f", "raw", "-O", "qcow2", raw, qcow2}),
+                  (bp::std_out & bp::std_err) > output);
+  std::string text, line;
+  while (std::getline(output, line)) text += line + "\n";
+  child.wait();
+  if (child.exit_code() != 0)
+    throw std::runtime_error("qemu-img convert -O qcow2 " + raw + " " + qcow2 + " failed (exit " +
+                             std::to_string(child.exit_code()) + "): " + text);
+  std::remove(raw.c_str());
 }
 
 Backing UseExistingBacking(const std::string& path, bool reads) {
@@ -61,12 +87,14 @@ Backing UseExistingBacking(const std::string& path, bool reads) {
   if (f.fd < 0) throw SysError("cannot open backing", path);
   struct stat st {};
   if (fstat(f.fd, &st) != 0) throw SysError("cannot stat backing", path);
-  Backing b{path, 0, false, ""};
+  Backing b;
+  b.path = path;
   if (S_ISBLK(st.st_mode)) {
     const off_t end = lseek(f.fd, 0, SEEK_END);
     if (end < 0) throw SysError("cannot size block device", path);
     b.size_bytes = static_cast<uint64_t>(end);
     b.how = "user-named block device, used as is";
+    b.block_device = true;
   } else if (S_ISREG(st.st_mode)) {
     b.size_bytes = static_cast<uint64_t>(st.st_size);
     if (reads && FileHasHoles(f.fd, b.size_bytes))

@@ -3,7 +3,13 @@
 namespace storbed {
 
 std::string BackingLeases::KeyOf(const DiskConfig& disk) {
-  return disk.backing.empty() ? std::to_string(disk.size_bytes) : disk.backing;
+  if (!disk.backing.empty()) return disk.backing;
+  if (disk.driver == "null-co") return "null-co";
+  std::string key = std::to_string(disk.size_bytes);
+  if (!disk.filesystem.empty())
+    key += "-" + disk.filesystem + "-" + std::to_string(disk.fs_file_bytes);
+  if (disk.format != "raw") key += "-" + disk.format;
+  return key;
 }
 
 BackingLeases::Lease::~Lease() {

@@ -11,6 +11,7 @@
 #include "analysis/ladder_builder.h"
 #include "backend/child_process.h"
 #include "backend/interrupt.h"
+#include "run/host_mount.h"
 #include "run/loop_device.h"
 
 namespace storbed {
@@ -77,9 +78,27 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     for (const auto& run : runs) RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
     return;
   }
+  // A filesystem image is mounted here (the standalone agent runs jobs on paths, it does
+  // not mount): on a directory beside the image in the work dir, gone on every path.
+  std::optional<HostMount> mounted;
+  if (!ctx.backing.filesystem.empty()) {
+    const std::string dir = std::filesystem::path(ctx.backing.path).parent_path() /
+                            ("mnt-" + std::filesystem::path(loop->path()).filename().string());
+    try {
+      mounted.emplace(HostMount::Mount(loop->path(), dir, ctx.backing.filesystem));
+    } catch (const std::exception& e) {
+      for (const auto& run : runs)
+        RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
+      return;
+    }
+  }
   ctx.manifest.Update([&](nlohmann::json& m) {
     m["bare_metal"] = {{"device", loop->path()}, {"backing", ctx.backing.path},
                        {"loop_direct_io", true}};
+    if (mounted)
+      m["bare_metal"]["mount"] = {{"dir", mounted->dir()},
+                                  {"filesystem", ctx.backing.filesystem},
+                                  {"options", "rw,noatime"}};
   });
   const std::string work_dir = ctx.results.File("bare-metal");
   std::filesystem::create_directories(work_dir);
@@ -87,6 +106,10 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     RunRecord record = base_record(run);
     record.device = loop->path();
     record.job.target = loop->path();
+    if (mounted) {
+      record.job.target = mounted->dir() + "/" + record.job.fs_file;
+      record.job.filesystem.clear();
+    }
     ctx.log << "  " << run.run_id << " on " << loop->path() << "...\n";
     const auto start = Clock::now();
     try {

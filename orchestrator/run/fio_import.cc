@@ -258,15 +258,18 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
 }  // namespace
 
 std::vector<std::string> ParseFioTargets(const std::string& list) {
-  static const std::vector<std::string> kAll = {"virtio-blk", "nvme", "bare-metal"};
-  if (list.empty()) return kAll;
+  static const std::vector<std::string> kAll = {"virtio-blk", "nvme", "virtio-scsi",
+                                                "bare-metal"};
+  // The scenario's default targets; virtio-scsi only when asked for.
+  if (list.empty()) return {"virtio-blk", "nvme", "bare-metal"};
   std::vector<std::string> out;
   std::stringstream in(list);
   std::string item;
   while (std::getline(in, item, ',')) {
     item = Trim(item);
     if (std::find(kAll.begin(), kAll.end(), item) == kAll.end())
-      throw ScenarioError("--target: '" + item + "' is not a target (virtio-blk, nvme, bare-metal)");
+      throw ScenarioError("--target: '" + item +
+                          "' is not a target (virtio-blk, nvme, virtio-scsi, bare-metal)");
     out.push_back(item);
   }
   return out;

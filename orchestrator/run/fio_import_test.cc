@@ -118,6 +118,7 @@ TEST(FioImportTest, TargetsList) {
   EXPECT_EQ(ParseFioTargets("virtio-blk,bare-metal"),
             (std::vector<std::string>{"virtio-blk", "bare-metal"}));
   EXPECT_EQ(ParseFioTargets("").size(), 3u);
+  EXPECT_EQ(ParseFioTargets("virtio-scsi"), std::vector<std::string>{"virtio-scsi"});
   EXPECT_THROW(ParseFioTargets("ide"), ScenarioError);
 }
 

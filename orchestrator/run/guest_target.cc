@@ -96,11 +96,20 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   spec.run_dir = run_dir;
   DiskSpec d;
   d.id = "d0";
-  d.bus = target == TargetKind::Nvme ? Bus::Nvme : Bus::VirtioBlk;
+  d.bus = target == TargetKind::Nvme         ? Bus::Nvme
+          : target == TargetKind::VirtioScsi ? Bus::VirtioScsi
+                                             : Bus::VirtioBlk;
   d.backing = ctx.backing.path;
+  d.format = ctx.backing.format;
+  d.driver = ctx.backing.block_device ? "host_device" : "file";
+  if (ctx.backing.null_co) {
+    d.driver = "null-co";
+    d.null_size = disk.size_bytes;
+    d.null_latency_ns = disk.null_latency_ns;
+  }
   d.num_queues = disk.num_queues;
   d.queue_size = disk.queue_size;
-  d.iothread = disk.iothread && d.bus == Bus::VirtioBlk;
+  d.iothread = disk.iothread && (d.bus == Bus::VirtioBlk || d.bus == Bus::VirtioScsi);
   d.aio = disk.aio;
   d.cache = disk.cache;
   d.request_merging = disk.request_merging;

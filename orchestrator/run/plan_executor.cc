@@ -39,6 +39,9 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   Scenario variant = run_.scenario;
   variant.machine = run_.scenario.machines[m.machine].machine;
   variant.disk = run_.scenario.machines[m.machine].disk;
+  // Bare metal reads the raw file a qcow2 image is converted from: a loop device over a
+  // qcow2 file would show the host its metadata, not the guest's disk.
+  if (m.target == TargetKind::BareMetal) variant.disk.format = "raw";
   // A remote host copies the backing per machine (and only reads ours); everything else
   // writes it in place and needs it alone.
   const bool in_place = host.backend != "libvirt" || UriIsOnThisHost(host.uri);

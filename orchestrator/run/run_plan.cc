@@ -53,6 +53,20 @@ struct Pending {
   std::string base;  // the id without its number
 };
 
+// The job as it runs on this machine's disk: on the filesystem's test file, and (in a
+// guest) with the machine's queue tunables where the job leaves them as they are.
+JobSpec JobOnMachine(JobSpec job, const MachineVariant& mv, TargetKind target) {
+  job.filesystem = mv.disk.filesystem;
+  if (target == TargetKind::BareMetal) return job;
+  BlockTunables& t = job.tunables;
+  const BlockTunables& m = mv.machine.tunables;
+  if (t.read_ahead_kb < 0) t.read_ahead_kb = m.read_ahead_kb;
+  if (t.scheduler.empty()) t.scheduler = m.scheduler;
+  if (t.nr_requests < 0) t.nr_requests = m.nr_requests;
+  if (t.max_sectors_kb < 0) t.max_sectors_kb = m.max_sectors_kb;
+  return job;
+}
+
 bool Excluded(const Scenario& s, const json& values) {
   for (const auto& rule : s.exclude)
     if (Matches(rule, values)) return true;
@@ -75,26 +89,35 @@ RunPlan PlanScenario(const Scenario& s) {
     for (size_t m = 0; m < s.machines.size(); ++m) {
       const MachineVariant& mv = s.machines[m];
       json machine_params = mv.params;
+      json bare_values = json::object();
       if (target == TargetKind::BareMetal) {
-        // Bare metal has no machine: only the backing tells two combinations apart.
-        const std::string key = mv.values["disk.size"].dump() + mv.values["disk.backing"].dump();
+        // null-co has no storage; validation made sure the scenario excludes this pair.
+        if (mv.disk.driver == "null-co") continue;
+        // Bare metal has no machine: only the backing (and the filesystem on it) tells
+        // two combinations apart.
+        static const char* const kBareKeys[] = {"disk.size", "disk.backing", "disk.filesystem",
+                                                "disk.fs_file_size"};
+        std::string key;
+        for (const char* k : kBareKeys) key += mv.values[k].dump();
         if (std::find(backings_seen.begin(), backings_seen.end(), key) != backings_seen.end())
           continue;
         backings_seen.push_back(key);
         machine_params = json::object();
-        for (const char* k : {"disk.size", "disk.backing"})
+        for (const char* k : kBareKeys)
           if (mv.params.contains(k)) machine_params[k] = mv.params[k];
+        for (const char* k : {"disk.filesystem", "disk.fs_file_size"})
+          bare_values[k] = mv.values[k];
       }
       // Each combination of this machine: its job case and its parameters.
       std::vector<Pending> combos;
       for (const JobCase& c : s.job_cases) {
         json values = c.values;
-        if (target != TargetKind::BareMetal) values.update(mv.values);
+        values.update(target != TargetKind::BareMetal ? mv.values : bare_values);
         values["target"] = ToString(target);
         if (Excluded(s, values)) continue;
         Pending p;
         p.run.target = target;
-        p.run.job = c.job;
+        p.run.job = JobOnMachine(c.job, mv, target);
         p.run.machine = m;
         p.run.params = machine_params;
         p.run.params.update(c.params);
@@ -191,12 +214,18 @@ std::string RenderDryRun(const Scenario& s, const DryRun& d, const std::string& 
     const MachineVariant& mv = s.machines[m.machine];
     out << "machine " << m.label << ": ";
     if (m.target == TargetKind::BareMetal) {
-      out << "host loop device over a " << (mv.disk.size_bytes >> 20) << " MiB backing";
+      out << "host loop device over a " << (mv.disk.image_bytes() >> 20) << " MiB "
+          << (mv.disk.filesystem.empty() ? "backing" : mv.disk.filesystem + " image, mounted");
     } else {
       out << mv.machine.vcpus << " vCPU, " << (mv.machine.memory_bytes >> 20) << " MiB, kernel "
-          << mv.machine.kernel << ", disk " << (mv.disk.size_bytes >> 20) << " MiB aio "
+          << mv.machine.kernel << ", disk " << (mv.disk.image_bytes() >> 20) << " MiB aio "
           << ToString(mv.disk.aio) << " cache " << ToString(mv.disk.cache)
-          << (mv.disk.iothread ? " iothread" : "");
+          << (mv.disk.iothread ? " iothread" : "")
+          << (mv.disk.driver == "null-co"
+                  ? " null-co latency " + std::to_string(mv.disk.null_latency_ns) + " ns"
+                  : "")
+          << (mv.disk.format != "raw" ? " " + mv.disk.format : "")
+          << (mv.disk.filesystem.empty() ? "" : " " + mv.disk.filesystem + " image");
     }
     out << (mv.params.empty() ? "" : " " + mv.params.dump()) << " (" << m.run_count
         << " runs)\n";

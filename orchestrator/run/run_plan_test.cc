@@ -102,6 +102,53 @@ TEST(RunPlanTest, DryRunCountsBootsAndEstimatesTime) {
   EXPECT_DOUBLE_EQ(PlanDryRun(s, "kvm").estimate_s, d.estimate_s - 2 * 6);
 }
 
+TEST(RunPlanTest, MachineTunablesAreDefaultsAndAJobsOwnValueWins) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "targets": ["virtio-scsi", "bare-metal"],
+          "machine": {"read_ahead_kb": 512, "scheduler": "none"},
+          "jobs": [{"name": "a"}, {"name": "b", "read_ahead_kb": 0}]})",
+      "t.json");
+  const std::vector<PlannedRun> runs = PlanRuns(s);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].run_id, "001-virtio-scsi-a");
+  EXPECT_EQ(runs[0].job.tunables.read_ahead_kb, 512);
+  EXPECT_EQ(runs[0].job.tunables.scheduler, "none");
+  EXPECT_EQ(runs[1].job.tunables.read_ahead_kb, 0);
+  EXPECT_EQ(runs[1].job.tunables.scheduler, "none");
+  // The machine's tunables are the guest's: bare metal keeps the job's own.
+  EXPECT_EQ(runs[2].job.tunables.read_ahead_kb, -1);
+  EXPECT_EQ(runs[2].job.tunables.scheduler, "");
+}
+
+TEST(RunPlanTest, FilesystemMatrixGivesEachBareMetalImageItsOwnRuns) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "targets": ["virtio-blk", "bare-metal"],
+          "disk": {"filesystem": ["none", "ext4"], "iothread": [false, true]},
+          "jobs": [{"name": "a"}]})",
+      "t.json");
+  const RunPlan plan = PlanScenario(s);
+  // 4 guest machines, 2 bare-metal backings (iothread does not matter there).
+  ASSERT_EQ(plan.machines.size(), 6u);
+  std::vector<std::string> bare;
+  for (const auto& r : plan.runs)
+    if (r.target == TargetKind::BareMetal) bare.push_back(r.job.filesystem);
+  EXPECT_EQ(bare, (std::vector<std::string>{"", "ext4"}));
+  EXPECT_EQ(plan.runs[2].job.filesystem, "ext4");
+  EXPECT_EQ(plan.runs[2].job.fs_file, "storbed.dat");
+}
+
+TEST(RunPlanTest, NullCoMachinesHaveNoBareMetalTwin) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "disk": {"driver": ["file", "null-co"]},
+          "targets": ["virtio-blk", "bare-metal"],
+          "matrix_exclude": [{"target": "bare-metal", "disk.driver": "null-co"}],
+          "jobs": [{"name": "a"}]})",
+      "t.json");
+  size_t bare = 0;
+  for (const auto& r : PlanRuns(s)) bare += r.target == TargetKind::BareMetal;
+  EXPECT_EQ(bare, 1u);
+}
+
 TEST(RunPlanTest, EveryBundledScenarioValidatesAndPlans) {
   size_t count = 0;
   for (const auto& entry :
@@ -113,7 +160,7 @@ TEST(RunPlanTest, EveryBundledScenarioValidatesAndPlans) {
     EXPECT_FALSE(PlanRuns(s).empty());
     ++count;
   }
-  EXPECT_GE(count, 12u);
+  EXPECT_GE(count, 13u);
 }
 
 }  // namespace

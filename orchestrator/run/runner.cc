@@ -11,6 +11,7 @@
 #include "backend/accel.h"
 #include "backend/backend_qemu.h"
 #include "backend/interrupt.h"
+#include "image/filesystem_image.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
 #include "run/backing_leases.h"
@@ -75,6 +76,57 @@ KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
   };
 }
 
+// The backing of one disk combination: nothing (null-co), the user's file or device, a
+// filesystem image with its test file, or a filled raw file; qcow2 is converted from it.
+Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads, bool writes) {
+  if (disk.driver == "null-co") {
+    Backing b;
+    b.size_bytes = disk.size_bytes;
+    b.how = "none: QEMU's null-co driver completes every request after " +
+            std::to_string(disk.null_latency_ns) + " ns without storage";
+    b.null_co = true;
+    return b;
+  }
+  if (!disk.backing.empty()) {
+    Backing b = UseExistingBacking(disk.backing, reads);
+    // Validation refuses writes on a /dev path; this catches a block device elsewhere.
+    if (b.block_device && writes && !disk.allow_writes)
+      throw ScenarioError("disk.backing: " + disk.backing +
+                          " is a block device and the scenario has write jobs; set "
+                          "disk.allow_writes true if overwriting it is meant");
+    return b;
+  }
+  Backing b;
+  if (disk.filesystem.empty()) {
+    b = CreateFilledBacking(file, disk.size_bytes);
+  } else {
+    const FilesystemImage image = CreateFilesystemImage(
+        {.image_path = file,
+         .type = disk.filesystem,
+         .image_bytes = disk.image_bytes(),
+         .file = kFsTestFile,
+         .file_bytes = disk.fs_file_bytes,
+         .fill = [](const std::string& path, uint64_t bytes) {
+           CreateFilledBacking(path, bytes);
+         }});
+    b.path = file;
+    b.size_bytes = image.image_bytes;
+    b.created = true;
+    b.how = "created " + image.type + " image of " + std::to_string(image.image_bytes) +
+            " bytes (" + image.mkfs_command + ") holding " + image.file + " of " +
+            std::to_string(image.file_bytes) + " bytes of pseudo-random data";
+    b.filesystem = disk.filesystem;
+  }
+  if (disk.format == "qcow2") {
+    const std::string qcow2 = file.substr(0, file.size() - 4) + ".qcow2";
+    ConvertToQcow2(file, qcow2);
+    b.path = qcow2;
+    b.format = "qcow2";
+    b.how += "; converted to qcow2 with qemu-img convert (every cluster allocated)";
+  }
+  return b;
+}
+
 }  // namespace
 
 Scenario LoadScenarioFor(const RunOptions& options) {
@@ -117,19 +169,25 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
     if (h.backend == "libvirt") std::filesystem::permissions(
         work.path(), std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
         std::filesystem::perm_options::add);
-  bool reads = false;
-  for (const auto& j : scenario.jobs) reads |= j.rw != Direction::Write;
+  bool reads = false, writes = false;
+  for (const auto& j : scenario.jobs) {
+    reads |= j.rw != Direction::Write;
+    writes |= j.rw != Direction::Read;
+  }
   // One backing per distinct disk size or backing path (most scenarios have one), and a
   // copy for each further machine that runs at the same time (backing_leases.h).
   std::atomic<size_t> files{0};
   BackingLeases backings([&](const DiskConfig& disk, size_t copy) {
-    LineLog(sink, "") << "preparing backing (" << (disk.size_bytes >> 20) << " MiB)...\n";
+    if (disk.driver != "null-co")
+      LineLog(sink, "") << "preparing backing (" << (disk.image_bytes() >> 20) << " MiB"
+                        << (disk.filesystem.empty() ? "" : " " + disk.filesystem) << ")...\n";
     const size_t n = files++;
     const std::string file =
         work.path() + "/backing" + (n == 0 ? "" : "-" + std::to_string(n)) + ".raw";
-    Backing b = disk.backing.empty() ? CreateFilledBacking(file, disk.size_bytes)
-                                     : UseExistingBacking(disk.backing, reads);
-    const nlohmann::json entry = {{"path", b.path}, {"size_bytes", b.size_bytes}, {"how", b.how}};
+    Backing b = MakeBacking(disk, file, reads, writes);
+    const nlohmann::json entry = {{"path", b.path},     {"size_bytes", b.size_bytes},
+                                  {"how", b.how},       {"format", b.format},
+                                  {"filesystem", b.filesystem}, {"null_co", b.null_co}};
     const std::string key = BackingLeases::KeyOf(disk);
     manifest.Update([&](nlohmann::json& m) {
       if (copy > 0) {
@@ -190,7 +248,9 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
   }
   // Every image and each disk's first backing are made now: threads only look images up.
   for (const PlannedMachine& m : plan.machines) {
-    backings.Shared(scenario.machines[m.machine].disk);
+    DiskConfig disk = scenario.machines[m.machine].disk;
+    if (m.target == TargetKind::BareMetal) disk.format = "raw";  // as PlanExecutor leases it
+    backings.Shared(disk);
     if (m.target != TargetKind::BareMetal) image_for(scenario.machines[m.machine].machine);
   }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "image/filesystem_image.h"
 #include "run/scenario_validate.h"
 
 namespace storbed {
@@ -19,6 +20,7 @@ using nlohmann::json;
 TargetKind ParseTarget(const std::string& s) {
   if (s == "virtio-blk") return TargetKind::VirtioBlk;
   if (s == "nvme") return TargetKind::Nvme;
+  if (s == "virtio-scsi") return TargetKind::VirtioScsi;
   return TargetKind::BareMetal;
 }
 
@@ -28,9 +30,15 @@ std::string ToString(TargetKind t) {
   switch (t) {
     case TargetKind::VirtioBlk: return "virtio-blk";
     case TargetKind::Nvme: return "nvme";
+    case TargetKind::VirtioScsi: return "virtio-scsi";
     case TargetKind::BareMetal: return "bare-metal";
   }
   return "?";
+}
+
+uint64_t DiskConfig::image_bytes() const {
+  if (filesystem.empty()) return size_bytes;
+  return std::max(size_bytes, MinimumImageBytes(filesystem, fs_file_bytes));
 }
 
 uint64_t ParseSize(const json& value) {
@@ -61,8 +69,55 @@ uint64_t ParseSize(const json& value) {
 
 namespace {
 
+// The backing kind: format, driver, filesystem and a named device, with the rules that
+// tie them together. `given` is the disk section as written.
+void BuildDiskKind(const Validator& check, const json& disk, const json& given, DiskConfig& d) {
+  // A field that only applies with another one is fine in a matrix over that other one.
+  auto listed = [&](const char* key) { return given.contains(key) && given[key].is_array(); };
+  d.allow_writes = disk["allow_writes"];
+  d.format = disk["format"];
+  d.driver = disk["driver"];
+  d.null_latency_ns = disk["null_latency"];
+  d.filesystem = disk["filesystem"] == "none" ? "" : disk["filesystem"].get<std::string>();
+  const bool null_co = d.driver == "null-co";
+  if (null_co && !d.backing.empty())
+    check.Fail("disk.driver", "\"null-co\" has no storage: it cannot use disk.backing (" +
+                                  d.backing + ")");
+  if (null_co && d.format != "raw")
+    check.Fail("disk.format", "\"" + d.format + "\" needs an image; driver \"null-co\" has none");
+  if (null_co && !d.filesystem.empty())
+    check.Fail("disk.filesystem", "\"" + d.filesystem +
+                                      "\" needs an image; driver \"null-co\" has none");
+  if (!null_co && given.contains("null_latency") && !listed("driver"))
+    check.Fail("disk.null_latency", "applies to driver \"null-co\" only (driver is \"" +
+                                        d.driver + "\")");
+  if (!d.backing.empty() && d.format != "raw")
+    check.Fail("disk.format", "\"" + d.format +
+                                  "\" applies to the backing storbed creates, not to " +
+                                  "disk.backing (" + d.backing + ")");
+  if (!d.backing.empty() && !d.filesystem.empty())
+    check.Fail("disk.filesystem", "storbed makes the filesystem image itself: it cannot use "
+                                  "disk.backing (" + d.backing + ")");
+  if (d.allow_writes && d.backing.rfind("/dev/", 0) != 0)
+    check.Fail("disk.allow_writes", "applies to a block device named in disk.backing only");
+  d.fs_file_bytes = disk["fs_file_size"];
+  if (d.filesystem.empty()) {
+    if (given.contains("fs_file_size") && !listed("filesystem"))
+      check.Fail("disk.fs_file_size", "applies to filesystem \"ext4\" or \"xfs\" only");
+    return;
+  }
+  if (d.fs_file_bytes == 0) d.fs_file_bytes = d.size_bytes / 4 * 3 / 4096 * 4096;
+  if (d.fs_file_bytes > d.size_bytes)
+    check.Fail("disk.fs_file_size", "the test file (" + std::to_string(d.fs_file_bytes) +
+                                        " bytes) is larger than disk.size (" +
+                                        std::to_string(d.size_bytes) + " bytes)");
+  if (d.fs_file_bytes % 4096 != 0)
+    check.Fail("disk.fs_file_size", "must be a multiple of 4k, got " +
+                                        std::to_string(d.fs_file_bytes));
+}
+
 MachineVariant BuildMachine(const Validator& check, const Combination& m,
-                            const Combination& d) {
+                            const Combination& d, const json& given) {
   const json& machine = m.values;
   const json& disk = d.values;
   MachineVariant v;
@@ -73,6 +128,14 @@ MachineVariant BuildMachine(const Validator& check, const Combination& m,
   v.machine.accel = machine["accel"];
   v.machine.boot_timeout_s = machine["boot_timeout"];
   v.machine.sample_period_ms = machine["sample_period_ms"];
+  v.machine.tunables.read_ahead_kb = machine["read_ahead_kb"];
+  v.machine.tunables.scheduler = machine["scheduler"];
+  v.machine.tunables.nr_requests = machine["nr_requests"];
+  if (v.machine.tunables.nr_requests == 0)
+    check.Fail("machine.nr_requests", "must be at least 1, or -1 to leave it");
+  v.machine.tunables.max_sectors_kb = machine["max_sectors_kb"];
+  if (v.machine.tunables.max_sectors_kb == 0)
+    check.Fail("machine.max_sectors_kb", "must be at least 1, or -1 to leave it");
 
   v.disk.size_bytes = disk["size"];
   v.disk.backing = disk["backing"];
@@ -88,6 +151,7 @@ MachineVariant BuildMachine(const Validator& check, const Combination& m,
     check.Fail("disk.aio", "\"native\" needs cache \"none\" (QEMU requires O_DIRECT for it)");
   v.disk.request_merging = disk["request_merging"];
   v.disk.no_flush = disk["no_flush"];
+  BuildDiskKind(check, disk, given, v.disk);
   v.params = m.params;
   v.params.update(d.params);
   for (const auto& [k, value] : machine.items()) v.values["machine." + k] = value;
@@ -141,13 +205,25 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
       for (const auto& [k, value] : m.values.items()) values["machine." + k] = value;
       for (const auto& [k, value] : d.values.items()) values["disk." + k] = value;
       if (ExcludedEarly(s.exclude, values, {"machine", "disk"})) continue;
-      s.machines.push_back(BuildMachine(check, m, d));
+      s.machines.push_back(BuildMachine(check, m, d, doc.value("disk", json::object())));
     }
   }
   if (s.machines.empty())
     check.Fail("matrix_exclude", "drops every machine and disk combination");
   s.machine = s.machines[0].machine;
   s.disk = s.machines[0].disk;
+  for (const auto& m : s.machines) {
+    if (m.disk.driver != "null-co") continue;
+    json values = m.values;
+    values["target"] = "bare-metal";
+    const bool excluded = std::any_of(s.exclude.begin(), s.exclude.end(),
+                                      [&](const ExcludeRule& r) { return Matches(r, values); });
+    if (!excluded &&
+        std::find(s.targets.begin(), s.targets.end(), TargetKind::BareMetal) != s.targets.end())
+      check.Fail("disk.driver", "\"null-co\" has no storage for the bare-metal target: drop "
+                                "\"bare-metal\" from targets, or exclude {\"target\": "
+                                "\"bare-metal\", \"disk.driver\": \"null-co\"}");
+  }
 
   json expanded_jobs = json::array();
   std::set<std::string> names;
@@ -165,12 +241,20 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
       c.params = combination.params;
       for (const auto& m : s.machines) {
         const JobSpec& spec = c.job;
-        if (spec.size != 0 && spec.size > m.disk.size_bytes && m.disk.backing.empty())
+        const bool on_file = !m.disk.filesystem.empty();
+        const uint64_t room = on_file ? m.disk.fs_file_bytes : m.disk.size_bytes;
+        if (spec.size != 0 && spec.size > room && m.disk.backing.empty())
           check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
-                                          " bytes) is larger than disk.size (" +
-                                          std::to_string(m.disk.size_bytes) + " bytes)");
-        if (spec.bs > (spec.size ? spec.size : m.disk.size_bytes))
+                                          " bytes) is larger than " +
+                                          (on_file ? "disk.fs_file_size (" : "disk.size (") +
+                                          std::to_string(room) + " bytes)");
+        if (spec.bs > (spec.size ? spec.size : room))
           check.Fail(where + ".bs", "block size is larger than the job's region");
+        if (spec.rw != Direction::Read && m.disk.backing.rfind("/dev/", 0) == 0 &&
+            !m.disk.allow_writes)
+          check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the block "
+                                    "device " + m.disk.backing + " named in disk.backing; set "
+                                    "disk.allow_writes true if that is meant");
       }
       s.jobs.push_back(c.job);
       s.job_cases.push_back(std::move(c));

@@ -28,11 +28,20 @@ struct MachineConfig {
   std::string accel = "auto";  // auto | kvm | tcg
   double boot_timeout_s = 180;
   uint32_t sample_period_ms = 100;  // host samplers
+  BlockTunables tunables;  // defaults for every job of a guest on this machine
 };
 
 struct DiskConfig {
   uint64_t size_bytes = 64ull << 20;
   std::string backing;  // user-named file or device; empty = storbed creates one
+  bool allow_writes = false;  // write jobs may run on a user-named block device
+  std::string format = "raw";    // raw | qcow2 (of the backing storbed creates)
+  std::string driver = "file";   // file | null-co
+  uint64_t null_latency_ns = 0;  // null-co
+  std::string filesystem;        // "" (none), "ext4" or "xfs"
+  uint64_t fs_file_bytes = 0;    // filesystem: the test file's size (resolved, never 0)
+  // filesystem: the image's size, max(size_bytes, what the filesystem needs).
+  uint64_t image_bytes() const;
   uint32_t num_queues = 1;
   uint32_t queue_size = 256;
   bool iothread = false;
@@ -42,7 +51,7 @@ struct DiskConfig {
   bool request_merging = true;
 };
 
-enum class TargetKind { VirtioBlk, Nvme, BareMetal };
+enum class TargetKind { VirtioBlk, Nvme, VirtioScsi, BareMetal };
 std::string ToString(TargetKind t);
 
 // One machine + disk combination of the matrix. `values` holds every field of both

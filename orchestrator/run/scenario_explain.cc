@@ -15,7 +15,8 @@ std::string Allowed(const FieldSpec& f) {
 }
 
 std::string Range(const FieldSpec& f) {
-  if (f.type != FieldType::Integer && f.type != FieldType::Size && f.type != FieldType::Number)
+  if (f.type != FieldType::Integer && f.type != FieldType::Size && f.type != FieldType::Number &&
+      f.type != FieldType::Duration)
     return "";
   return FormatFieldValue(f, f.min) + " .. " + FormatFieldValue(f, f.max);
 }

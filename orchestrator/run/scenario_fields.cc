@@ -1,20 +1,41 @@
 #include "run/scenario_fields.h"
 
+#include <cctype>
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 #include <cstdint>
 #include <sstream>
 
 namespace storbed {
 
-const std::vector<FieldSpec>& ScenarioFields() {
-  static const std::vector<FieldSpec> kFields = {
+namespace {
+
+// The guest block queue tunables, declared once: a job's own, and the machine's defaults
+// for every job on it.
+std::vector<FieldSpec> QueueTunables(const std::string& section, const std::string& prefix) {
+  return {
+      {section, "read_ahead_kb", FieldType::Integer, "-1", -1, 1 << 20, {}, "KiB",
+       prefix + "Guest queue/read_ahead_kb of the disk under test; -1 = leave as is."},
+      {section, "scheduler", FieldType::String, "\"\"", 0, 0, {}, "",
+       prefix + "Guest queue/scheduler (none, mq-deadline, ...); \"\" = leave as is."},
+      {section, "nr_requests", FieldType::Integer, "-1", -1, 1 << 20, {}, "",
+       prefix + "Guest queue/nr_requests; -1 = leave as is."},
+      {section, "max_sectors_kb", FieldType::Integer, "-1", -1, 1 << 20, {}, "KiB",
+       prefix + "Guest queue/max_sectors_kb; -1 = leave as is."},
+  };
+}
+
+std::vector<FieldSpec> MakeFields() {
+  std::vector<FieldSpec> fields = {
       // scenario
       {"scenario", "name", FieldType::String, "", 0, 0, {}, "", "Name of the suite, used in reports."},
       {"scenario", "description", FieldType::String, "\"\"", 0, 0, {}, "", "What the suite shows."},
       {"scenario", "targets", FieldType::TargetList, "[\"virtio-blk\",\"nvme\",\"bare-metal\"]", 0,
-       0, {"virtio-blk", "nvme", "bare-metal"}, "",
-       "Where each job runs: a guest disk on that bus, or the host (bare metal) against the "
-       "same backing through a loop device."},
+       0, {"virtio-blk", "nvme", "virtio-scsi", "bare-metal"}, "",
+       "Where each job runs: a guest disk on that bus (virtio-scsi: a scsi-hd on a "
+       "virtio-scsi-pci controller), or the host (bare metal) against the same backing "
+       "through a loop device."},
       {"scenario", "matrix_exclude", FieldType::ExcludeList, "[]", 0, 0, {}, "",
        "Combinations to drop from the matrix: a list of objects of field -> value (\"disk.aio\", "
        "\"job.bs\", a short name when unambiguous, or \"target\"); a combination matching every "
@@ -45,17 +66,42 @@ const std::vector<FieldSpec>& ScenarioFields() {
        "host device."},
       {"machine", "boot_timeout", FieldType::Number, "180", 5, 3600, {}, "s",
        "Seconds to wait for the agent's hello after QEMU starts."},
+  };
+  for (auto& f : QueueTunables("machine", "Default for every job on this machine (a job's own "
+                                          "value wins). "))
+    fields.push_back(std::move(f));
+  std::vector<FieldSpec> rest = {
       // disk
       {"disk", "size", FieldType::Size, "\"64m\"", 1 << 20, 16.0 * (1ull << 40), {}, "bytes",
-       "Size of the raw backing file storbed creates and fills with data."},
+       "Size of the raw backing file storbed creates and fills with data (with driver "
+       "null-co: the size of the disk QEMU shows)."},
       {"disk", "backing", FieldType::String, "\"\"", 0, 0, {}, "",
-       "An existing file or block device to use instead (never created, never filled)."},
+       "An existing file or block device to use instead (never created, never filled); a "
+       "block device (/dev/...) goes to QEMU through driver host_device."},
+      {"disk", "allow_writes", FieldType::Bool, "false", 0, 0, {}, "",
+       "Allow write jobs on a block device named in disk.backing (they overwrite its data)."},
+      {"disk", "format", FieldType::Enum, "\"raw\"", 0, 0, {"raw", "qcow2"}, "",
+       "Image format of the backing storbed creates: qcow2 is converted from the filled raw "
+       "file (qemu-img convert), so every cluster holds data. Bare metal reads the raw file."},
+      {"disk", "driver", FieldType::Enum, "\"file\"", 0, 0, {"file", "null-co"}, "",
+       "QEMU's protocol driver: file (the backing), or null-co (no storage: QEMU completes "
+       "each request after null_latency, so only the virtual path is measured; guest "
+       "targets only)."},
+      {"disk", "null_latency", FieldType::Duration, "0", 0, 1e9, {}, "",
+       "driver null-co: time QEMU waits before completing each request (\"50us\", \"1ms\")."},
+      {"disk", "filesystem", FieldType::Enum, "\"none\"", 0, 0, {"none", "ext4", "xfs"}, "",
+       "none: jobs run on the block device. ext4 or xfs: storbed makes an image of "
+       "max(disk.size, what the filesystem needs; xfs at least 300 MiB) holding a filled "
+       "test file, and jobs run on that file (guests mount it at /mnt/storbed/<dev>, bare "
+       "metal on a loop device in the work directory)."},
+      {"disk", "fs_file_size", FieldType::Size, "0", 0, 16.0 * (1ull << 40), {}, "bytes",
+       "filesystem ext4 or xfs: size of the test file; 0 = 3/4 of disk.size."},
       {"disk", "num_queues", FieldType::Integer, "1", 1, 64, {}, "",
-       "virtio-blk queues (num-queues); NVMe max_ioqpairs."},
+       "virtio-blk and virtio-scsi queues (num-queues); NVMe max_ioqpairs."},
       {"disk", "queue_size", FieldType::Integer, "256", 2, 1024, {}, "",
-       "virtio-blk queue-size (a power of two)."},
+       "virtio-blk and virtio-scsi queue-size (a power of two)."},
       {"disk", "iothread", FieldType::Bool, "false", 0, 0, {}, "",
-       "Give the virtio-blk disk its own QEMU iothread."},
+       "Give the virtio-blk disk or the virtio-scsi controller its own QEMU iothread."},
       {"disk", "aio", FieldType::Enum, "\"threads\"", 0, 0, {"threads", "native", "io_uring"}, "",
        "QEMU's host IO method for the backing (native needs cache none)."},
       {"disk", "cache", FieldType::Enum, "\"none\"", 0, 0, {"none", "writeback"}, "",
@@ -124,14 +170,9 @@ const std::vector<FieldSpec>& ScenarioFields() {
        "ioengine mmap: bytes mapped at a time (a multiple of 4k); 0 = the whole region."},
       {"job", "verify", FieldType::Bool, "false", 0, 0, {}, "",
        "Writes stamp each block with its offset and the seed; reads check them."},
-      {"job", "read_ahead_kb", FieldType::Integer, "-1", -1, 1 << 20, {}, "KiB",
-       "Guest queue/read_ahead_kb of the disk under test; -1 = leave as is."},
-      {"job", "scheduler", FieldType::String, "\"\"", 0, 0, {}, "",
-       "Guest queue/scheduler (none, mq-deadline, ...); \"\" = leave as is."},
-      {"job", "nr_requests", FieldType::Integer, "-1", -1, 1 << 20, {}, "",
-       "Guest queue/nr_requests; -1 = leave as is."},
-      {"job", "max_sectors_kb", FieldType::Integer, "-1", -1, 1 << 20, {}, "KiB",
-       "Guest queue/max_sectors_kb; -1 = leave as is."},
+  };
+  for (auto& f : QueueTunables("job", "")) rest.push_back(std::move(f));
+  std::vector<FieldSpec> tail = {
       {"job", "gappy_read", FieldType::Integer, "1", 1, 1 << 20, {}, "blocks",
        "gappy: blocks read in a row."},
       {"job", "gappy_skip", FieldType::Integer, "1", 0, 1 << 20, {}, "blocks",
@@ -147,6 +188,15 @@ const std::vector<FieldSpec>& ScenarioFields() {
       {"job", "seed", FieldType::Integer, "1", 0, 9007199254740991.0, {}, "",
        "Seed of the random pattern."},
   };
+  for (auto* part : {&rest, &tail})
+    for (auto& f : *part) fields.push_back(std::move(f));
+  return fields;
+}
+
+}  // namespace
+
+const std::vector<FieldSpec>& ScenarioFields() {
+  static const std::vector<FieldSpec> kFields = MakeFields();
   return kFields;
 }
 
@@ -165,10 +215,36 @@ std::string FormatFieldValue(const FieldSpec& f, double v) {
     while (i < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++i;
     return std::to_string(n) + kSuffix[i];
   }
+  if (f.type == FieldType::Duration) {
+    static const std::pair<const char*, uint64_t> kUnits[] = {
+        {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}};
+    const uint64_t ns = static_cast<uint64_t>(v);
+    for (const auto& [unit, scale] : kUnits)
+      if (ns != 0 && ns % scale == 0) return std::to_string(ns / scale) + unit;
+    return std::to_string(ns) + (ns == 0 ? "" : "ns");
+  }
   if (v == std::floor(v) && std::fabs(v) < 1e16) return std::to_string(static_cast<int64_t>(v));
   std::ostringstream out;
   out << v;
   return out.str();
+}
+
+uint64_t ParseDuration(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) return value.get<uint64_t>();
+  if (value.is_number_integer() && value.get<int64_t>() >= 0) return value.get<uint64_t>();
+  const std::string usage = "expected a duration like \"50us\", \"2ms\" or \"1s\", got ";
+  if (!value.is_string()) throw std::invalid_argument(usage + value.dump());
+  const std::string s = value.get<std::string>();
+  size_t i = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == 0 || i > 12) throw std::invalid_argument(usage + value.dump());
+  const uint64_t n = std::stoull(s.substr(0, i));
+  static const std::pair<const char*, uint64_t> kUnits[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+  for (const auto& [unit, scale] : kUnits)
+    if (s.substr(i) == unit) return n * scale;
+  throw std::invalid_argument("unknown duration unit '" + s.substr(i) + "' in \"" + s +
+                              "\" (use ns, us, ms or s)");
 }
 
 std::string TypeName(FieldType type) {
@@ -176,6 +252,7 @@ std::string TypeName(FieldType type) {
     case FieldType::Integer: return "integer";
     case FieldType::Size: return "size";
     case FieldType::Number: return "number";
+    case FieldType::Duration: return "duration";
     case FieldType::Bool: return "boolean";
     case FieldType::String: return "string";
     case FieldType::Enum: return "one of a set";

@@ -2,12 +2,18 @@
 // The table drives parsing, validation messages and `storbed scenario explain`.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace storbed {
 
-enum class FieldType { Integer, Size, Number, Bool, String, Enum, TargetList, ExcludeList };
+// Duration: "50us", "2ms", "1s" or a number of nanoseconds; normalized to nanoseconds.
+enum class FieldType {
+  Integer, Size, Number, Duration, Bool, String, Enum, TargetList, ExcludeList
+};
 
 struct FieldSpec {
   std::string section;  // "scenario", "machine", "disk" or "job"
@@ -30,8 +36,12 @@ const std::vector<FieldSpec>& ScenarioFields();
 std::vector<const FieldSpec*> FieldsOf(const std::string& section);
 
 // A value of the field for messages and docs: sizes with k/m/g/t suffixes when exact,
-// whole numbers without exponent.
+// durations in the largest exact unit (ns, us, ms, s), whole numbers without exponent.
 std::string FormatFieldValue(const FieldSpec& field, double value);
+
+// "50us", "2ms", "1s", "100ns" or a plain number of nanoseconds -> nanoseconds.
+// Throws std::invalid_argument.
+uint64_t ParseDuration(const nlohmann::json& value);
 
 // "integer", "size", ... for messages and docs.
 std::string TypeName(FieldType type);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "image/filesystem_image.h"
+
 namespace storbed {
 namespace {
 
@@ -83,6 +87,66 @@ TEST(ScenarioTest, ParseSizeSuffixes) {
   EXPECT_THROW(ParseSize(nlohmann::json(true)), std::invalid_argument);
 }
 
+TEST(ScenarioTest, VirtioScsiTargetParses) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "targets": ["virtio-scsi"], "disk": {"iothread": true, "num_queues": 4},
+          "jobs": [{"name": "a"}]})",
+      "t.json");
+  ASSERT_EQ(s.targets, std::vector<TargetKind>{TargetKind::VirtioScsi});
+  EXPECT_EQ(ToString(s.targets[0]), "virtio-scsi");
+  EXPECT_TRUE(s.disk.iothread);
+}
+
+TEST(ScenarioTest, NullCoDiskTakesItsLatencyAsADuration) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "targets": ["virtio-blk"],
+          "disk": {"driver": "null-co", "null_latency": "100us", "size": "1g"},
+          "jobs": [{"name": "a"}]})",
+      "t.json");
+  EXPECT_EQ(s.disk.driver, "null-co");
+  EXPECT_EQ(s.disk.null_latency_ns, 100000u);
+  EXPECT_EQ(s.expanded["disk"]["null_latency"], 100000);
+}
+
+TEST(ScenarioTest, NullCoWithBareMetalIsFineWhenExcluded) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "disk": {"driver": ["file", "null-co"]},
+          "matrix_exclude": [{"target": "bare-metal", "disk.driver": "null-co"}],
+          "jobs": [{"name": "a"}]})",
+      "t.json");
+  EXPECT_EQ(s.machines.size(), 2u);
+}
+
+TEST(ScenarioTest, FilesystemDiskDefaultsItsFileToThreeQuartersOfTheDisk) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "disk": {"filesystem": ["none", "ext4", "xfs"], "size": "64m"},
+          "jobs": [{"name": "a"}]})",
+      "t.json");
+  ASSERT_EQ(s.machines.size(), 3u);
+  EXPECT_EQ(s.machines[0].disk.filesystem, "");
+  EXPECT_EQ(s.machines[0].disk.image_bytes(), 64ull << 20);
+  EXPECT_EQ(s.machines[1].disk.filesystem, "ext4");
+  EXPECT_EQ(s.machines[1].disk.fs_file_bytes, 48ull << 20);
+  // The image is disk.size unless the filesystem needs more room around the file.
+  EXPECT_EQ(s.machines[1].disk.image_bytes(),
+            std::max<uint64_t>(64ull << 20, MinimumImageBytes("ext4", 48ull << 20)));
+  // xfs refuses filesystems under 300 MiB: the image grows, the file does not.
+  EXPECT_EQ(s.machines[2].disk.fs_file_bytes, 48ull << 20);
+  EXPECT_GE(s.machines[2].disk.image_bytes(), 300ull << 20);
+}
+
+TEST(ScenarioTest, QcowAndNamedBlockDeviceWithAllowWrites) {
+  const Scenario s = ParseScenario(
+      R"({"name": "t", "disk": {"backing": "/dev/sdb", "allow_writes": true},
+          "jobs": [{"name": "a", "rw": "write"}]})",
+      "t.json");
+  EXPECT_TRUE(s.disk.allow_writes);
+  const Scenario q =
+      ParseScenario(R"({"name": "t", "disk": {"format": "qcow2"}, "jobs": [{"name": "a"}]})",
+                    "t.json");
+  EXPECT_EQ(q.disk.format, "qcow2");
+}
+
 struct BadCase {
   const char* text;
   const char* expected;  // the whole message
@@ -160,8 +224,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "targets": [], "jobs": [{"name": "a"}]})",
                 "bad.json: targets: expected a non-empty list of targets"},
         BadCase{R"({"name": "t", "targets": ["ide"], "jobs": [{"name": "a"}]})",
-                "bad.json: targets: expected targets from virtio-blk, nvme, bare-metal, got "
-                "\"ide\""},
+                "bad.json: targets: expected targets from virtio-blk, nvme, virtio-scsi, "
+                "bare-metal, got \"ide\""},
         BadCase{R"({"name": "t", "targets": ["nvme", "nvme"], "jobs": [{"name": "a"}]})",
                 "bad.json: targets: target \"nvme\" is listed twice"},
         BadCase{R"({"name": "t", "machine": {"vcpus": 0}, "jobs": [{"name": "a"}]})",
@@ -187,8 +251,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "disk": {"size": "512k"}, "jobs": [{"name": "a"}]})",
                 "bad.json: disk.size: value 512k is out of range [1m, 16t]"},
         BadCase{R"({"name": "t", "disk": {"sizes": 1}, "jobs": [{"name": "a"}]})",
-                "bad.json: disk.sizes: unknown field (known: size, backing, num_queues, "
-                "queue_size, iothread, aio, cache, no_flush, request_merging)"},
+                "bad.json: disk.sizes: unknown field (known: size, backing, allow_writes, format, "
+                "driver, null_latency, filesystem, fs_file_size, num_queues, queue_size, "
+                "iothread, aio, cache, no_flush, request_merging)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "fsync": 16}]})",
                 "bad.json: jobs[0].fsync: fsync and end_fsync apply to write jobs only (rw is "
                 "\"read\")"},
@@ -262,7 +327,81 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "repeats": 0, "jobs": [{"name": "a"}]})",
                 "bad.json: repeats: value 0 is out of range [1, 1000]"},
         BadCase{R"({"name": "t", "machine": {"sample_period_ms": 1}, "jobs": [{"name": "a"}]})",
-                "bad.json: machine.sample_period_ms: value 1 is out of range [10, 60000] ms"}),
+                "bad.json: machine.sample_period_ms: value 1 is out of range [10, 60000] ms"},
+        // Disk kinds: format, driver, filesystem, a named block device.
+        BadCase{R"({"name": "t", "disk": {"format": "vmdk"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.format: expected one of raw, qcow2, got \"vmdk\""},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co", "format": "qcow2"},
+                    "targets": ["virtio-blk"], "jobs": [{"name": "a"}]})",
+                "bad.json: disk.format: \"qcow2\" needs an image; driver \"null-co\" has none"},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co", "filesystem": "ext4"},
+                    "targets": ["virtio-blk"], "jobs": [{"name": "a"}]})",
+                "bad.json: disk.filesystem: \"ext4\" needs an image; driver \"null-co\" has none"},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co", "backing": "/data/x.raw"},
+                    "targets": ["virtio-blk"], "jobs": [{"name": "a"}]})",
+                "bad.json: disk.driver: \"null-co\" has no storage: it cannot use disk.backing "
+                "(/data/x.raw)"},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.driver: \"null-co\" has no storage for the bare-metal target: drop "
+                "\"bare-metal\" from targets, or exclude {\"target\": \"bare-metal\", "
+                "\"disk.driver\": \"null-co\"}"},
+        BadCase{R"({"name": "t", "disk": {"driver": "host_device"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.driver: expected one of file, null-co, got \"host_device\""},
+        BadCase{R"({"name": "t", "disk": {"null_latency": "50us"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.null_latency: applies to driver \"null-co\" only (driver is "
+                "\"file\")"},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co", "null_latency": "50 us"},
+                    "targets": ["nvme"], "jobs": [{"name": "a"}]})",
+                "bad.json: disk.null_latency: unknown duration unit ' us' in \"50 us\" (use ns, "
+                "us, ms or s)"},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co", "null_latency": "2s"},
+                    "targets": ["nvme"], "jobs": [{"name": "a"}]})",
+                "bad.json: disk.null_latency: value 2s is out of range [0, 1s]"},
+        BadCase{R"({"name": "t", "disk": {"driver": "null-co", "null_latency": true},
+                    "targets": ["nvme"], "jobs": [{"name": "a"}]})",
+                "bad.json: disk.null_latency: expected a duration like \"50us\", \"2ms\" or "
+                "\"1s\", got true"},
+        BadCase{R"({"name": "t", "disk": {"backing": "/dev/sdb"},
+                    "jobs": [{"name": "a", "rw": "write"}]})",
+                "bad.json: jobs[0].rw: \"write\" would overwrite the block device /dev/sdb named "
+                "in disk.backing; set disk.allow_writes true if that is meant"},
+        BadCase{R"({"name": "t", "disk": {"backing": "/data/x.raw", "allow_writes": true},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.allow_writes: applies to a block device named in disk.backing "
+                "only"},
+        BadCase{R"({"name": "t", "disk": {"backing": "/data/x.raw", "format": "qcow2"},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.format: \"qcow2\" applies to the backing storbed creates, not to "
+                "disk.backing (/data/x.raw)"},
+        BadCase{R"({"name": "t", "disk": {"backing": "/data/x.raw", "filesystem": "xfs"},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.filesystem: storbed makes the filesystem image itself: it cannot "
+                "use disk.backing (/data/x.raw)"},
+        BadCase{R"({"name": "t", "disk": {"filesystem": "btrfs"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.filesystem: expected one of none, ext4, xfs, got \"btrfs\""},
+        BadCase{R"({"name": "t", "disk": {"fs_file_size": "16m"}, "jobs": [{"name": "a"}]})",
+                "bad.json: disk.fs_file_size: applies to filesystem \"ext4\" or \"xfs\" only"},
+        BadCase{R"({"name": "t", "disk": {"filesystem": "ext4", "fs_file_size": "128m"},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.fs_file_size: the test file (134217728 bytes) is larger than "
+                "disk.size (67108864 bytes)"},
+        BadCase{R"({"name": "t", "disk": {"filesystem": "ext4", "fs_file_size": 10000},
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: disk.fs_file_size: must be a multiple of 4k, got 10000"},
+        BadCase{R"({"name": "t", "disk": {"filesystem": "ext4", "fs_file_size": "16m"},
+                    "jobs": [{"name": "a", "size": "32m"}]})",
+                "bad.json: jobs[0].size: job region (33554432 bytes) is larger than "
+                "disk.fs_file_size (16777216 bytes)"},
+        BadCase{R"({"name": "t", "machine": {"nr_requests": 0}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.nr_requests: must be at least 1, or -1 to leave it"},
+        BadCase{R"({"name": "t", "machine": {"max_sectors_kb": 0}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.max_sectors_kb: must be at least 1, or -1 to leave it"},
+        BadCase{R"({"name": "t", "machine": {"read_ahead_kb": -5}, "jobs": [{"name": "a"}]})",
+                "bad.json: machine.read_ahead_kb: value -5 is out of range [-1, 1048576] KiB"},
+        BadCase{R"({"name": "t", "matrix_exclude": [{"read_ahead_kb": 128}],
+                    "jobs": [{"name": "a"}]})",
+                "bad.json: matrix_exclude[0].read_ahead_kb: 'read_ahead_kb' is ambiguous: write "
+                "machine.read_ahead_kb, job.read_ahead_kb"}),
     [](const testing::TestParamInfo<BadCase>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace

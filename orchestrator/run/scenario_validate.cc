@@ -63,7 +63,9 @@ void Validator::CheckRange(const FieldSpec& f, double v, const std::string& name
   if (v < f.min || v > f.max) {
     std::string msg = "value " + FormatFieldValue(f, v) + " is out of range [" +
                       FormatFieldValue(f, f.min) + ", " + FormatFieldValue(f, f.max) + "]";
-    if (!f.unit.empty() && f.type != FieldType::Size) msg += " " + f.unit;
+    // Sizes and durations carry their unit in the value already.
+    if (!f.unit.empty() && f.type != FieldType::Size && f.type != FieldType::Duration)
+      msg += " " + f.unit;
     Fail(name, msg);
   }
 }
@@ -90,6 +92,16 @@ json Validator::Normalize(const FieldSpec& f, const json& v, const std::string& 
       if (!v.is_number()) Fail(name, "expected a number, got " + v.dump());
       CheckRange(f, v.get<double>(), name);
       return v;
+    }
+    case FieldType::Duration: {
+      uint64_t ns = 0;
+      try {
+        ns = ParseDuration(v);
+      } catch (const std::invalid_argument& e) {
+        Fail(name, e.what());
+      }
+      CheckRange(f, double(ns), name);
+      return ns;
     }
     case FieldType::Bool:
       if (!v.is_boolean()) Fail(name, "expected true or false, got " + v.dump());

@@ -75,7 +75,7 @@ TEST(DeviceInfo, ReadsScsiSerialFromVpdPage80) {
 
 TEST(DeviceInfo, TruncatedOrForeignVpdPageGivesNoSerial) {
   TempTree sys;
-  sys.Write("pg", std::string("\x00\x83\x00\x02ab", 6));
+  sys.Write("pg", std::string("\x00\x83\x00\x02" "ab", 6));
   EXPECT_EQ(SerialFromVpdPage80(sys.root() / "pg"), "");
   sys.Write("short", std::string("\x00\x80", 2));
   EXPECT_EQ(SerialFromVpdPage80(sys.root() / "short"), "");

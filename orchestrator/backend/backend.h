@@ -81,6 +81,13 @@ class Machine {
   virtual std::string QemuVersion() const = 0;
 };
 
+// The one hello of a boot: the guest's port holds it until the agent opens it after boot,
+// so it is sent once and waited for until `deadline`. Throws MachineStartError naming
+// `machine` when the agent answers with an error or anything but a hello reply, and
+// whatever the link or check() throw.
+HelloReply AwaitAgentHello(AgentLink& agent, const std::string& machine,
+                           Clock::time_point deadline, const std::function<void()>& check);
+
 class Backend {
  public:
   virtual ~Backend() = default;

@@ -42,18 +42,7 @@ class QemuMachine : public Machine {
     qmp_ = QmpClient::Connect(paths_.qmp_socket, deadline, check);
     qmp_->Execute("query-status");  // QMP answers commands: the monitor is alive
     agent_ = AgentLink::ConnectUnix(paths_.agent_socket, deadline, check);
-    // One hello only: the socket buffers it until the agent opens its port after boot.
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    Message reply = agent_->Call(HelloRequest{}, std::max(left, 1ms), check);
-    if (auto* err = std::get_if<ErrorReply>(&reply)) {
-      throw MachineStartError("machine " + spec_.name + ": the agent answered hello with an error: " +
-                              err->message);
-    }
-    if (!std::holds_alternative<HelloReply>(reply)) {
-      throw MachineStartError("machine " + spec_.name + ": the agent answered hello with " +
-                              MessageType(reply));
-    }
-    hello_ = std::get<HelloReply>(std::move(reply));
+    hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
   }
 
   // After a failed boot step: if QEMU is exiting, its exit is the better explanation.

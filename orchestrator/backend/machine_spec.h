@@ -37,6 +37,11 @@ struct DiskSpec {
   uint32_t nvme_max_ioqpairs = 2; // nvme only
 };
 
+// The kernel command line of a storbed guest: the console on the serial port, the agent as
+// /init, and panic=-1 so a guest panic (with -no-reboot / on_reboot destroy) ends the VM
+// at once instead of hanging until a timeout.
+inline constexpr const char* kGuestCmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
+
 struct MachineSpec {
   std::string name;
   uint32_t vcpus = 2;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "backend/host_identity.h"
 #include "backend/interrupt.h"
 #include "libvirt/domain_xml.h"
 #include "libvirt/libvirt_machine.h"
@@ -18,21 +19,6 @@ namespace {
 std::string VersionText(unsigned long v) {
   return std::to_string(v / 1000000) + "." + std::to_string(v / 1000 % 1000) + "." +
          std::to_string(v % 1000);
-}
-
-std::string UtcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string HostName() {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
 }
 
 }  // namespace
@@ -86,8 +72,8 @@ std::unique_ptr<Machine> LibvirtBackend::Start(const MachineSpec& spec,
       .domain_name = name,
       .owner = DomainOwner{.session = state_->options.session,
                            .pid = static_cast<int>(::getpid()),
-                           .host = HostName(),
-                           .started = UtcNow()},
+                           .host = ThisHostName(),
+                           .started = UtcTimestamp()},
       .on_this_host = UriIsOnThisHost(state_->options.uri),
       .upload_backings = state_->options.upload_local_backings,
       .version = state_->version};

@@ -139,18 +139,7 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
                                  "channel " + std::string(kAgentPortName) + " of libvirt domain " +
                                      cfg_.domain_name);
   auto check = [this] { CheckAlive(); };
-  // One hello: QEMU's chardev socket holds it until the agent opens its port after boot.
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  Message reply = agent_->Call(HelloRequest{}, std::max(left, 1ms), check);
-  if (auto* err = std::get_if<ErrorReply>(&reply)) {
-    throw MachineStartError("machine " + spec_.name + ": the agent answered hello with an error: " +
-                            err->message);
-  }
-  if (!std::holds_alternative<HelloReply>(reply)) {
-    throw MachineStartError("machine " + spec_.name + ": the agent answered hello with " +
-                            MessageType(reply));
-  }
-  hello_ = std::get<HelloReply>(std::move(reply));
+  hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
 }
 
 void LibvirtMachine::ThrowIfDiedShortly() {

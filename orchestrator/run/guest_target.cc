@@ -92,7 +92,7 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   spec.kernel = image.kernel_path;
   spec.initrd = image.initrd_path;
   // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
-  spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
+  spec.cmdline = kGuestCmdline;
   spec.run_dir = run_dir;
   DiskSpec d;
   d.id = "d0";

@@ -17,15 +17,6 @@ std::string ReadFirstLine(const std::string& path) {
   return line;
 }
 
-std::string UtcTimestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 nlohmann::json DescribeHost() {
   utsname u{};
   uname(&u);

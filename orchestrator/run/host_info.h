@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/host_identity.h"  // UtcTimestamp, ThisHostName
+
 namespace storbed {
 
 // storbed version and git revision, host kernel release and machine, hostname, CPU model,
@@ -14,7 +16,5 @@ nlohmann::json DescribeHost();
 // The first line of `path` ("" when unreadable).
 std::string ReadFirstLine(const std::string& path);
 
-// Seconds since the epoch as an ISO 8601 UTC string.
-std::string UtcTimestamp();
 
 }  // namespace storbed

@@ -21,12 +21,6 @@ OwnerMarker CurrentProcessOwner() {
   return OwnerMarker{.pid = stat->pid, .start_ticks = stat->start_ticks, .host = ThisHostName()};
 }
 
-std::string ThisHostName() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "unknown";
-  return name;
-}
-
 std::string FormatOwnerMarker(const OwnerMarker& owner) {
   return nlohmann::json{{"pid", owner.pid},
                         {"start_ticks", owner.start_ticks},

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "backend/host_identity.h"  // ThisHostName
+
 namespace storbed {
 
 inline constexpr const char* kOwnerFileName = "owner";
@@ -19,8 +21,6 @@ struct OwnerMarker {
 
 // This process. Throws std::runtime_error when /proc/self/stat cannot be read.
 OwnerMarker CurrentProcessOwner();
-// gethostname(), or "unknown".
-std::string ThisHostName();
 
 // One JSON line: {"pid":1234,"start_ticks":5678,"host":"h","program":"storbed"}.
 std::string FormatOwnerMarker(const OwnerMarker& owner);

@@ -60,7 +60,7 @@ KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
     spec.accel = Accel::Kvm;
     spec.kernel = image.kernel_path;
     spec.initrd = image.initrd_path;
-    spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
+    spec.cmdline = kGuestCmdline;
     spec.run_dir = dir;
     try {
       QemuBackend backend;

@@ -24,13 +24,7 @@ class BusBackingTest : public ::testing::Test {
     if (image.kernel_path.empty()) return;
     const std::string dir = testing::ScratchDir("bus-backing");
     CreateFilledBacking(dir + "/scsi.raw", 32 << 20);
-    spec_.name = "itest-bus";
-    spec_.vcpus = 2;
-    spec_.memory_mib = 512;
-    spec_.kernel = image.kernel_path;
-    spec_.initrd = image.initrd_path;
-    spec_.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
-    spec_.run_dir = dir + "/machine";
+    spec_ = testing::TestGuestSpec("itest-bus", image, dir + "/machine");
     DiskSpec scsi;
     scsi.id = "d0";
     scsi.bus = Bus::VirtioScsi;

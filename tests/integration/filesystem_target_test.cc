@@ -22,14 +22,7 @@ class FilesystemTargetTest : public ::testing::Test {
     if (image.kernel_path.empty()) return;
     dir_ = testing::ScratchDir("fs-target");
     auto fill = [](const std::string& path, uint64_t bytes) { CreateFilledBacking(path, bytes); };
-    MachineSpec spec;
-    spec.name = "itest-fs";
-    spec.vcpus = 2;
-    spec.memory_mib = 512;
-    spec.kernel = image.kernel_path;
-    spec.initrd = image.initrd_path;
-    spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
-    spec.run_dir = dir_ + "/machine";
+    MachineSpec spec = testing::TestGuestSpec("itest-fs", image, dir_ + "/machine");
     for (const std::string type : {"ext4", "xfs"}) {
       CreateFilesystemImage({.image_path = dir_ + "/" + type + ".img",
                              .type = type,

@@ -39,15 +39,7 @@ class GuestIoTest : public ::testing::TestWithParam<Bus> {
     Guest guest;
     guest.dir = testing::ScratchDir("guest-" + ToString(bus));
     CreateFilledBacking(guest.dir + "/backing.raw", 32 << 20);
-    MachineSpec spec;
-    spec.name = "itest-" + ToString(bus);
-    spec.vcpus = 2;
-    spec.memory_mib = 512;
-    spec.accel = Accel::Tcg;
-    spec.kernel = image.kernel_path;
-    spec.initrd = image.initrd_path;
-    spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
-    spec.run_dir = guest.dir + "/machine";
+    MachineSpec spec = testing::TestGuestSpec("itest-" + ToString(bus), image, guest.dir + "/machine");
     DiskSpec disk;
     disk.id = "d0";
     disk.bus = bus;

@@ -134,15 +134,7 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
 
   const std::string dir = testing::ScratchDir("libvirt-" + ToString(v.bus));
   CreateFilledBacking(dir + "/backing.raw", 32 << 20);
-  MachineSpec spec;
-  spec.name = "lv-" + ToString(v.bus);
-  spec.vcpus = 2;
-  spec.memory_mib = 512;
-  spec.accel = Accel::Tcg;
-  spec.kernel = image.kernel_path;
-  spec.initrd = image.initrd_path;
-  spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
-  spec.run_dir = dir + "/machine";
+  MachineSpec spec = testing::TestGuestSpec("lv-" + ToString(v.bus), image, dir + "/machine");
   DiskSpec disk;
   disk.id = "d0";
   disk.bus = v.bus;
@@ -273,13 +265,7 @@ TEST(LibvirtBackendDeathTest, AKilledQemuIsMachineDiedWithTheConsoleTail) {
     GTEST_SKIP() << "libvirtd not reachable: " << e.what();
   }
   const std::string dir = testing::ScratchDir("libvirt-death");
-  MachineSpec spec;
-  spec.name = "lv-death";
-  spec.memory_mib = 512;
-  spec.kernel = image.kernel_path;
-  spec.initrd = image.initrd_path;
-  spec.cmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
-  spec.run_dir = dir + "/machine";
+  const MachineSpec spec = testing::TestGuestSpec("lv-death", image, dir + "/machine");
   std::unique_ptr<Machine> m = backend->Start(spec, std::chrono::seconds(180));
   ASSERT_GT(m->Pid(), 0);
   ASSERT_EQ(::kill(m->Pid(), SIGKILL), 0);

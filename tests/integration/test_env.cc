@@ -64,6 +64,20 @@ GuestImage SharedGuestImage(std::string* why) {
   return image;
 }
 
+MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
+                          const std::string& run_dir) {
+  MachineSpec spec;
+  spec.name = name;
+  spec.vcpus = 2;
+  spec.memory_mib = 512;
+  spec.accel = Accel::Tcg;
+  spec.kernel = image.kernel_path;
+  spec.initrd = image.initrd_path;
+  spec.cmdline = kGuestCmdline;
+  spec.run_dir = run_dir;
+  return spec;
+}
+
 std::vector<int> QemuPidsMentioning(const std::string& needle) {
   std::vector<int> pids;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/machine_spec.h"
 #include "image/image_builder.h"
 
 namespace storbed::testing {
@@ -16,6 +17,11 @@ std::string ScratchDir(const std::string& name);
 // The guest image for this machine's newest kernel; empty kernel_path when no kernel is
 // installed (tests then skip with the reason in *why).
 GuestImage SharedGuestImage(std::string* why);
+// A small TCG guest of `image` (2 vCPUs, 512 MiB, storbed's kernel command line) with
+// its sockets and logs in `run_dir` and no disks yet.
+MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
+                          const std::string& run_dir);
+
 // The pids of qemu-system processes whose command line mentions `needle` (e.g. a test's
 // scratch directory), so tests see their own QEMUs and no one else's.
 std::vector<int> QemuPidsMentioning(const std::string& needle);

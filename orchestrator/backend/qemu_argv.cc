@@ -75,7 +75,7 @@ void ValidateDisk(const DiskSpec& d) {
   }
 }
 
-void AddDisk(const DiskSpec& d, std::vector<std::string>& argv) {
+void AppendDiskArgs(const DiskSpec& d, std::vector<std::string>& argv) {
   const std::string file_node = "file-" + d.id;
   const std::string disk_node = "disk-" + d.id;
   const std::string io = "io-" + d.id;
@@ -129,6 +129,13 @@ std::string ProtocolNodeOptions(const DiskSpec& d) {
 }
 
 std::string ScsiControllerId(const std::string& device_id) { return device_id + "-scsi"; }
+
+std::vector<std::string> DiskArgv(const DiskSpec& disk) {
+  ValidateDisk(disk);
+  std::vector<std::string> argv;
+  AppendDiskArgs(disk, argv);
+  return argv;
+}
 
 MachineSpecError::MachineSpecError(const std::string& disk_id, const std::string& field,
                                    const std::string& problem)
@@ -200,7 +207,7 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
        "-device", std::string("virtserialport,bus=vser0.0,chardev=agent,name=") + kAgentPortName,
        "-qmp", "unix:" + EscapeCommas(paths.qmp_socket) + ",server=on,wait=off",
        "-pidfile", paths.pid_file});
-  for (const DiskSpec& d : spec.disks) AddDisk(d, argv);
+  for (const DiskSpec& d : spec.disks) AppendDiskArgs(d, argv);
   return argv;
 }
 

@@ -45,6 +45,11 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
 // null-co). The format node "disk-<id>" sits on it.
 std::string ProtocolNodeOptions(const DiskSpec& disk);
 
+// The arguments BuildQemuArgv writes for this one disk (-object iothread when asked, the
+// -blockdev protocol and format nodes, the -device line(s)). Validates the disk first
+// (MachineSpecError). The libvirt backend passes them verbatim on <qemu:commandline>.
+std::vector<std::string> DiskArgv(const DiskSpec& disk);
+
 // The id of the virtio-scsi controller that carries only the disk with `device_id`.
 std::string ScsiControllerId(const std::string& device_id);
 

@@ -59,7 +59,7 @@ std::string Attr(const std::string& name, const std::string& value) {
 void WriteVirtioDisk(std::ostream& x, const MachineSpec& spec, const DiskSpec& d,
                      const std::string& path, int iothread) {
   // A host block device is <disk type='block'>: libvirt then gives QEMU host_device.
-  const bool block = ProtocolDriver(d) == "host_device";
+  const bool block = d.driver == "host_device";
   x << "    <disk type='" << (block ? "block" : "file") << "' device='disk'>\n"
     << "      <driver name='qemu'" << Attr("type", d.format) << Attr("cache", LibvirtCache(d))
     << Attr("io", ToString(d.aio)) << Attr("queues", std::to_string(d.num_queues))
@@ -83,7 +83,7 @@ void WriteOwner(std::ostream& x, const DomainOwner& o) {
 
 // pcie.0 slot 0x10 upwards; libvirt fills slots from 1 and keeps 0x1f for the chipset.
 std::string PciSlot(int index) {
-  char buf[8];
+  char buf[16];
   std::snprintf(buf, sizeof buf, "0x%x", 0x10 + index);
   return buf;
 }
@@ -128,7 +128,7 @@ std::string DomainName(const std::string& session, const std::string& machine_na
 }
 
 bool OnQemuCommandline(const DiskSpec& disk) {
-  return disk.bus != Bus::VirtioBlk || ProtocolDriver(disk) == "null-co";
+  return disk.bus != Bus::VirtioBlk || disk.driver == "null-co";
 }
 
 std::string LibvirtDeviceId(const DiskSpec& disk) {
@@ -146,33 +146,6 @@ std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
   std::string suffix;
   for (int n = index + 1; n > 0; n = (n - 1) / 26) suffix.insert(suffix.begin(), char('a' + (n - 1) % 26));
   return "vd" + suffix;
-}
-
-std::vector<std::string> QemuDiskArgs(const DiskSpec& disk) {
-  // qemu_argv appends each disk's arguments last: the difference between a spec without
-  // and with this disk is exactly what the QEMU backend passes for it.
-  MachineSpec probe;
-  probe.name = "probe";
-  probe.kernel = "/kernel";
-  probe.run_dir = "/r";
-  const MachinePaths paths = PathsIn(probe.run_dir);
-  const std::vector<std::string> base = BuildQemuArgv(probe, paths);
-  probe.disks = {disk};
-  const std::vector<std::string> full = BuildQemuArgv(probe, paths);
-  if (full.size() < base.size() || !std::equal(base.begin(), base.end(), full.begin())) {
-    throw std::logic_error("BuildQemuArgv no longer appends disk arguments last");
-  }
-  return {full.begin() + static_cast<std::ptrdiff_t>(base.size()), full.end()};
-}
-
-std::string ProtocolDriver(const DiskSpec& disk) {
-  const std::vector<std::string> args = QemuDiskArgs(disk);
-  for (size_t i = 0; i + 1 < args.size(); ++i) {
-    if (args[i] == "-blockdev" && args[i + 1].rfind("driver=", 0) == 0) {
-      return args[i + 1].substr(7, args[i + 1].find(',') - 7);
-    }
-  }
-  return "file";
 }
 
 std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
@@ -243,7 +216,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
       if (!OnQemuCommandline(spec.disks[i])) continue;
       DiskSpec on_host = spec.disks[i];
       on_host.backing = p.disk_paths[i];
-      for (std::string arg : QemuDiskArgs(on_host)) {
+      for (std::string arg : DiskArgv(on_host)) {
         // libvirt does not know this device and gives pcie.0 slots from 1 up to its own
         // root ports, which QEMU would then find taken: pin it far above them. Like the
         // QEMU backend's, it stays an integrated endpoint on pcie.0.

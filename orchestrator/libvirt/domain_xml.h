@@ -52,15 +52,6 @@ std::string LibvirtDeviceId(const DiskSpec& disk);
 // the block.N.name of its bulk stats. "" for NVMe (libvirt does not know that disk).
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk);
 
-// The arguments BuildQemuArgv writes for this one disk (-blockdev protocol and format
-// nodes, -device, and -object iothread when asked), with backing = the path on the
-// libvirt host. An NVMe disk goes verbatim into <qemu:commandline>.
-std::vector<std::string> QemuDiskArgs(const DiskSpec& disk);
-
-// The QEMU protocol driver under the disk's format node, as qemu_argv picks it: "file",
-// or whatever else the spec names ("host_device", "null-co").
-std::string ProtocolDriver(const DiskSpec& disk);
-
 // The full domain XML. Validates the spec like BuildQemuArgv and adds what libvirt cannot
 // say: cache=none with no_flush throws MachineSpecError (libvirt's cache modes have no
 // O_DIRECT-without-flushes), as does a disk id that is not a valid libvirt alias.

@@ -211,7 +211,7 @@ TEST(DomainXmlTest, NvmeArgsAreExactlyQemuArgvsDiskArgs) {
   d.id = "n1";
   d.bus = Bus::Nvme;
   d.backing = "/b,with,commas";
-  const std::vector<std::string> args = QemuDiskArgs(d);
+  const std::vector<std::string> args = DiskArgv(d);
   ASSERT_EQ(args.size(), 6u);
   EXPECT_EQ(args[0], "-blockdev");
   EXPECT_THAT(args[1], HasSubstr("filename=/b,,with,,commas"));

@@ -99,8 +99,7 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
   place.kernel = cfg_.pool->UploadShared(spec_.kernel);
   if (!spec_.initrd.empty()) place.initrd = cfg_.pool->UploadShared(spec_.initrd);
   for (const DiskSpec& d : spec_.disks) {
-    const std::string driver = ProtocolDriver(d);
-    if (driver != "file") {
+    if (d.driver != "file") {
       // A host device names one on the libvirt host; null-co has no backing at all.
       place.disk_paths.push_back(d.backing);
     } else if (cfg_.on_this_host && !cfg_.upload_backings) {

@@ -206,7 +206,9 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     } else {
       EXPECT_EQ(host.qemu_block.source, "query-blockstats dev-d0");  // QMP through libvirt
     }
-    if (v.bus == Bus::VirtioScsi) EXPECT_TRUE(host.virtqueue.available) << host.virtqueue.reason;
+    if (v.bus == Bus::VirtioScsi) {
+      EXPECT_TRUE(host.virtqueue.available) << host.virtqueue.reason;
+    }
     EXPECT_FALSE(host.qemu_thread_cpu.empty());
 
     // The disk options libvirt gave QEMU are the ones the QEMU backend would give.

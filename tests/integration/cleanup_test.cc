@@ -24,22 +24,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::CliRun;
+using testing::Slurp;
 
-struct CliResult {
-  std::string exit;  // ExitDescription
-  std::string log;   // stdout + stderr
-};
-
-CliResult RunCli(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv{testing::CliPath()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ChildProcess cli = ChildProcess::Start(argv, log);
-  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(2)));
-  return {cli.ExitDescription(), Slurp(log)};
+CliRun RunCli(const std::vector<std::string>& args, const std::string& log) {
+  return testing::RunCli(args, log, nullptr, std::chrono::minutes(2));
 }
 
 // Output of a shell command (stdout), trailing newline dropped.
@@ -128,13 +117,13 @@ TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
                                       work,      "--results",    out};
   std::vector<std::string> dry_args = args;
   dry_args.push_back("--dry-run");
-  const CliResult dry = RunCli(dry_args, dir + "/dry.log");
+  const CliRun dry = RunCli(dry_args, dir + "/dry.log");
   EXPECT_EQ(dry.exit, "exited with status 0") << dry.log;
   EXPECT_TRUE(Contains(dry.log, "would remove work dir " + run_work.string())) << dry.log;
   EXPECT_TRUE(fs::exists(run_work));
   EXPECT_EQ(LiveQemuPidsMentioning(stray_socket).size(), 1u);
 
-  const CliResult clean = RunCli(args, dir + "/cleanup.log");
+  const CliRun clean = RunCli(args, dir + "/cleanup.log");
   EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
   const std::string owner_gone = "(owner pid " + std::to_string(run.Pid()) + " gone)";
   EXPECT_TRUE(Contains(clean.log, "removed work dir " + run_work.string() + " " + owner_gone))
@@ -234,7 +223,7 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
     virStoragePoolFree(pool);
   }
 
-  const CliResult clean =
+  const CliRun clean =
       RunCli({"cleanup", "--connect", uri, "--work-dir", dir}, dir + "/cleanup.log");
   EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
   std::cout << clean.log;
@@ -244,7 +233,9 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
   EXPECT_TRUE(Contains(clean.log, "left alone domain " + unowned.name)) << clean.log;
   EXPECT_FALSE(Contains(clean.log, live.name)) << clean.log;
   EXPECT_FALSE(Contains(clean.log, foreign.name)) << clean.log;
-  if (!volume.empty()) EXPECT_TRUE(Contains(clean.log, "removed volume " + volume)) << clean.log;
+  if (!volume.empty()) {
+    EXPECT_TRUE(Contains(clean.log, "removed volume " + volume)) << clean.log;
+  }
 
   auto exists = [&](const std::string& name) {
     virDomainPtr d = virDomainLookupByName(conn->get(), name.c_str());
@@ -260,7 +251,7 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
 TEST(CleanupTest, ADownDaemonIsOneLineNamingTheUriAndTheRestStillRuns) {
   const std::string dir = testing::ScratchDir("cleanup-down");
   const std::string uri = "qemu+unix:///system?socket=" + dir + "/no-such.sock";
-  const CliResult clean =
+  const CliRun clean =
       RunCli({"cleanup", "--connect", uri, "--work-dir", dir}, dir + "/cleanup.log");
   EXPECT_EQ(clean.exit, "exited with status 1") << clean.log;
   EXPECT_TRUE(Contains(clean.log, "storbed: cleanup: libvirt at " + uri + ": cannot connect: "))
@@ -308,7 +299,7 @@ TEST(CleanupTest, AfterSigkillOfALibvirtRunNoDomainStaysAndCleanupRemovesItsFile
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(Shell("virsh -q list --all --name | grep cleanupkill"), "");
 
-  const CliResult clean = RunCli({"cleanup", "--work-dir", work, "--results", out},
+  const CliRun clean = RunCli({"cleanup", "--work-dir", work, "--results", out},
                                  dir + "/cleanup.log");
   std::cout << clean.log;
   EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;

@@ -17,25 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-struct CliRun {
-  std::string exit;  // ExitDescription
-  std::string log;   // stdout + stderr
-};
-
-CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
-              const std::function<void(ChildProcess&)>& while_running = nullptr) {
-  std::vector<std::string> argv{testing::CliPath()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ChildProcess cli = ChildProcess::Start(argv, log);
-  if (while_running) while_running(cli);
-  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(10)));
-  return {cli.ExitDescription(), Slurp(log)};
-}
+using testing::CliRun;
+using testing::RunCli;
+using testing::Slurp;
 
 std::string WriteScenario(const std::string& dir, const std::string& text) {
   const std::string path = dir + "/scenario.json";

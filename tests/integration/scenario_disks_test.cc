@@ -13,10 +13,7 @@
 namespace storbed {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::Slurp;
 
 // Runs `storbed run` on `scenario` in a scratch dir; returns the results dir.
 std::string RunScenario(const std::string& name, const std::string& scenario) {

@@ -13,18 +13,12 @@
 #include <sstream>
 
 #include "backend/child_process.h"
+#include "test_env.h"
 
 namespace storbed::testing {
 namespace {
 
 const std::string kScript = std::string(STORBED_SOURCE_DIR) + "/scripts/second-libvirtd.sh";
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Runs `argv` to completion; its output, and whether it exited with 0.
 bool RunTool(const std::vector<std::string>& argv, const std::string& log, std::string* out) {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "backend/child_process.h"
 #include "image/kernel_locator.h"
 
 namespace storbed::testing {
@@ -76,6 +77,22 @@ MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
   spec.cmdline = kGuestCmdline;
   spec.run_dir = run_dir;
   return spec;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
+              const std::function<void(ChildProcess&)>& while_running,
+              std::chrono::minutes timeout) {
+  std::vector<std::string> argv{CliPath()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildProcess cli = ChildProcess::Start(argv, log);
+  if (while_running) while_running(cli);
+  EXPECT_TRUE(cli.WaitFor(timeout)) << "storbed " << args.front() << " still running";
+  return {cli.ExitDescription(), Slurp(log)};
 }
 
 std::vector<int> QemuPidsMentioning(const std::string& needle) {

@@ -2,13 +2,34 @@
 // per test binary, and scratch space on a real block device.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "backend/machine_spec.h"
 #include "image/image_builder.h"
 
+namespace storbed {
+class ChildProcess;
+}
+
 namespace storbed::testing {
+
+// The whole text of a file; "" when it cannot be read.
+std::string Slurp(const std::string& path);
+
+// How a storbed CLI run ended and what it printed.
+struct CliRun {
+  std::string exit;  // ChildProcess::ExitDescription
+  std::string log;   // stdout + stderr
+};
+
+// Runs the storbed CLI with `args`, its output to `log`. `while_running` (if given) gets
+// the process once it started; the test fails if it has not ended within `timeout`.
+CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
+              const std::function<void(ChildProcess&)>& while_running = nullptr,
+              std::chrono::minutes timeout = std::chrono::minutes(10));
 
 std::string AgentPath();
 std::string CliPath();

@@ -21,22 +21,12 @@ namespace {
 
 const char* kSystemUri = "qemu:///system";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::CliRun;
+using testing::Slurp;
 
-struct CliRun {
-  std::string exit;
-  std::string log;
-};
-
+// Two hosts boot three machines under TCG: allow more than the default.
 CliRun RunCli(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv{testing::CliPath()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ChildProcess cli = ChildProcess::Start(argv, log);
-  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(15)));
-  return {cli.ExitDescription(), Slurp(log)};
+  return testing::RunCli(args, log, nullptr, std::chrono::minutes(15));
 }
 
 // The storbed domains still on `uri` after up to 10 s: a domain whose owner has gone is

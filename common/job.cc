@@ -44,6 +44,7 @@ constexpr std::pair<AccessHint, const char*> kAccessHints[] = {{AccessHint::None
                                                                {AccessHint::Sequential, "sequential"},
                                                                {AccessHint::Random, "random"},
                                                                {AccessHint::WillNeed, "willneed"}};
+constexpr std::pair<Reap, const char*> kReaps[] = {{Reap::Wait, "wait"}, {Reap::Poll, "poll"}};
 
 }  // namespace
 
@@ -61,6 +62,8 @@ Distribution ParseDistribution(const std::string& s) {
   return ParseName(s, kDistributions, "distribution");
 }
 AccessHint ParseAccessHint(const std::string& s) { return ParseName(s, kAccessHints, "hint"); }
+std::string ToString(Reap r) { return NameOf(r, kReaps); }
+Reap ParseReap(const std::string& s) { return ParseName(s, kReaps, "reap"); }
 
 void to_json(nlohmann::json& j, const BlockTunables& t) {
   j = nlohmann::json{{"read_ahead_kb", t.read_ahead_kb},
@@ -84,6 +87,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
                      {"engine", ToString(s.engine)},
                      {"bs", s.bs},
                      {"iodepth", s.iodepth},
+                     {"reap", ToString(s.reap)},
                      {"numjobs", s.numjobs},
                      {"numjobs_split", s.numjobs_split},
                      {"offset", s.offset},
@@ -123,6 +127,7 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.engine = ParseEngine(j.at("engine").get<std::string>());
   s.bs = j.at("bs").get<uint64_t>();
   s.iodepth = j.at("iodepth").get<uint32_t>();
+  s.reap = ParseReap(j.value("reap", std::string("wait")));
   s.numjobs = j.value("numjobs", uint32_t{1});
   s.numjobs_split = j.value("numjobs_split", false);
   s.offset = j.value("offset", uint64_t{0});

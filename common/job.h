@@ -21,6 +21,11 @@ enum class CacheState { Cold, Keep, Warm, Partial };
 enum class Distribution { Uniform, Zipf, HotCold };
 // posix_fadvise / madvise hint on the target before the IO phase.
 enum class AccessHint { None, Sequential, Random, WillNeed };
+// How an asynchronous engine waits for completions: Wait sleeps in the kernel until one
+// arrives; Poll checks the completion ring without sleeping (one CPU kept busy), so no
+// wake-up latency sits between a completion and the next submission (fio:
+// iodepth_batch_complete_min=0, libaio userspace_reap).
+enum class Reap { Wait, Poll };
 
 // Guest block-queue settings the agent applies to the target's disk before the job and
 // reads back (-1 / "" = leave as is).
@@ -44,6 +49,7 @@ struct JobSpec {
   Engine engine = Engine::Psync;
   uint64_t bs = 4096;          // bytes per IO
   uint32_t iodepth = 1;        // in-flight IOs (psync is always 1)
+  Reap reap = Reap::Wait;      // io_uring and libaio only
   // fio numjobs: threads running the job at once, each with its own fd and engine. They
   // share the region (numjobs_split false) or each takes a contiguous, bs-aligned slice.
   uint32_t numjobs = 1;
@@ -86,12 +92,14 @@ std::string ToString(Direction d);
 std::string ToString(CacheState c);
 std::string ToString(Distribution d);
 std::string ToString(AccessHint h);
+std::string ToString(Reap r);
 Pattern ParsePattern(const std::string& s);
 Engine ParseEngine(const std::string& s);
 Direction ParseDirection(const std::string& s);
 CacheState ParseCacheState(const std::string& s);
 Distribution ParseDistribution(const std::string& s);
 AccessHint ParseAccessHint(const std::string& s);
+Reap ParseReap(const std::string& s);
 
 void to_json(nlohmann::json& j, const BlockTunables& t);
 void from_json(const nlohmann::json& j, BlockTunables& t);

@@ -13,6 +13,7 @@ TEST(ProtocolTest, RunRequestRoundTrips) {
   job.engine = Engine::IoUring;
   job.bs = 16384;
   job.iodepth = 32;
+  job.reap = Reap::Poll;
   job.gappy_read = 2;
   job.gappy_skip = 3;
   job.direct = false;
@@ -26,6 +27,7 @@ TEST(ProtocolTest, RunRequestRoundTrips) {
   EXPECT_EQ(back.engine, Engine::IoUring);
   EXPECT_EQ(back.bs, 16384u);
   EXPECT_EQ(back.iodepth, 32u);
+  EXPECT_EQ(back.reap, Reap::Poll);
   EXPECT_EQ(back.gappy_skip, 3u);
   EXPECT_FALSE(back.direct);
 }
@@ -60,12 +62,14 @@ TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {
   r.latency.p99_us = 12.5;
   r.block = UnavailableBlockStats("no block device under /tmp/x: tmpfs");
   r.warnings = {"w"};
+  r.reap = "poll";
   const auto back = std::get<ResultReply>(DecodeMessage(EncodeMessage(ResultReply{r}))).result;
   EXPECT_EQ(back.ios, 10u);
   EXPECT_DOUBLE_EQ(back.latency.p99_us, 12.5);
   EXPECT_FALSE(back.block.available);
   EXPECT_EQ(back.block.reason, "no block device under /tmp/x: tmpfs");
   EXPECT_EQ(back.warnings, std::vector<std::string>{"w"});
+  EXPECT_EQ(back.reap, "poll");
 }
 
 TEST(ProtocolTest, EveryTypeNameRoundTrips) {

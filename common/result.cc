@@ -35,6 +35,7 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"app_avg_depth", r.app_avg_depth},
                      {"avg_submit_batch", r.avg_submit_batch},
                      {"avg_complete_batch", r.avg_complete_batch},
+                     {"reap", r.reap},
                      {"fsyncs", r.fsyncs},
                      {"io_start_ns", r.io_start_ns},
                      {"io_end_ns", r.io_end_ns},
@@ -64,6 +65,7 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.app_avg_depth = j.value("app_avg_depth", 0.0);
   r.avg_submit_batch = j.value("avg_submit_batch", 0.0);
   r.avg_complete_batch = j.value("avg_complete_batch", 0.0);
+  r.reap = j.value("reap", std::string());
   r.fsyncs = j.value("fsyncs", uint64_t{0});
   r.io_start_ns = j.value("io_start_ns", uint64_t{0});
   r.io_end_ns = j.value("io_end_ns", uint64_t{0});

@@ -39,6 +39,9 @@ struct JobResult {
   // io_uring: IOs per io_uring_submit call and completions reaped per wait (0 for psync).
   double avg_submit_batch = 0;
   double avg_complete_batch = 0;
+  // How the engine waited for completions: "wait" or "poll" (JobSpec::reap); "" for the
+  // synchronous engines, which have nothing to reap.
+  std::string reap;
   uint64_t fsyncs = 0;          // successful fsync()/fdatasync() calls in the IO phase
   // The IO phase on the agent's CLOCK_MONOTONIC, to align host samples with it.
   uint64_t io_start_ns = 0;

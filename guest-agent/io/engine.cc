@@ -205,6 +205,14 @@ uint64_t MonotonicNs() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+void WarnSynchronous(const EngineJob& job, const std::string& engine, EngineStats& stats) {
+  if (job.iodepth > 1)
+    stats.warnings.push_back(engine + " is synchronous: iodepth " + std::to_string(job.iodepth) +
+                             " ran at 1");
+  if (job.reap == Reap::Poll)
+    stats.warnings.push_back(engine + " is synchronous: reap poll does not apply");
+}
+
 JobError IoError(const std::string& target, const std::string& syscall, uint64_t offset, int err) {
   return JobError(target + ": " + syscall + " at offset " + std::to_string(offset) +
                   " failed: " + std::strerror(err));

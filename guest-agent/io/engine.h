@@ -25,6 +25,7 @@ struct EngineJob {
   Direction rw = Direction::Read;
   uint64_t bs = 4096;
   uint32_t iodepth = 1;
+  Reap reap = Reap::Wait;    // io_uring, libaio: sleep for completions or poll for them
   double runtime_s = 0;      // > 0: stop issuing after this long (passes repeat)
   uint64_t io_limit = 0;     // > 0: stop issuing after this many bytes
   uint32_t fsync_every = 0;  // writes: fsync after every N writes (0 = never)
@@ -193,6 +194,20 @@ void FinishAsyncStats(FsyncPolicy& fsync, const InFlightIntegral& in_flight,
 
 // CLOCK_MONOTONIC in nanoseconds.
 uint64_t MonotonicNs();
+
+// A synchronous engine's warnings when the job asked for what only an asynchronous one
+// does: "<engine> is synchronous: iodepth N ran at 1", and that reap poll does not apply.
+void WarnSynchronous(const EngineJob& job, const std::string& engine, EngineStats& stats);
+
+// One pause in a completion-polling loop: tells the CPU (and a hypervisor watching for
+// spinning vCPUs) that this is a spin, without giving the CPU away.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 // "<target>: <syscall> at offset <o> failed: <strerror(err)>"
 JobError IoError(const std::string& target, const std::string& syscall, uint64_t offset, int err);

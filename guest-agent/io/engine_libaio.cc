@@ -116,10 +116,15 @@ class LibaioEngine : public IoEngine {
         break;
       }
 
+      // reap poll: ask for what is there without waiting, again until something is.
+      timespec no_wait{0, 0};
+      const long min_events = job.reap == Reap::Wait ? 1 : 0;
+      timespec* timeout = job.reap == Reap::Wait ? nullptr : &no_wait;
       int ret;
       do {
-        ret = io_getevents(ctx.get(), 1, long(events.size()), events.data(), nullptr);
-      } while (ret == -EINTR);
+        ret = io_getevents(ctx.get(), min_events, long(events.size()), events.data(), timeout);
+        if (ret == 0) CpuRelax();
+      } while (ret == -EINTR || ret == 0);
       if (ret < 0) throw IoError(job.target, "io_getevents", 0, -ret);
       // Every completion seen on this wake-up finished by now.
       now = MonotonicNs();

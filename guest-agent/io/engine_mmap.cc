@@ -79,9 +79,7 @@ class MmapEngine : public IoEngine {
  public:
   EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
     EngineStats stats;
-    if (job.iodepth > 1)
-      stats.warnings.push_back("mmap is synchronous: iodepth " + std::to_string(job.iodepth) +
-                               " ran at 1");
+    WarnSynchronous(job, "mmap", stats);
     if (OpenedDirect(job.fd))
       stats.warnings.push_back("mmap goes through the page cache: direct IO does not apply");
     const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));

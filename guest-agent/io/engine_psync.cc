@@ -12,9 +12,7 @@ class PsyncEngine : public IoEngine {
  public:
   EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
     EngineStats stats;
-    if (job.iodepth > 1)
-      stats.warnings.push_back("psync is synchronous: iodepth " + std::to_string(job.iodepth) +
-                               " ran at 1");
+    WarnSynchronous(job, "psync", stats);
     DirectionChooser direction(job);
     AlignedBuffer buf(job.bs);
     FsyncPolicy fsync(job);

@@ -108,6 +108,24 @@ TYPED_TEST(EngineTest, IodepthIsRespected) {
   EXPECT_EQ(warned, TypeParam::kSync);
 }
 
+TYPED_TEST(EngineTest, ReapPollCompletesEveryIoOrSaysItDoesNotApply) {
+  UniqueFd fd = this->Open(O_RDWR | O_DIRECT);
+  auto offsets = MakeRandom({.offset = 0, .size = kFileSize, .bs = 4096}, 3);
+  EngineJob job = this->Job(fd.get(), Direction::Mixed, 8);
+  job.reap = Reap::Poll;
+  job.read_pct = 50;
+  job.fsync_every = 16;
+  const EngineStats s = this->Run(job, *offsets);
+  EXPECT_EQ(s.ios, kFileSize / 4096);
+  EXPECT_EQ(s.latency.count(), s.ios);
+  EXPECT_EQ(s.max_in_flight, TypeParam::DepthFor(8));
+  EXPECT_GT(s.fsyncs, 0u);
+  const std::string want = ToString(TypeParam::kEngine) + " is synchronous: reap poll does not apply";
+  const bool warned = std::any_of(s.warnings.begin(), s.warnings.end(),
+                                  [&](const std::string& w) { return w == want; });
+  EXPECT_EQ(warned, TypeParam::kSync);
+}
+
 TYPED_TEST(EngineTest, IoLimitStopsEarlyAndWrapsPasses) {
   UniqueFd fd = this->Open(O_RDONLY | O_DIRECT);
   auto offsets = MakeSequential({.offset = 0, .size = kFileSize, .bs = 4096});

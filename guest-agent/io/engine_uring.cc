@@ -108,11 +108,12 @@ class UringEngine : public IoEngine {
           in_flight += unsigned(queued.size());
           in_flight_time.Set(t, in_flight);
           if (in_flight > stats.max_in_flight) stats.max_in_flight = in_flight;
-          // Submit and wait for one completion in the same syscall. The kernel reports
-          // -EINTR only when it consumed no SQE, so a retry resubmits the same batch.
+          // Submit and (reap wait) wait for one completion in the same syscall. The kernel
+          // reports -EINTR only when it consumed no SQE, so a retry resubmits the same batch.
+          const unsigned wait_for = job.reap == Reap::Wait ? 1 : 0;
           int ret;
           do {
-            ret = io_uring_submit_and_wait(ring.get(), 1);
+            ret = io_uring_submit_and_wait(ring.get(), wait_for);
           } while (ret == -EINTR);
           if (ret < 0) throw IoError(job.target, "io_uring_submit", slots[queued[0]].offset, -ret);
           ++batches.submit_calls;
@@ -129,9 +130,15 @@ class UringEngine : public IoEngine {
 
         io_uring_cqe* cqe = nullptr;
         int ret;
-        do {
-          ret = io_uring_wait_cqe(ring.get(), &cqe);  // no syscall when one is ready
-        } while (ret == -EINTR);
+        if (job.reap == Reap::Poll) {
+          // The completion ring is shared memory: spin on it and never sleep. Completions
+          // are posted by task work, which runs when this thread is interrupted.
+          while ((ret = io_uring_peek_cqe(ring.get(), &cqe)) == -EAGAIN) CpuRelax();
+        } else {
+          do {
+            ret = io_uring_wait_cqe(ring.get(), &cqe);  // no syscall when one is ready
+          } while (ret == -EINTR);
+        }
         if (ret < 0) throw IoError(job.target, "io_uring_wait_cqe", 0, -ret);
         // Every completion seen on this wake-up finished by now.
         now = MonotonicNs();

@@ -268,6 +268,7 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
                               .rw = spec.rw,
                               .bs = spec.bs,
                               .iodepth = spec.iodepth,
+                              .reap = spec.reap,
                               .runtime_s = spec.runtime_s,
                               .io_limit = spec.io_limit,
                               .fsync_every = spec.fsync_every,
@@ -316,6 +317,8 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.app_avg_depth = stats.avg_depth;
   result.avg_submit_batch = stats.avg_submit_batch;
   result.avg_complete_batch = stats.avg_complete_batch;
+  if (spec.engine == Engine::IoUring || spec.engine == Engine::Libaio)
+    result.reap = ToString(spec.reap);
   result.fsyncs = stats.fsyncs;
   result.reads = stats.reads;
   result.writes = stats.writes;

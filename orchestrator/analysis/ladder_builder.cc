@@ -20,6 +20,18 @@ LayerStats AtLayer(LayerStats l, const char* layer_id) {
   return l;
 }
 
+// With sleeping waits, each completion sits in L0 for the thread's wake-up before its slot
+// is refilled: time no layer below holds the IO. Said where it shows (over 5% of L0 lost
+// in the first layer below), with the setting that takes it out.
+void NoteWakeUps(const JobResult& r, Ladder& ladder) {
+  if (r.reap != "wait" || ladder.layers.size() < 2) return;
+  LayerStats& app = ladder.layers[0];
+  const LayerStats& below = ladder.layers[1];
+  if (!app.available || !below.available || below.avg_depth >= 0.95 * app.avg_depth) return;
+  app.notes.push_back("completions reaped by sleeping waits: each one's wake-up is time no "
+                      "layer below holds the IO (reap poll takes it out)");
+}
+
 }  // namespace
 
 LayerStats AppLayer(const JobResult& r) {
@@ -28,6 +40,7 @@ LayerStats AppLayer(const JobResult& r) {
   l.layer = kLayerApp;
   l.available = true;
   l.source = "agent in-flight count, time-weighted";
+  if (r.reap == "poll") l.source += "; completions polled";
   l.avg_depth = r.app_avg_depth;
   l.has_iops = true;
   l.iops = r.iops;
@@ -80,6 +93,7 @@ Ladder GuestLadder(const JobResult& r, const LayerStats& virtqueue, const LayerS
   ladder.layers.push_back(AtLayer(virtqueue, kLayerVirtqueue));
   ladder.layers.push_back(AtLayer(qemu_block, kLayerQemuBlock));
   ladder.layers.push_back(AtLayer(host_device, kLayerHostDevice));
+  NoteWakeUps(r, ladder);
   return ladder;
 }
 
@@ -87,6 +101,7 @@ Ladder BareMetalLadder(const JobResult& r) {
   Ladder ladder;
   ladder.layers.push_back(AppLayer(r));
   ladder.layers.push_back(BlockLayer(r, kLayerHostDevice));
+  NoteWakeUps(r, ladder);
   return ladder;
 }
 

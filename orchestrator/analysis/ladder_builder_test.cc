@@ -111,6 +111,28 @@ TEST(LadderBuilderTest, BareMetalLadderIsAppAndLoopDevice) {
   EXPECT_THAT(ladder.layers[1].source, HasSubstr("loop3"));
 }
 
+TEST(LadderBuilderTest, SleepingWaitsAreNamedWhereTheDeviceLosesDepth) {
+  JobResult r = GuestRandRead();
+  r.app_avg_depth = 1.0;
+  r.block.avg_queue_depth = 0.81;
+  r.reap = "wait";
+  const Ladder waited = BareMetalLadder(r);
+  ASSERT_EQ(waited.layers[0].notes.size(), 1u);
+  EXPECT_THAT(waited.layers[0].notes[0], HasSubstr("reap poll takes it out"));
+  // Within 5%: nothing to explain.
+  r.block.avg_queue_depth = 0.96;
+  EXPECT_TRUE(BareMetalLadder(r).layers[0].notes.empty());
+  // Polled: said in the source, no note.
+  r.block.avg_queue_depth = 0.81;
+  r.reap = "poll";
+  const Ladder polled = BareMetalLadder(r);
+  EXPECT_TRUE(polled.layers[0].notes.empty());
+  EXPECT_THAT(polled.layers[0].source, HasSubstr("completions polled"));
+  // psync has nothing to reap.
+  r.reap = "";
+  EXPECT_TRUE(BareMetalLadder(r).layers[0].notes.empty());
+}
+
 // The ladder travels inside the run record; it must come back unchanged.
 TEST(LadderBuilderTest, LadderJsonRoundTripInsideRecord) {
   Ladder ladder =

@@ -61,10 +61,9 @@ std::string LatencyLine(const Ladder& ladder) {
   return line;
 }
 
-}  // namespace
-
-std::string RenderLadder(const std::string& title, const Ladder& guest,
-                         const std::optional<Ladder>& bare_metal) {
+// `first_side` names the first column group: "guest", or "bare metal" when alone.
+std::string Render(const std::string& title, const std::string& first_side, const Ladder& guest,
+                   const std::optional<Ladder>& bare_metal) {
   // Rows: the guest's layers in order, then any bare-metal layer the guest lacks.
   std::vector<std::string> ids;
   for (const LayerStats& l : guest.layers) ids.push_back(l.layer);
@@ -74,7 +73,7 @@ std::string RenderLadder(const std::string& title, const Ladder& guest,
 
   const std::string group_width(Figures(kNone, kNone, kNone, kNone).size(), ' ');
   std::string out = title + "\n";
-  std::string groups = Padded("", kLayerWidth) + Padded("guest", group_width.size());
+  std::string groups = Padded("", kLayerWidth) + Padded(first_side, group_width.size());
   if (bare_metal) groups += " | bare metal";
   out += groups + "\n";
   const std::string heading = Figures("depth", "IOPS", "KiB", "lat us");
@@ -107,6 +106,17 @@ std::string RenderLadder(const std::string& title, const Ladder& guest,
   out += "latency added: " + LatencyLine(guest) + "\n";
   if (bare_metal) out += "latency added, bare metal: " + LatencyLine(*bare_metal) + "\n";
   return out;
+}
+
+}  // namespace
+
+std::string RenderLadder(const std::string& title, const Ladder& guest,
+                         const std::optional<Ladder>& bare_metal) {
+  return Render(title, "guest", guest, bare_metal);
+}
+
+std::string RenderBareMetalLadder(const std::string& title, const Ladder& bare_metal) {
+  return Render(title, "bare metal", bare_metal, std::nullopt);
 }
 
 std::string RenderTimelineSummary(const std::vector<Timeline>& timelines) {

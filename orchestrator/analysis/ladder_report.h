@@ -17,6 +17,8 @@ namespace storbed {
 // ladder and the latency each layer adds. Ends with a newline.
 std::string RenderLadder(const std::string& title, const Ladder& guest,
                          const std::optional<Ladder>& bare_metal);
+// A bare-metal run without a guest twin: the same table, its column named bare metal.
+std::string RenderBareMetalLadder(const std::string& title, const Ladder& bare_metal);
 
 // One line per timeline: name, samples, min/mean/max and unit. Ends with a newline when
 // there is at least one timeline.

@@ -104,6 +104,13 @@ TEST(LadderReportTest, LayerNotesArePrinted) {
               HasSubstr("  note, L3 host device: device shared with other host IO\n"));
 }
 
+TEST(LadderReportTest, ABareMetalRunAloneIsHeadedBareMetal) {
+  const std::vector<std::string> lines = Lines(RenderBareMetalLadder("qd1", Guest()));
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_THAT(lines[1], HasSubstr("bare metal"));
+  EXPECT_THAT(lines[1], Not(HasSubstr("guest")));
+}
+
 TEST(LadderReportTest, TimelineSummary) {
   Timeline inflight{"guest.vda.inflight", "requests", {}, {}};
   inflight.Add(0, 30);

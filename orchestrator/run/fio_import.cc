@@ -188,6 +188,16 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       else if (v == "1") job["fadvise_hint"] = "fio-1";  // resolved below from the pattern
       else if (v == "sequential" || v == "random" || v == "willneed") job["fadvise_hint"] = v;
       else p.Add(o.line, "option 'fadvise_hint': expected 0, 1, sequential, random or willneed, got '" + o.value + "'");
+    } else if (key == "iodepth_batch_complete_min" || key == "iodepth_batch_complete") {
+      // 0: fio polls for completions instead of waiting for at least one.
+      if (auto v = Integer(o, p)) {
+        if (*v == 0) job["reap"] = "poll";
+        else if (*v == 1) job["reap"] = "wait";
+        else p.Add(o.line, "option '" + key + "': storbed reaps whatever has completed, waiting "
+                           "for at least 1 (1) or polling (0), got '" + o.value + "'");
+      }
+    } else if (key == "userspace_reap") {
+      if (ParseBool(o, p)) job["reap"] = "poll";
     } else if (key == "verify") {
       job["verify"] = o.value != "0";
     } else if (key == "random_distribution") {

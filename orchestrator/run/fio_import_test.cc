@@ -92,6 +92,26 @@ TEST(FioImportTest, NumjobsMapsToThreadsSharingTheRegion) {
   EXPECT_THROW(ImportFio("[a]\nrw=read\nnumjobs=65\n", "j.fio", kNvme), ScenarioError);
 }
 
+TEST(FioImportTest, CompletionPollingMapsToReapPoll) {
+  const auto f = ImportFio(
+      "[p]\nioengine=io_uring\niodepth_batch_complete_min=0\n"
+      "[u]\nioengine=libaio\nuserspace_reap=1\n"
+      "[w]\nioengine=io_uring\niodepth_batch_complete_min=1\n",
+      "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 3u);
+  EXPECT_EQ(f.scenario.jobs[0].reap, Reap::Poll);
+  EXPECT_EQ(f.scenario.jobs[1].reap, Reap::Poll);
+  EXPECT_EQ(f.scenario.jobs[2].reap, Reap::Wait);
+  try {
+    ImportFio("[a]\nioengine=io_uring\niodepth_batch_complete_min=4\n", "j.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "j.fio:3: option 'iodepth_batch_complete_min': storbed reaps whatever has "
+              "completed, waiting for at least 1 (1) or polling (0), got '4'");
+  }
+}
+
 TEST(FioImportTest, BadValuesNameTheLine) {
   EXPECT_THROW(ImportFio("[a]\nrw=trim\n", "j.fio", kNvme), ScenarioError);
   EXPECT_THROW(ImportFio("[a]\nrw=read:6k\nbs=4k\n", "j.fio", kNvme), ScenarioError);

@@ -34,7 +34,7 @@ std::string RenderLadders(const std::vector<RunRecord>& all_records) {
   }
   for (const auto& r : records)
     if (r.ladder && r.target == "bare-metal" && !shown.count(r.run_id))
-      out << RenderLadder(r.run_id, *r.ladder, std::nullopt) << "\n";
+      out << RenderBareMetalLadder(r.run_id, *r.ladder) << "\n";
   return out.str();
 }
 

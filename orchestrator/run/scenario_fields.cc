@@ -139,6 +139,10 @@ std::vector<FieldSpec> MakeFields() {
       {"job", "bs", FieldType::Size, "\"4k\"", 512, 64 << 20, {}, "bytes",
        "Block size per IO (a multiple of 512)."},
       {"job", "iodepth", FieldType::Integer, "1", 1, 4096, {}, "", "IOs kept in flight."},
+      {"job", "reap", FieldType::Enum, "\"wait\"", 0, 0, {"wait", "poll"}, "",
+       "ioengine io_uring or libaio: wait (sleep until a completion arrives) or poll (check the "
+       "completion ring without sleeping; keeps a CPU busy and removes the wake-up latency "
+       "between a completion and the next submission; fio iodepth_batch_complete_min=0)."},
       {"job", "numjobs", FieldType::Integer, "1", 1, 64, {}, "",
        "threads running the job at once (fio numjobs); each has its own fd and engine"},
       {"job", "numjobs_split", FieldType::Bool, "false", 0, 0, {}, "",

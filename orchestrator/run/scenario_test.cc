@@ -180,7 +180,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
                 "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, rwmixread, stride, "
                 "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, "
-                "numjobs, numjobs_split, "
+                "reap, numjobs, numjobs_split, "
                 "size, io_size, runtime, direct, invalidate, cache, cached_fraction, fadvise_hint, "
                 "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
                 "max_sectors_kb, gappy_read, gappy_skip, fsync, end_fsync, inflight_sample_ms, "
@@ -206,6 +206,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: jobs[0].iodepth: expected a non-negative integer, got \"8\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "iodepth": -3}]})",
                 "bad.json: jobs[0].iodepth: expected a non-negative integer, got -3"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "reap": "spin"}]})",
+                "bad.json: jobs[0].reap: expected one of wait, poll, got \"spin\""},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "reap": "poll"}]})",
+                "bad.json: jobs[0].reap: poll applies to ioengine \"io_uring\" and \"libaio\" "
+                "only (ioengine is \"psync\", which is synchronous)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "direct": 1}]})",
                 "bad.json: jobs[0].direct: expected true or false, got 1"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "runtime": "3s"}]})",

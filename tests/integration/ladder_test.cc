@@ -81,8 +81,10 @@ TEST(LadderTest, BareMetalApplicationDepthMatchesIodepth) {
     "jobs": [
       {"name": "qd1", "pattern": "random", "bs": "4k", "ioengine": "io_uring", "iodepth": 1, "runtime": 2},
       {"name": "qd8", "pattern": "random", "bs": "4k", "ioengine": "io_uring", "iodepth": 8, "runtime": 2},
-      {"name": "qd32", "pattern": "random", "bs": "4k", "ioengine": "io_uring", "iodepth": 32, "runtime": 2}]})");
-  ASSERT_EQ(records.size(), 3u);
+      {"name": "qd32", "pattern": "random", "bs": "4k", "ioengine": "io_uring", "iodepth": 32, "runtime": 2},
+      {"name": "qd8-poll", "pattern": "random", "bs": "4k", "ioengine": "io_uring", "iodepth": 8,
+       "runtime": 2, "reap": "poll"}]})");
+  ASSERT_EQ(records.size(), 4u);
   for (const auto& r : records) {
     SCOPED_TRACE(r.run_id);
     ASSERT_TRUE(r.ladder);
@@ -95,6 +97,11 @@ TEST(LadderTest, BareMetalApplicationDepthMatchesIodepth) {
     // The loop device can hold no more than the application sent.
     EXPECT_GT(device->avg_depth, 0);
     EXPECT_LE(device->avg_depth, iodepth * 1.05);
+    // How completions were reaped travels with the result and shows in L0's source.
+    ASSERT_TRUE(r.result);
+    const bool polled = r.job.reap == Reap::Poll;
+    EXPECT_EQ(r.result->reap, polled ? "poll" : "wait");
+    EXPECT_EQ(Layer(r, kLayerApp)->source.find("completions polled") != std::string::npos, polled);
   }
 }
 

@@ -92,13 +92,18 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       return;
     }
   }
+  // One entry per distinct backing: a scenario with several disk sizes or filesystems
+  // has several bare-metal units, each on its own loop device.
   ctx.manifest.Update([&](nlohmann::json& m) {
-    m["bare_metal"] = {{"device", loop->path()}, {"backing", ctx.backing.path},
-                       {"loop_direct_io", true}};
+    nlohmann::json unit = {{"device", loop->path()}, {"backing", ctx.backing.path},
+                           {"loop_direct_io", true}, {"runs", nlohmann::json::array()}};
+    for (const auto& run : runs) unit["runs"].push_back(run.run_id);
     if (mounted)
-      m["bare_metal"]["mount"] = {{"dir", mounted->dir()},
-                                  {"filesystem", ctx.backing.filesystem},
-                                  {"options", "rw,noatime"}};
+      unit["mount"] = {{"dir", mounted->dir()},
+                       {"filesystem", ctx.backing.filesystem},
+                       {"options", "rw,noatime"}};
+    if (!m["bare_metal"].is_array()) m["bare_metal"] = nlohmann::json::array();
+    m["bare_metal"].push_back(std::move(unit));
   });
   const std::string work_dir = ctx.results.File("bare-metal");
   std::filesystem::create_directories(work_dir);

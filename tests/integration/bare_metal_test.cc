@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "run/backing.h"
 #include "run/bare_metal_target.h"
@@ -40,6 +44,28 @@ TEST(BareMetalTest, StandaloneAgentOnALoopDeviceReportsHostDeviceStats) {
   }
   // Detached: the loop device no longer has a backing file.
   EXPECT_FALSE(std::filesystem::exists("/sys/block/" + loop_name + "/loop/backing_file"));
+  std::filesystem::remove_all(dir);
+}
+
+// Two disk sizes are two backings: each gets its own loop device and manifest entry.
+TEST(BareMetalTest, EveryBackingHasItsOwnManifestEntry) {
+  const std::string dir = testing::ScratchDir("bare-metal-units");
+  const std::string scenario = dir + "/units.json";
+  std::ofstream(scenario) << R"({"name": "units", "targets": ["bare-metal"],
+      "disk": {"size": ["8m", "16m"]},
+      "jobs": [{"name": "r", "ioengine": "io_uring", "iodepth": 4, "io_size": "1m"}]})";
+  const testing::CliRun run = testing::RunCli(
+      {"run", scenario, "--out", dir + "/out", "--work-dir", dir}, dir + "/cli.log");
+  ASSERT_EQ(run.exit, "exited with status 0") << run.log;
+  const auto manifest = nlohmann::json::parse(testing::Slurp(dir + "/out/manifest.json"));
+  ASSERT_EQ(manifest["bare_metal"].size(), 2u) << manifest.dump(2);
+  std::set<std::string> runs;
+  for (const auto& unit : manifest["bare_metal"]) {
+    EXPECT_EQ(unit["loop_direct_io"], true);
+    ASSERT_EQ(unit["runs"].size(), 1u);
+    runs.insert(unit["runs"][0].get<std::string>());
+  }
+  EXPECT_EQ(runs.size(), 2u);
   std::filesystem::remove_all(dir);
 }
 

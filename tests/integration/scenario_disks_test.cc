@@ -50,7 +50,9 @@ TEST(ScenarioDisksTest, Ext4TargetRunsOnTheFileInTheGuestAndOnBareMetal) {
   EXPECT_EQ(records[0].result->target.rfind("/mnt/storbed/", 0), 0u) << records[0].result->target;
   const auto manifest = nlohmann::json::parse(Slurp(out + "/manifest.json"));
   EXPECT_EQ(manifest["backing"]["filesystem"], "ext4");
-  EXPECT_EQ(manifest["bare_metal"]["mount"]["filesystem"], "ext4");
+  ASSERT_EQ(manifest["bare_metal"].size(), 1u);
+  EXPECT_EQ(manifest["bare_metal"][0]["mount"]["filesystem"], "ext4");
+  EXPECT_EQ(manifest["bare_metal"][0]["runs"].size(), 1u);
 }
 
 TEST(ScenarioDisksTest, NullCoLatencyShowsInTheQemuBlockLayer) {

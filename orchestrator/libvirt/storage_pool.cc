@@ -4,11 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "backend/interrupt.h"
 #include "backend/line_channel.h"
@@ -67,6 +71,28 @@ int WriteChunk(virStreamPtr, const char* data, size_t n, void* opaque) {
   return static_cast<int>(n);
 }
 
+// This thread's last libvirt error, reset; never code 0 (a failed call without one).
+VirStatus LastStatus() {
+  const virError* err = virGetLastError();
+  VirStatus s{err ? err->code : 0, err && err->message ? err->message : "unknown error"};
+  if (s.code == 0) s.code = VIR_ERR_INTERNAL_ERROR;
+  virResetLastError();
+  return s;
+}
+
+void PauseAMoment() {
+  ThrowIfInterrupted();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+std::string VolumeXml(const std::string& name, uint64_t capacity, uint64_t allocation) {
+  return "<volume type='file'><name>" + XmlEscape(name) + "</name><capacity unit='bytes'>" +
+         std::to_string(capacity) + "</capacity><allocation unit='bytes'>" +
+         std::to_string(allocation) +
+         "</allocation><target><format type='raw'/><permissions><mode>0644</mode>"
+         "</permissions></target></volume>";
+}
+
 uint64_t FileSize(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
@@ -88,6 +114,9 @@ std::string SharedVolumeName(const std::string& local_path) {
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
     h = (h ^ 0xff) * 1099511628211ULL;
   };
+  // "copied": volumes published by copy (PublishShared). Older storbeds uploaded in place,
+  // and a volume of theirs may be cut short with nothing to show it; it is never taken.
+  mix("copied");
   mix(local_path);
   mix(std::to_string(st.st_size));
   mix(std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
@@ -102,72 +131,168 @@ std::string SharedVolumeName(const std::string& local_path) {
   return base + "-" + Hex64(h);
 }
 
-StoragePool StoragePool::Ensure(const LibvirtConnection& conn, const std::string& dir) {
-  PoolHandle pool(virStoragePoolLookupByName(conn.get(), kPoolName));
-  if (!pool) {
-    virResetLastError();
-    const std::string xml = "<pool type='dir'><name>" + std::string(kPoolName) +
-                            "</name><target><path>" + XmlEscape(dir) +
-                            "</path></target></pool>";
-    pool.reset(virStoragePoolCreateXML(conn.get(), xml.c_str(),
-                                       VIR_STORAGE_POOL_CREATE_WITH_BUILD));
-    if (!pool) {
-      const virError* err = virGetLastError();
-      const std::string why = err && err->message ? err->message : "unknown error";
-      virResetLastError();
-      // Another storbed may have created it a moment ago.
-      pool.reset(virStoragePoolLookupByName(conn.get(), kPoolName));
-      if (!pool) {
-        virResetLastError();
-        throw LibvirtError(conn.uri(), "create storage pool " + std::string(kPoolName) + " at " + dir,
-                           why);
-      }
-    }
+std::string TempVolumeName(const std::string& name, std::time_t now, int pid, uint64_t serial) {
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &utc);
+  char tail[24];
+  std::snprintf(tail, sizeof tail, ".part%llx", static_cast<unsigned long long>(serial));
+  return "storbed-" + std::string(stamp) + "-" + std::to_string(pid) + "-" + name + tail;
+}
+
+namespace {
+
+class PoolSetupLive : public PoolSetupCalls {
+ public:
+  PoolSetupLive(const LibvirtConnection& conn, const std::string& name, const std::string& dir)
+      : conn_(conn),
+        name_(name),
+        xml_("<pool type='dir'><name>" + XmlEscape(name) + "</name><target><path>" +
+             XmlEscape(dir) + "</path></target></pool>") {}
+  VirStatus Lookup() override {
+    pool.reset(virStoragePoolLookupByName(conn_.get(), name_.c_str()));
+    return pool ? VirStatus{} : LastStatus();
   }
-  const int active = virStoragePoolIsActive(pool.get());
-  if (active < 0) conn.Fail("query storage pool " + std::string(kPoolName));
-  if (active == 0 && virStoragePoolCreate(pool.get(), VIR_STORAGE_POOL_CREATE_WITH_BUILD) < 0) {
-    conn.Fail("start storage pool " + std::string(kPoolName));
+  VirStatus CreateTransient() override {
+    pool.reset(
+        virStoragePoolCreateXML(conn_.get(), xml_.c_str(), VIR_STORAGE_POOL_CREATE_WITH_BUILD));
+    return pool ? VirStatus{} : LastStatus();
   }
-  const std::string desc = TakeString(virStoragePoolGetXMLDesc(pool.get(), 0));
+  VirStatus IsActive(bool* active) override {
+    const int a = virStoragePoolIsActive(pool.get());
+    if (a < 0) return LastStatus();
+    *active = a == 1;
+    return {};
+  }
+  VirStatus Start() override {
+    if (virStoragePoolCreate(pool.get(), VIR_STORAGE_POOL_CREATE_WITH_BUILD) < 0)
+      return LastStatus();
+    return {};
+  }
+  void Pause() override { PauseAMoment(); }
+
+  PoolHandle pool;
+
+ private:
+  const LibvirtConnection& conn_;
+  const std::string& name_;
+  const std::string xml_;
+};
+
+}  // namespace
+
+StoragePool StoragePool::Ensure(const LibvirtConnection& conn, const std::string& dir,
+                                const std::string& name) {
+  PoolSetupLive live(conn, name, dir);
+  EnsurePoolActive(live, conn.uri(), name, dir);
+  const std::string desc = TakeString(virStoragePoolGetXMLDesc(live.pool.get(), 0));
   const std::string target = Between(desc, "<target>", "</target>");
   std::string path = Between(target, "<path>", "</path>");
   if (path.empty()) path = dir;
-  return StoragePool(std::move(pool), conn.uri(), path);
+  return StoragePool(std::move(live.pool), conn.uri(), name, path);
 }
 
 void StoragePool::Refresh() {
-  if (virStoragePoolRefresh(pool_.get(), 0) < 0) ThrowLastLibvirtError(uri_, "refresh pool storbed");
+  // libvirt refuses a refresh while it copies a volume in ("has asynchronous jobs
+  // running", an INTERNAL_ERROR like many others); a shared volume's copy is brief.
+  for (int tries = 1; virStoragePoolRefresh(pool_.get(), 0) < 0; ++tries) {
+    if (tries == 40) ThrowLastLibvirtError(uri_, "refresh pool " + name_);
+    virResetLastError();
+    PauseAMoment();
+  }
 }
 
 VolumeHandle StoragePool::CreateVolume(const std::string& name, uint64_t size) {
-  Delete(name);
-  const std::string xml = "<volume type='file'><name>" + XmlEscape(name) +
-                          "</name><capacity unit='bytes'>" + std::to_string(size) +
-                          "</capacity><allocation unit='bytes'>0</allocation><target>"
-                          "<format type='raw'/><permissions><mode>0644</mode></permissions>"
-                          "</target></volume>";
+  const std::string xml = VolumeXml(name, size, 0);
   VolumeHandle vol(virStorageVolCreateXML(pool_.get(), xml.c_str(), 0));
-  if (!vol) ThrowLastLibvirtError(uri_, "create volume " + name + " in pool storbed");
+  if (!vol) ThrowLastLibvirtError(uri_, "create volume " + name + " in pool " + name_);
   return vol;
 }
 
-std::string StoragePool::UploadShared(const std::string& local_path) {
-  const std::string name = SharedVolumeName(local_path);
-  const uint64_t size = FileSize(local_path);
-  VolumeHandle vol(virStorageVolLookupByName(pool_.get(), name.c_str()));
-  virStorageVolInfo info;
-  // An upload cut short leaves the right capacity but a smaller allocation (the volume
-  // starts sparse and the stream writes every byte).
-  if (vol && virStorageVolGetInfo(vol.get(), &info) == 0 && info.capacity == size &&
-      info.allocation >= size / 4096 * 4096) {
-    return TakeString(virStorageVolGetPath(vol.get()));
-  }
-  virResetLastError();
-  return Upload(local_path, name);
+std::string StoragePool::PathOf(const std::string& volume) {
+  VolumeHandle vol(virStorageVolLookupByName(pool_.get(), volume.c_str()));
+  if (!vol) ThrowLastLibvirtError(uri_, "find volume " + volume + " in pool " + name_);
+  return TakeString(virStorageVolGetPath(vol.get()));
 }
 
-std::string StoragePool::Upload(const std::string& local_path, const std::string& name) {
+// SharedVolumeCalls on this pool, for one local file.
+class SharedVolumeLive : public SharedVolumeCalls {
+ public:
+  SharedVolumeLive(StoragePool& pool, const std::string& local_path)
+      : pool_(pool), local_path_(local_path), size_(FileSize(local_path)) {}
+
+  VolumeState State(const std::string& name) override {
+    VolumeHandle vol(virStorageVolLookupByName(pool_.pool_.get(), name.c_str()));
+    virStorageVolInfo info;
+    if (!vol || virStorageVolGetInfo(vol.get(), &info) < 0) return Gone("look up volume " + name);
+    if (info.capacity != size_) return VolumeState::Incomplete;
+    // GetInfo cannot tell a copy in progress from a finished one. Download can: it is
+    // refused with OPERATION_INVALID ("still being allocated"). One byte answers.
+    StreamHandle st(virStreamNew(virStoragePoolGetConnect(pool_.pool_.get()), 0));
+    if (!st) ThrowStatus(pool_.uri_, "probe volume " + name, LastStatus());
+    if (virStorageVolDownload(vol.get(), st.get(), 0, 1, 0) < 0) {
+      const VirStatus s = LastStatus();
+      if (s.code == VIR_ERR_OPERATION_INVALID) return VolumeState::Building;
+      if (s.code == VIR_ERR_NO_STORAGE_VOL) return VolumeState::Missing;
+      ThrowStatus(pool_.uri_, "probe volume " + name, s);
+    }
+    char byte[16];
+    int got;
+    while ((got = virStreamRecv(st.get(), byte, sizeof byte)) > 0) {
+    }
+    if (got < 0 || virStreamFinish(st.get()) < 0) {
+      const VirStatus s = LastStatus();
+      virStreamAbort(st.get());
+      virResetLastError();
+      ThrowStatus(pool_.uri_, "probe volume " + name, s);
+    }
+    return VolumeState::Complete;
+  }
+
+  void UploadTemp(const std::string& temp) override { pool_.UploadNew(local_path_, temp); }
+
+  VirStatus CopyFrom(const std::string& name, const std::string& temp) override {
+    VolumeHandle src(virStorageVolLookupByName(pool_.pool_.get(), temp.c_str()));
+    if (!src) return LastStatus();
+    const std::string xml = VolumeXml(name, size_, size_);
+    VolumeHandle vol(virStorageVolCreateXMLFrom(pool_.pool_.get(), xml.c_str(), src.get(), 0));
+    return vol ? VirStatus{} : LastStatus();
+  }
+
+  VirStatus Delete(const std::string& name) override {
+    VolumeHandle vol(virStorageVolLookupByName(pool_.pool_.get(), name.c_str()));
+    if (!vol || virStorageVolDelete(vol.get(), 0) < 0) return LastStatus();
+    return {};
+  }
+
+  void Pause() override { PauseAMoment(); }
+
+ private:
+  // A volume deleted between two calls is missing; any other failure is thrown.
+  VolumeState Gone(const std::string& operation) {
+    const VirStatus s = LastStatus();
+    if (s.code == VIR_ERR_NO_STORAGE_VOL) return VolumeState::Missing;
+    ThrowStatus(pool_.uri_, operation, s);
+  }
+
+  StoragePool& pool_;
+  const std::string& local_path_;
+  const uint64_t size_;
+};
+
+std::string StoragePool::UploadShared(const std::string& local_path) {
+  const std::string name = SharedVolumeName(local_path);
+  // Unique per upload: the pid and a per-process serial, started at random so two hosts'
+  // storbeds with the same pid do not collide on one daemon either.
+  static std::atomic<uint64_t> serial{std::random_device{}()};
+  SharedVolumeLive live(*this, local_path);
+  PublishShared(live, uri_, name,
+                TempVolumeName(name, std::time(nullptr), static_cast<int>(::getpid()), serial++));
+  return PathOf(name);
+}
+
+VolumeHandle StoragePool::UploadNew(const std::string& local_path, const std::string& name) {
   const uint64_t size = FileSize(local_path);
   SourceFile src{::open(local_path.c_str(), O_RDONLY | O_CLOEXEC), local_path};
   if (src.fd < 0) {
@@ -192,13 +317,19 @@ std::string StoragePool::Upload(const std::string& local_path, const std::string
   if (!st || virStorageVolUpload(vol.get(), st.get(), 0, size, 0) < 0) fail();
   if (virStreamSendAll(st.get(), ReadChunk, &src) < 0) fail();
   if (virStreamFinish(st.get()) < 0) fail();
+  return vol;
+}
+
+std::string StoragePool::Upload(const std::string& local_path, const std::string& name) {
+  Delete(name);
+  VolumeHandle vol = UploadNew(local_path, name);
   return TakeString(virStorageVolGetPath(vol.get()));
 }
 
 void StoragePool::Download(const std::string& name, const std::string& local_path) {
   Refresh();
   VolumeHandle vol(virStorageVolLookupByName(pool_.get(), name.c_str()));
-  if (!vol) ThrowLastLibvirtError(uri_, "find volume " + name + " in pool storbed");
+  if (!vol) ThrowLastLibvirtError(uri_, "find volume " + name + " in pool " + name_);
   const int fd = ::open(local_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + local_path + ": " + std::strerror(errno));
   UniqueFd close_fd(fd);

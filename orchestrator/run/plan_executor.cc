@@ -6,7 +6,6 @@
 #include "libvirt/virt_handles.h"
 #include "run/bare_metal_target.h"
 #include "run/guest_target.h"
-#include "run/host_backend.h"
 #include "run/host_info.h"
 #include "run/run_context.h"
 
@@ -16,7 +15,6 @@ PlanExecutor::PlanExecutor(const PreparedRun& run, BackendMaker make_backend)
     : run_(run), make_backend_(std::move(make_backend)) {
   local_.name = kLocalHost;
   local_.backend = "none";
-  for (const auto& h : run_.hosts) boot_locks_[h.name];  // built now: threads only look up
 }
 
 const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
@@ -54,10 +52,9 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
     return;
   }
   try {
+    // The slots of a host boot at once: the storage pool tolerates concurrent uploads
+    // of the shared kernel and initrd (libvirt/storage_pool.h).
     std::unique_ptr<Backend> backend = make_backend_(host);
-    if (host.max_guests > 1)
-      backend = std::make_unique<OneBootAtATimeBackend>(std::move(backend),
-                                                        boot_locks_.at(host.name));
     RunGuestTarget(ctx, m.target, m.label, RunsOf(unit), run_.image_for(variant.machine),
                    run_.accel, *backend);
   } catch (const LibvirtError& e) {

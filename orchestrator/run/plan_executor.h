@@ -5,9 +5,7 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -60,7 +58,6 @@ class PlanExecutor : public UnitExecutor {
   const PreparedRun& run_;
   BackendMaker make_backend_;
   RunHost local_;  // bare metal's host
-  std::map<std::string, std::mutex> boot_locks_;  // per host, for hosts with several slots
 };
 
 }  // namespace storbed

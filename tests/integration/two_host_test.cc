@@ -89,8 +89,10 @@ TEST(TwoHostTest, RunsSpreadOverBothHostsAndEveryRecordNamesItsHost) {
   if (!second) GTEST_SKIP() << why;
 
   const std::string dir = testing::ScratchDir("two-host");
+  // Two slots on one host: two machines boot there at once, both ensuring the pool and
+  // wanting the same kernel and initrd volumes (libvirt/storage_pool.h).
   const std::string inventory = Write(dir + "/inventory.json", R"({"hosts": [
-      {"name": "system", "uri": "qemu:///system", "max_guests": 1, "labels": ["test"]},
+      {"name": "system", "uri": "qemu:///system", "max_guests": 2, "labels": ["test"]},
       {"name": "second", "uri": ")" + second->uri() + R"(", "max_guests": 1,
        "pool_dir": ")" + second->pool_dir() + R"("}]})");
   const std::string out = dir + "/out";

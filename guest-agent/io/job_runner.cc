@@ -215,6 +215,13 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
       result.warnings.push_back(
           "target has holes: reads of holes never reach the device (first hole at byte " +
           std::to_string(*hole) + ")");
+  // Each poller holds a CPU: with more of them than CPUs they take turns, and a completion
+  // waits for its poller's next turn, which is what polling was meant to take out.
+  const unsigned cpus = std::thread::hardware_concurrency();
+  if (spec.reap == Reap::Poll && cpus > 0 && spec.numjobs > cpus)
+    result.warnings.push_back("reap poll with numjobs " + std::to_string(spec.numjobs) + " on " +
+                              std::to_string(cpus) +
+                              " CPUs: the pollers take turns, so completions wait again");
   if (spec.rw != Direction::Read && (!spec.direct || spec.engine == Engine::Mmap))
     result.warnings.push_back(
         "buffered writes: part of the data may still be in the page cache when the job ends");

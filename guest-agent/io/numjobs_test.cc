@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -114,6 +116,24 @@ TEST_F(NumjobsTest, AppDepthIsTheSumOfTheThreadsDepths) {
   const JobResult r = RunJob(spec, "host device");
   EXPECT_NEAR(r.app_avg_depth, 32.0, 32.0 * 0.15);
   EXPECT_EQ(r.latency.count, r.ios);
+}
+
+TEST_F(NumjobsTest, MorePollersThanCpusAreWarnedAbout) {
+  JobSpec spec = Spec();
+  spec.engine = Engine::IoUring;
+  spec.reap = Reap::Poll;
+  spec.iodepth = 2;
+  spec.io_limit = 64 * 4096;
+  spec.numjobs = std::thread::hardware_concurrency() + 1;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.ios, 64u * spec.numjobs);
+  EXPECT_EQ(r.reap, "poll");
+  const std::string want = "reap poll with numjobs " + std::to_string(spec.numjobs) + " on " +
+                           std::to_string(spec.numjobs - 1) +
+                           " CPUs: the pollers take turns, so completions wait again";
+  EXPECT_NE(std::find(r.warnings.begin(), r.warnings.end(), want), r.warnings.end());
+  spec.numjobs = 1;
+  EXPECT_TRUE(RunJob(spec, "host device").warnings.empty());
 }
 
 TEST_F(NumjobsTest, OneFailingThreadFailsTheJobAfterTheOthersStop) {

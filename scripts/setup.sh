@@ -8,6 +8,7 @@ packages=(
   liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs
   libvirt-daemon-system libvirt-clients
+  openssh-server
 )
 
 missing=()

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -117,7 +118,10 @@ std::string SharedVolumeName(const std::string& local_path) {
   // "copied": volumes published by copy (PublishShared). Older storbeds uploaded in place,
   // and a volume of theirs may be cut short with nothing to show it; it is never taken.
   mix("copied");
-  mix(local_path);
+  // The absolute path: a relative --image-cache must not publish a second copy.
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::weakly_canonical(local_path, ec);
+  mix(ec ? local_path : absolute.string());
   mix(std::to_string(st.st_size));
   mix(std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
                      st.st_mtim.tv_nsec));

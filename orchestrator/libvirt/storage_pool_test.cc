@@ -20,6 +20,11 @@ TEST(SharedVolumeNameTest, NamedByBaseNameAndIdentityStableAndChangesWithTheFile
   EXPECT_EQ(a, SharedVolumeName(path));
   EXPECT_EQ(a.rfind("vmlinuz_6.1_x-", 0), 0u) << a;
   EXPECT_EQ(a.size(), std::string("vmlinuz_6.1_x-").size() + std::to_string(::getpid()).size() + 17);
+  // The same file by a relative path is the same volume.
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::path(path).parent_path());
+  EXPECT_EQ(SharedVolumeName(std::filesystem::path(path).filename().string()), a);
+  std::filesystem::current_path(cwd);
   std::ofstream(path, std::ios::app) << "more";
   EXPECT_NE(SharedVolumeName(path), a);
   std::filesystem::remove(path);

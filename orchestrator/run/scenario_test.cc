@@ -75,6 +75,16 @@ TEST(ScenarioTest, BundledBufferedVsDirectRunsOneTwoAndFourThreads) {
   EXPECT_EQ(numjobs, (std::vector<uint32_t>{1, 2, 4}));
 }
 
+TEST(ScenarioTest, BundledDepthBareMetalReapsBothWaysAtEachDepth) {
+  const Scenario s =
+      LoadScenario(std::string(STORBED_SOURCE_DIR) + "/scenarios/depth-bare-metal.json");
+  std::vector<std::pair<uint32_t, Reap>> runs;
+  for (const JobSpec& j : s.jobs) runs.emplace_back(j.iodepth, j.reap);
+  EXPECT_EQ(runs, (std::vector<std::pair<uint32_t, Reap>>{{1, Reap::Wait}, {1, Reap::Poll},
+                                                          {8, Reap::Wait}, {8, Reap::Poll},
+                                                          {32, Reap::Wait}, {32, Reap::Poll}}));
+}
+
 TEST(ScenarioTest, ParseSizeSuffixes) {
   EXPECT_EQ(ParseSize(nlohmann::json(4096)), 4096u);
   EXPECT_EQ(ParseSize(nlohmann::json("4k")), 4096u);

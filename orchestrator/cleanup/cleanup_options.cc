@@ -45,7 +45,9 @@ std::vector<std::unique_ptr<LeftoverScanner>> MakeCleanupScanners(const CleanupO
       scanners.push_back(MakeLibvirtScanner(LibvirtScanOptions{.uri = uri,
                                                                .proc_root = options.proc_root,
                                                                .this_host = this_host,
-                                                               .force = options.force}));
+                                                               .force = options.force,
+                                                               .shared_volumes =
+                                                                   options.shared_volumes}));
     }
   }
   HostScanContext host{.proc_root = options.proc_root,

@@ -18,6 +18,7 @@ struct CleanupOptions {
   bool no_libvirt = false;                // --no-libvirt: host leftovers only
   bool dry_run = false;
   bool force = false;
+  bool shared_volumes = false;  // --shared-volumes
   std::string proc_root = "/proc";
   std::string sys_root = "/sys";
 };

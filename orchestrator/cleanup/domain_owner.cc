@@ -63,11 +63,30 @@ std::optional<DomainOwner> SessionOfName(const std::string& name) {
   return DomainOwner{.session = m[1], .pid = std::stoi(m[3]), .host = "", .started = m[2]};
 }
 
+bool AStorbedRunIsUnderWay(const ProcessTable& processes) {
+  for (const ProcessInfo& p : processes.processes())
+    if (p.comm == "storbed" && p.argv.size() > 1 && p.argv[1] == "run") return true;
+  return false;
+}
+
 VolumeVerdict JudgeVolume(const std::string& name, const std::string& path,
                           const VolumeContext& context) {
-  if (name.rfind("storbed-", 0) != 0) return {};
+  const bool shared = name.rfind("storbed-", 0) != 0;
+  if (shared && !context.prune_shared) return {};
   for (const auto& xml : context.kept_domain_xml)
     if (!path.empty() && xml.find(path) != std::string::npos) return {};
+  if (shared) {
+    const std::string what = "a shared kernel or initrd volume no domain uses";
+    if (!context.uri_on_this_host)
+      return {.stale = true,
+              .needs_force = true,
+              .reason = what + ", but a run on another host may be about to boot with it"};
+    if (AStorbedRunIsUnderWay(context.processes))
+      return {.stale = true,
+              .needs_force = true,
+              .reason = what + ", but a storbed run is under way here and may boot with it"};
+    return {.stale = true, .needs_force = false, .reason = what};
+  }
   std::optional<DomainOwner> session = SessionOfName(name);
   if (!session)
     return {.stale = true, .needs_force = true, .reason = "its name carries no storbed session"};

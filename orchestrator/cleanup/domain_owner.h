@@ -49,10 +49,19 @@ struct VolumeContext {
   const ProcessTable& processes;
   std::string this_host;
   bool uri_on_this_host = true;
+  // --shared-volumes: the shared kernel and initrd volumes no staying domain uses are
+  // removed too (the next run uploads what it needs again).
+  bool prune_shared = false;
 };
 
+// True when a `storbed run` process is in `processes`: it may be about to boot with a
+// shared volume no domain names yet.
+bool AStorbedRunIsUnderWay(const ProcessTable& processes);
+
 // A volume of the storbed pool. Not ours unless named "storbed-*" (shared kernel and
-// initrd volumes are a cache and stay); kept while a staying domain names its path; else
+// initrd volumes are a cache and stay, unless prune_shared: then one no staying domain
+// names is stale, needing --force while a storbed run is under way here or for a remote
+// URI, whose runs may be anywhere); kept while a staying domain names its path; else
 // judged by its session: the session's domain's verdict when one exists; otherwise by
 // the session's pid on this host (a remote URI's may be another host's run: --force).
 VolumeVerdict JudgeVolume(const std::string& name, const std::string& path,

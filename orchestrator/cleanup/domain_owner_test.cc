@@ -106,5 +106,37 @@ TEST_F(JudgeVolumeTest, FollowsTheSessionsDomainThenTheSessionsPid) {
   EXPECT_TRUE(judge("storbed-custom", local).needs_force);
 }
 
+TEST_F(JudgeVolumeTest, SharedVolumesGoOnlyWhenAskedAndNoDomainOrRunMayUseThem) {
+  const std::map<std::string, OwnerVerdict> sessions;
+  const std::vector<std::string> kept{"<domain><kernel>/pool/vmlinuz-6.1-00aa</kernel>"};
+  VolumeContext c{.session_verdicts = sessions,
+                  .kept_domain_xml = kept,
+                  .processes = table_,
+                  .this_host = "here",
+                  .uri_on_this_host = true,
+                  .prune_shared = true};
+  auto judge = [&](const std::string& name, const VolumeContext& ctx) {
+    return JudgeVolume(name, "/pool/" + name, ctx);
+  };
+  EXPECT_FALSE(judge("vmlinuz-6.1-00aa", c).stale);  // a domain boots from it
+  const auto unused = judge("initrd.cpio-00bb", c);
+  EXPECT_TRUE(unused.stale);
+  EXPECT_FALSE(unused.needs_force);
+  EXPECT_EQ(unused.reason, "a shared kernel or initrd volume no domain uses");
+  VolumeContext remote = c;
+  remote.uri_on_this_host = false;
+  EXPECT_TRUE(judge("initrd.cpio-00bb", remote).needs_force);
+  c.prune_shared = false;
+  EXPECT_FALSE(judge("initrd.cpio-00bb", c).stale);
+}
+
+TEST(AStorbedRunIsUnderWayTest, LooksForStorbedRunNotOtherSubcommands) {
+  ProcessTable table;
+  table.Add({.pid = 10, .comm = "storbed", .argv = {"storbed", "cleanup"}, .open_files = {}});
+  EXPECT_FALSE(AStorbedRunIsUnderWay(table));
+  table.Add({.pid = 11, .comm = "storbed", .argv = {"/usr/bin/storbed", "run", "s.json"}, .open_files = {}});
+  EXPECT_TRUE(AStorbedRunIsUnderWay(table));
+}
+
 }  // namespace
 }  // namespace storbed

@@ -81,7 +81,8 @@ class LibvirtScanner : public LeftoverScanner {
                                 .kept_domain_xml = kept_xml,
                                 .processes = processes,
                                 .this_host = o_.this_host,
-                                .uri_on_this_host = UriIsOnThisHost(o_.uri)};
+                                .uri_on_this_host = UriIsOnThisHost(o_.uri),
+                                .prune_shared = o_.shared_volumes};
     for (auto& v : FindVolumes(volumes)) found.push_back(std::move(v));
     return found;
   }

@@ -15,6 +15,7 @@ struct LibvirtScanOptions {
   std::string proc_root = "/proc";  // to check owner pids (the owner ran on this host)
   std::string this_host;
   bool force = false;  // --force: items needing it count as removed when choosing volumes
+  bool shared_volumes = false;  // --shared-volumes: also unused shared kernel/initrd volumes
 };
 
 std::unique_ptr<LeftoverScanner> MakeLibvirtScanner(const LibvirtScanOptions& options);

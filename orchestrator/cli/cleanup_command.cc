@@ -28,6 +28,9 @@ CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_flag("--no-libvirt", options->no_libvirt, "Leave libvirt alone: this host only");
   cmd->add_flag("--dry-run", options->dry_run, "List what would be removed; change nothing");
+  cmd->add_flag("--shared-volumes", options->shared_volumes,
+                "Also remove the shared kernel and initrd volumes no domain uses (a cache: "
+                "the next run uploads them again)");
   cmd->add_flag("--force", options->force,
                 "Also remove what cannot be checked: owners on another host, no owner record");
   cmd->callback([options, exit_code] {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "backend/child_process.h"
@@ -246,6 +247,70 @@ TEST(CleanupTest, RemovesADeadOwnersDomainAndLeavesALiveOneAndForeignOnes) {
   EXPECT_TRUE(exists(live.name));
   EXPECT_TRUE(exists(foreign.name));
   EXPECT_TRUE(exists(unowned.name));
+}
+
+// Shared kernel/initrd volumes are a cache: listed only with --shared-volumes, and then
+// only the ones no domain names (here a defined, never started domain holds one as a disk).
+TEST(CleanupTest, SharedVolumesNoDomainUsesAreListedOnlyWhenAsked) {
+  const std::string uri = "qemu:///system";
+  std::optional<LibvirtConnection> conn;
+  try {
+    conn.emplace(LibvirtConnection::Open(uri));
+  } catch (const LibvirtError& e) {
+    GTEST_SKIP() << e.what();
+  }
+  virStoragePoolPtr pool = virStoragePoolLookupByName(conn->get(), "storbed");
+  if (pool == nullptr) GTEST_SKIP() << "no storbed pool on " << uri << " yet";
+  const std::string dir = testing::ScratchDir("cleanup-shared");
+  const std::string me = std::to_string(getpid());
+  const std::string used = "initrd.cpio-cleanup-test-used-" + me;
+  const std::string unused = "initrd.cpio-cleanup-test-unused-" + me;
+  std::string used_path;
+  for (const std::string& name : {used, unused}) {
+    const std::string xml = "<volume><name>" + name +
+                            "</name><capacity unit='KiB'>64</capacity>"
+                            "<target><format type='raw'/></target></volume>";
+    virStorageVolPtr vol = virStorageVolCreateXML(pool, xml.c_str(), 0);
+    ASSERT_NE(vol, nullptr) << name << ": " << virGetLastErrorMessage();
+    if (name == used) {
+      char* path = virStorageVolGetPath(vol);
+      used_path = path;
+      free(path);
+    }
+    virStorageVolFree(vol);
+  }
+  const std::string holder = "cleanup-test-holder-" + me;
+  const std::string holder_xml =
+      "<domain type='qemu'><name>" + holder +
+      "</name><memory unit='MiB'>64</memory><vcpu>1</vcpu>"
+      "<os><type arch='x86_64' machine='q35'>hvm</type></os><devices><disk type='file' "
+      "device='disk'><source file='" + used_path + "'/><target dev='vda' bus='virtio'/>"
+      "</disk></devices></domain>";
+  virDomainPtr defined = virDomainDefineXML(conn->get(), holder_xml.c_str());
+  ASSERT_NE(defined, nullptr) << virGetLastErrorMessage();
+
+  const CliRun plain = RunCli({"cleanup", "--connect", uri, "--work-dir", dir, "--dry-run"},
+                              dir + "/plain.log");
+  const CliRun asked = RunCli(
+      {"cleanup", "--connect", uri, "--work-dir", dir, "--dry-run", "--shared-volumes"},
+      dir + "/asked.log");
+  virDomainUndefine(defined);
+  virDomainFree(defined);
+  for (const std::string& name : {used, unused})
+    if (virStorageVolPtr vol = virStorageVolLookupByName(pool, name.c_str())) {
+      virStorageVolDelete(vol, 0);
+      virStorageVolFree(vol);
+    }
+  virStoragePoolFree(pool);
+
+  EXPECT_EQ(plain.exit, "exited with status 0") << plain.log;
+  EXPECT_FALSE(Contains(plain.log, unused)) << plain.log;
+  EXPECT_EQ(asked.exit, "exited with status 0") << asked.log;
+  EXPECT_TRUE(Contains(asked.log, "would remove volume " + unused + " of pool storbed on " + uri +
+                                      " (a shared kernel or initrd volume no domain uses)"))
+      << asked.log;
+  EXPECT_FALSE(Contains(asked.log, used)) << asked.log;
+  fs::remove_all(dir);
 }
 
 TEST(CleanupTest, ADownDaemonIsOneLineNamingTheUriAndTheRestStillRuns) {

@@ -81,7 +81,7 @@ VolumeVerdict JudgeVolume(const std::string& name, const std::string& path,
       return {.stale = true,
               .needs_force = true,
               .reason = what + ", but a run on another host may be about to boot with it"};
-    if (AStorbedRunIsUnderWay(context.processes))
+    if (context.storbed_run_under_way)
       return {.stale = true,
               .needs_force = true,
               .reason = what + ", but a storbed run is under way here and may boot with it"};

@@ -52,6 +52,8 @@ struct VolumeContext {
   // --shared-volumes: the shared kernel and initrd volumes no staying domain uses are
   // removed too (the next run uploads what it needs again).
   bool prune_shared = false;
+  // AStorbedRunIsUnderWay(processes), asked once per scan, not once per volume.
+  bool storbed_run_under_way = false;
 };
 
 // True when a `storbed run` process is in `processes`: it may be about to boot with a

@@ -126,6 +126,9 @@ TEST_F(JudgeVolumeTest, SharedVolumesGoOnlyWhenAskedAndNoDomainOrRunMayUseThem) 
   VolumeContext remote = c;
   remote.uri_on_this_host = false;
   EXPECT_TRUE(judge("initrd.cpio-00bb", remote).needs_force);
+  VolumeContext busy = c;
+  busy.storbed_run_under_way = true;
+  EXPECT_TRUE(judge("initrd.cpio-00bb", busy).needs_force);
   c.prune_shared = false;
   EXPECT_FALSE(judge("initrd.cpio-00bb", c).stale);
 }

@@ -82,7 +82,8 @@ class LibvirtScanner : public LeftoverScanner {
                                 .processes = processes,
                                 .this_host = o_.this_host,
                                 .uri_on_this_host = UriIsOnThisHost(o_.uri),
-                                .prune_shared = o_.shared_volumes};
+                                .prune_shared = o_.shared_volumes,
+                                .storbed_run_under_way = AStorbedRunIsUnderWay(processes)};
     for (auto& v : FindVolumes(volumes)) found.push_back(std::move(v));
     return found;
   }

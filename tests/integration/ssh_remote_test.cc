@@ -27,6 +27,7 @@
 #include <thread>
 
 #include "backend/child_process.h"
+#include "cleanup/process_table.h"
 #include "libvirt/virt_handles.h"
 #include "run/results_dir.h"
 #include "second_libvirtd.h"
@@ -53,23 +54,13 @@ bool Accepts(int port) {
   return ok;
 }
 
-// The parent pid from /proc/PID/stat; the name field may hold spaces and ')'.
-int ParentOf(const std::string& pid) {
-  const std::string stat = testing::Slurp("/proc/" + pid + "/stat");
-  const size_t end = stat.rfind(')');
-  if (end == std::string::npos || end + 4 >= stat.size()) return -1;
-  return std::atoi(stat.c_str() + end + 4);  // ") S PPID"
-}
-
 // Every process below `root`: sshd's per-connection children and what they run.
 std::vector<int> DescendantsOf(int root) {
+  const ProcessTable table = ProcessTable::Read("/proc", /*with_fds=*/false);
   std::vector<int> found{root};
   for (size_t i = 0; i < found.size(); ++i)
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-      const std::string name = entry.path().filename();
-      if (name.find_first_not_of("0123456789") == std::string::npos && ParentOf(name) == found[i])
-        found.push_back(std::stoi(name));
-    }
+    for (const ProcessInfo& p : table.processes())
+      if (p.ppid == found[i]) found.push_back(p.pid);
   found.erase(found.begin());
   return found;
 }
@@ -77,15 +68,13 @@ std::vector<int> DescendantsOf(int root) {
 // Processes other than `except` whose command line mentions `needle` (ssh clients that
 // libvirt started with the sshd's config).
 std::vector<int> PidsMentioning(const std::string& needle, int except) {
+  const ProcessTable table = ProcessTable::Read("/proc", /*with_fds=*/false);
   std::vector<int> pids;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline = testing::Slurp("/proc/" + name + "/cmdline");
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    const int pid = std::stoi(name);
-    if (pid != except && pid != getpid() && cmdline.find(needle) != std::string::npos)
-      pids.push_back(pid);
+  for (const ProcessInfo& p : table.processes()) {
+    if (p.pid == except || p.pid == getpid()) continue;
+    if (std::any_of(p.argv.begin(), p.argv.end(),
+                    [&](const std::string& arg) { return arg.find(needle) != std::string::npos; }))
+      pids.push_back(p.pid);
   }
   return pids;
 }

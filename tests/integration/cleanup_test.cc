@@ -56,15 +56,28 @@ std::vector<int> LiveQemuPidsMentioning(const std::string& needle) {
   return live;
 }
 
-void WaitForLogLine(const std::string& log, const std::string& line) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
-  while (std::chrono::steady_clock::now() < deadline && Slurp(log).find(line) == std::string::npos)
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  ASSERT_NE(Slurp(log).find(line), std::string::npos) << Slurp(log);
-}
-
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// Starts `storbed run` of a 5-minute random read on one virtio-blk guest (scenario `name`,
+// results in <dir>/out, work dirs in <dir>/work, then `extra` arguments) and returns once
+// the job is under way, for the test to kill it.
+ChildProcess StartLongRun(const std::string& dir, const std::string& name,
+                          const std::vector<std::string>& extra) {
+  fs::create_directories(dir + "/work");
+  std::ofstream(dir + "/scenario.json") << R"({
+    "name": ")" + name + R"(", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
+    "disk": {"size": "16m"},
+    "jobs": [{"name": "long", "pattern": "random", "bs": "4k", "runtime": 300}]})";
+  std::vector<std::string> argv{testing::CliPath(), "run", dir + "/scenario.json"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  argv.insert(argv.end(), {"--out", dir + "/out", "--work-dir", dir + "/work", "--image-cache",
+                           testing::ImageCacheDir()});
+  ChildProcess run = ChildProcess::Start(argv, dir + "/run.log");
+  EXPECT_TRUE(testing::WaitForLogLine(dir + "/run.log", "001-virtio-blk-long on"))
+      << Slurp(dir + "/run.log");
+  return run;
 }
 
 TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
@@ -73,16 +86,7 @@ TEST(CleanupTest, AfterSigkillOfStorbedRemovesWorkDirLoopQemuAndSockets) {
   if (!fs::exists("/dev/loop-control")) GTEST_SKIP() << "no /dev/loop-control";
   const std::string dir = testing::ScratchDir("cleanup-kill");
   const std::string out = dir + "/out", work = dir + "/work";
-  fs::create_directories(work);
-  std::ofstream(dir + "/scenario.json") << R"({
-    "name": "cleanup", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
-    "disk": {"size": "16m"},
-    "jobs": [{"name": "long", "pattern": "random", "bs": "4k", "runtime": 300}]})";
-  ChildProcess run = ChildProcess::Start(
-      {testing::CliPath(), "run", dir + "/scenario.json", "--out", out, "--work-dir", work,
-       "--image-cache", std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
-      dir + "/run.log");
-  WaitForLogLine(dir + "/run.log", "001-virtio-blk-long on");
+  ChildProcess run = StartLongRun(dir, "cleanup", {});
   ASSERT_EQ(LiveQemuPidsMentioning(out).size(), 1u);
 
   // What a killed run can leave beyond its work dir: a loop device over its backing
@@ -343,17 +347,7 @@ TEST(CleanupTest, AfterSigkillOfALibvirtRunNoDomainStaysAndCleanupRemovesItsFile
   }
   const std::string dir = testing::ScratchDir("cleanup-libvirt-kill");
   const std::string out = dir + "/out", work = dir + "/work";
-  fs::create_directories(work);
-  std::ofstream(dir + "/scenario.json") << R"({
-    "name": "cleanupkill", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
-    "disk": {"size": "16m"},
-    "jobs": [{"name": "long", "pattern": "random", "bs": "4k", "runtime": 300}]})";
-  ChildProcess run = ChildProcess::Start(
-      {testing::CliPath(), "run", dir + "/scenario.json", "--backend", "libvirt", "--out", out,
-       "--work-dir", work, "--image-cache",
-       std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
-      dir + "/run.log");
-  WaitForLogLine(dir + "/run.log", "001-virtio-blk-long on");
+  ChildProcess run = StartLongRun(dir, "cleanupkill", {"--backend", "libvirt"});
   const std::string session_domains = Shell("virsh -q list --all --name | grep cleanupkill");
   ASSERT_FALSE(session_domains.empty()) << "the run's domain is not running";
 

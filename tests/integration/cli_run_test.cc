@@ -40,7 +40,7 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
        "io_size": "1m"},
       {"name": "gappy", "pattern": "gappy", "bs": "4k", "gappy_skip": 3, "io_size": "1m"}]})");
   const CliRun run = RunCli({"run", scenario, "--out", dir + "/out", "--image-cache",
-                             std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+                             testing::ImageCacheDir()},
                             dir + "/cli.log");
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;
 
@@ -83,11 +83,8 @@ TEST(CliRunTest, BadScenarioExitsTwoNamingFileAndField) {
 }
 
 // Waits until the CLI's log shows `line`, then a little longer so the job is under way.
-void WaitForLogLine(const std::string& log, const std::string& line) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
-  while (std::chrono::steady_clock::now() < deadline &&
-         Slurp(log).find(line) == std::string::npos)
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+void WaitUntilUnderWay(const std::string& log, const std::string& line) {
+  testing::WaitForLogLine(log, line);
   std::this_thread::sleep_for(std::chrono::seconds(2));
 }
 
@@ -111,9 +108,9 @@ TEST(CliRunTest, QemuKilledDuringAJobFailsThatRunAndKeepsTheRest) {
   const std::string out = dir + "/out";
   const CliRun run = RunCli(
       {"run", scenario, "--out", out, "--image-cache",
-       std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+       testing::ImageCacheDir()},
       dir + "/cli.log", [&](ChildProcess&) {
-        WaitForLogLine(dir + "/cli.log", "002-virtio-blk-long on");
+        WaitUntilUnderWay(dir + "/cli.log", "002-virtio-blk-long on");
         const auto pids = testing::QemuPidsMentioning(out);
         ASSERT_EQ(pids.size(), 1u);
         kill(pids[0], SIGKILL);
@@ -144,9 +141,9 @@ TEST(CliRunTest, CtrlCDuringAJobKeepsFinishedRunsAndLeavesNothingRunning) {
   fs::create_directories(work);
   const CliRun run = RunCli({"run", TwoJobScenario(dir, "int"), "--out", out, "--work-dir", work,
                              "--image-cache",
-                             std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+                             testing::ImageCacheDir()},
                             dir + "/cli.log", [&](ChildProcess& cli) {
-                              WaitForLogLine(dir + "/cli.log", "002-virtio-blk-long on");
+                              WaitUntilUnderWay(dir + "/cli.log", "002-virtio-blk-long on");
                               kill(cli.Pid(), SIGINT);
                             });
   EXPECT_EQ(run.exit, "exited with status 130") << run.log;

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "backend/child_process.h"
 #include "ladder.h"
 #include "run/results_dir.h"
 #include "test_env.h"
@@ -18,15 +17,12 @@ std::vector<RunRecord> RunScenario(const std::string& name, const std::string& t
                                    std::string* log_out = nullptr) {
   const std::string dir = testing::ScratchDir(name);
   std::ofstream(dir + "/scenario.json") << text;
-  ChildProcess cli = ChildProcess::Start(
-      {testing::CliPath(), "run", dir + "/scenario.json", "--out", dir + "/out", "--image-cache",
-       std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
-      dir + "/cli.log");
-  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(10)));
-  std::ifstream log(dir + "/cli.log");
-  const std::string text_log((std::istreambuf_iterator<char>(log)), {});
-  if (log_out) *log_out = text_log;
-  EXPECT_EQ(cli.ExitDescription(), "exited with status 0") << text_log;
+  const testing::CliRun cli =
+      testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out", "--image-cache",
+                       testing::ImageCacheDir()},
+                      dir + "/cli.log");
+  if (log_out) *log_out = cli.log;
+  EXPECT_EQ(cli.exit, "exited with status 0") << cli.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
   return LoadResults(dir + "/out");
 }

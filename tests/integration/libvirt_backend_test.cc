@@ -28,6 +28,21 @@ constexpr const char* kUri = "qemu:///system";
 
 std::string Session() { return "t" + std::to_string(::getpid()); }
 
+// A backend on kUri for this test process's session; nullptr, with the reason in *why,
+// when libvirtd cannot be reached (the test then skips).
+std::unique_ptr<LibvirtBackend> SystemBackend(bool upload_backings, std::string* why) {
+  LibvirtOptions options;
+  options.uri = kUri;
+  options.session = Session();
+  options.upload_local_backings = upload_backings;
+  try {
+    return std::make_unique<LibvirtBackend>(options);
+  } catch (const LibvirtError& e) {
+    *why = std::string("libvirtd not reachable (scripts/start-services.sh starts it): ") + e.what();
+    return nullptr;
+  }
+}
+
 // Names of the domains on kUri whose names start with `prefix`, active or not.
 std::vector<std::string> DomainsStartingWith(const std::string& prefix) {
   LibvirtConnection conn = LibvirtConnection::Open(kUri);
@@ -121,16 +136,8 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
   const GuestImage image = testing::SharedGuestImage(&why);
   if (image.kernel_path.empty()) GTEST_SKIP() << "no guest image: " << why;
   const Variant v = GetParam();
-  LibvirtOptions options;
-  options.uri = kUri;
-  options.session = Session();
-  options.upload_local_backings = v.upload_backing;
-  std::unique_ptr<LibvirtBackend> backend;
-  try {
-    backend = std::make_unique<LibvirtBackend>(options);
-  } catch (const LibvirtError& e) {
-    GTEST_SKIP() << "libvirtd not reachable (scripts/start-services.sh starts it): " << e.what();
-  }
+  const std::unique_ptr<LibvirtBackend> backend = SystemBackend(v.upload_backing, &why);
+  if (!backend) GTEST_SKIP() << why;
 
   const std::string dir = testing::ScratchDir("libvirt-" + ToString(v.bus));
   CreateFilledBacking(dir + "/backing.raw", 32 << 20);
@@ -257,15 +264,8 @@ TEST(LibvirtBackendDeathTest, AKilledQemuIsMachineDiedWithTheConsoleTail) {
   std::string why;
   const GuestImage image = testing::SharedGuestImage(&why);
   if (image.kernel_path.empty()) GTEST_SKIP() << "no guest image: " << why;
-  LibvirtOptions options;
-  options.uri = kUri;
-  options.session = Session();
-  std::unique_ptr<LibvirtBackend> backend;
-  try {
-    backend = std::make_unique<LibvirtBackend>(options);
-  } catch (const LibvirtError& e) {
-    GTEST_SKIP() << "libvirtd not reachable: " << e.what();
-  }
+  const std::unique_ptr<LibvirtBackend> backend = SystemBackend(false, &why);
+  if (!backend) GTEST_SKIP() << why;
   const std::string dir = testing::ScratchDir("libvirt-death");
   const MachineSpec spec = testing::TestGuestSpec("lv-death", image, dir + "/machine");
   std::unique_ptr<Machine> m = backend->Start(spec, std::chrono::seconds(180));
@@ -311,15 +311,9 @@ TEST(LibvirtBackendErrorTest, ADaemonThatIsNotThereIsOneErrorNamingTheUri) {
 }
 
 TEST(LibvirtBackendErrorTest, ASpecLibvirtCannotExpressIsRefusedBeforeAnythingStarts) {
-  LibvirtOptions options;
-  options.uri = kUri;
-  options.session = Session();
-  std::unique_ptr<LibvirtBackend> backend;
-  try {
-    backend = std::make_unique<LibvirtBackend>(options);
-  } catch (const LibvirtError& e) {
-    GTEST_SKIP() << "libvirtd not reachable: " << e.what();
-  }
+  std::string why;
+  const std::unique_ptr<LibvirtBackend> backend = SystemBackend(false, &why);
+  if (!backend) GTEST_SKIP() << why;
   MachineSpec spec;
   spec.name = "refused";
   spec.kernel = "/nonexistent/kernel";

@@ -3,10 +3,8 @@
 // latency is at least the latency null-co was given.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <fstream>
 
-#include "backend/child_process.h"
 #include "run/results_dir.h"
 #include "test_env.h"
 
@@ -19,12 +17,11 @@ using testing::Slurp;
 std::string RunScenario(const std::string& name, const std::string& scenario) {
   const std::string dir = testing::ScratchDir(name);
   std::ofstream(dir + "/scenario.json") << scenario;
-  ChildProcess cli =
-      ChildProcess::Start({testing::CliPath(), "run", dir + "/scenario.json", "--out", dir + "/out",
-                           "--image-cache", std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
-                          dir + "/cli.log");
-  EXPECT_TRUE(cli.WaitFor(std::chrono::minutes(10)));
-  EXPECT_EQ(cli.ExitDescription(), "exited with status 0") << Slurp(dir + "/cli.log");
+  const testing::CliRun cli =
+      testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out", "--image-cache",
+                       testing::ImageCacheDir()},
+                      dir + "/cli.log");
+  EXPECT_EQ(cli.exit, "exited with status 0") << cli.log;
   return dir + "/out";
 }
 

@@ -208,7 +208,7 @@ TEST_P(SshRemoteTest, RunOverQemuSshGivesGoodRecordsAndLeavesNothing) {
   const auto t0 = std::chrono::steady_clock::now();
   const testing::CliRun run = testing::RunCli(
       {"run", dir + "/scenario.json", "--connect", uri, "--accel", "tcg", "--out", out,
-       "--work-dir", work, "--image-cache", std::string(STORBED_BINARY_DIR) + "/test-image-cache"},
+       "--work-dir", work, "--image-cache", testing::ImageCacheDir()},
       dir + "/cli.log");
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -55,7 +56,7 @@ GuestImage SharedGuestImage(std::string* why) {
       ImageRequest request;
       request.kernel = FindNewestHostKernel();
       request.agent_path = AgentPath();
-      request.cache_dir = std::string(STORBED_BINARY_DIR) + "/test-image-cache";
+      request.cache_dir = ImageCacheDir();
       image = BuildGuestImage(request);
     } catch (const std::exception& e) {
       error = e.what();
@@ -79,6 +80,8 @@ MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
   return spec;
 }
 
+std::string ImageCacheDir() { return std::string(STORBED_BINARY_DIR) + "/test-image-cache"; }
+
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -93,6 +96,16 @@ CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
   if (while_running) while_running(cli);
   EXPECT_TRUE(cli.WaitFor(timeout)) << "storbed " << args.front() << " still running";
   return {cli.ExitDescription(), Slurp(log)};
+}
+
+bool WaitForLogLine(const std::string& log, const std::string& line,
+                    std::chrono::minutes timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (Slurp(log).find(line) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return true;
 }
 
 std::vector<int> QemuPidsMentioning(const std::string& needle) {

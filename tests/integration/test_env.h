@@ -31,10 +31,17 @@ CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
               const std::function<void(ChildProcess&)>& while_running = nullptr,
               std::chrono::minutes timeout = std::chrono::minutes(10));
 
+// Polls `log` until it holds `line` (a run reached that point); false after `timeout`.
+bool WaitForLogLine(const std::string& log, const std::string& line,
+                    std::chrono::minutes timeout = std::chrono::minutes(5));
+
 std::string AgentPath();
 std::string CliPath();
 // Scratch directory under /var/tmp (not tmpfs: O_DIRECT and diskstats need a device).
 std::string ScratchDir(const std::string& name);
+// Where SharedGuestImage keeps its image: the CLI tests pass it as --image-cache, so
+// every test boots the one image built once.
+std::string ImageCacheDir();
 // The guest image for this machine's newest kernel; empty kernel_path when no kernel is
 // installed (tests then skip with the reason in *why).
 GuestImage SharedGuestImage(std::string* why);

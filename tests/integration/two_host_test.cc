@@ -78,7 +78,7 @@ std::string Write(const std::string& path, const std::string& text) {
 std::vector<std::string> RunArgs(const std::string& scenario, const std::string& inventory,
                                  const std::string& out) {
   return {"run", scenario, "--inventory", inventory, "--out", out, "--accel", "tcg",
-          "--image-cache", std::string(STORBED_BINARY_DIR) + "/test-image-cache"};
+          "--image-cache", testing::ImageCacheDir()};
 }
 
 TEST(TwoHostTest, RunsSpreadOverBothHostsAndEveryRecordNamesItsHost) {

@@ -17,14 +17,6 @@
 namespace storbed {
 namespace {
 
-// Takes a char* libvirt allocated; "" for nullptr.
-std::string TakeString(char* raw) {
-  if (raw == nullptr) return "";
-  std::string s(raw);
-  std::free(raw);
-  return s;
-}
-
 class LibvirtScanner : public LeftoverScanner {
  public:
   explicit LibvirtScanner(LibvirtScanOptions o) : o_(std::move(o)) {}
@@ -57,7 +49,7 @@ class LibvirtScanner : public LeftoverScanner {
     std::vector<std::string> kept_xml;
     for (DomainHandle& dom : ListDomains()) {
       const std::string name = virDomainGetName(dom.get());
-      const std::string xml = TakeString(virDomainGetXMLDesc(dom.get(), 0));
+      const std::string xml = TakeLibvirtString(virDomainGetXMLDesc(dom.get(), 0));
       if (name.rfind(kDomainPrefix, 0) != 0) {
         kept_xml.push_back(xml);
         continue;
@@ -124,7 +116,7 @@ class LibvirtScanner : public LeftoverScanner {
     std::vector<Leftover> found;
     for (const auto& vol : volumes) {
       const std::string name = virStorageVolGetName(vol.get());
-      const std::string path = TakeString(virStorageVolGetPath(vol.get()));
+      const std::string path = TakeLibvirtString(virStorageVolGetPath(vol.get()));
       const VolumeVerdict v = JudgeVolume(name, path, context);
       if (!v.stale) continue;
       found.push_back(Leftover{.kind = LeftoverKind::Volume,

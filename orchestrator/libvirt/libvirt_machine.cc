@@ -50,19 +50,6 @@ int OnLifecycle(virConnectPtr, virDomainPtr dom, int event, int detail, void* op
 
 void FreeEnding(void* opaque) { delete static_cast<std::shared_ptr<LibvirtMachine::Ending>*>(opaque); }
 
-std::string TakeString(char* s) {
-  std::string out = s ? s : "";
-  std::free(s);
-  return out;
-}
-
-std::string LastLibvirtMessage() {
-  const virError* err = virGetLastError();
-  std::string m = err && err->message ? err->message : "unknown error";
-  virResetLastError();
-  return m;
-}
-
 }  // namespace
 
 LibvirtMachine::LibvirtMachine(MachineSpec spec, LibvirtMachineConfig config)
@@ -126,7 +113,7 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
   if (raw == nullptr) ThrowLastLibvirtError(uri, "start domain " + cfg_.domain_name);
   domain_ = std::shared_ptr<virDomain>(raw, [](virDomainPtr d) { virDomainFree(d); });
   qmp_open_->store(true);
-  std::ofstream(spec_.run_dir + "/domain.xml") << TakeString(virDomainGetXMLDesc(raw, 0));
+  std::ofstream(spec_.run_dir + "/domain.xml") << TakeLibvirtString(virDomainGetXMLDesc(raw, 0));
   if (cfg_.on_this_host) {
     pid_ = FindDomainQemuPid("/proc", cfg_.domain_name);
     if (pid_ > 0) argv_ = ReadCmdline("/proc", pid_);
@@ -205,9 +192,9 @@ QmpExecutor LibvirtMachine::Qmp(std::chrono::milliseconds) {
     const std::string text = MonitorCommandText(command, args);
     if (virDomainQemuMonitorCommand(domain.get(), text.c_str(), &result, 0) < 0) {
       throw QmpConnectionError("libvirt at " + uri + ": QMP " + command + ": " +
-                               LastLibvirtMessage());
+                               TakeLastLibvirtError().message);
     }
-    return ParseMonitorReply(command, TakeString(result));
+    return ParseMonitorReply(command, TakeLibvirtString(result));
   };
 }
 

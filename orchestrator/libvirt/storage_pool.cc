@@ -28,12 +28,6 @@ std::string Hex64(uint64_t v) {
   return buf;
 }
 
-std::string TakeString(char* s) {
-  std::string out = s ? s : "";
-  std::free(s);
-  return out;
-}
-
 std::string Between(const std::string& text, const std::string& open, const std::string& close,
                     size_t from = 0) {
   const size_t a = text.find(open, from);
@@ -74,11 +68,8 @@ int WriteChunk(virStreamPtr, const char* data, size_t n, void* opaque) {
 
 // This thread's last libvirt error, reset; never code 0 (a failed call without one).
 VirStatus LastStatus() {
-  const virError* err = virGetLastError();
-  VirStatus s{err ? err->code : 0, err && err->message ? err->message : "unknown error"};
-  if (s.code == 0) s.code = VIR_ERR_INTERNAL_ERROR;
-  virResetLastError();
-  return s;
+  LastLibvirtError last = TakeLastLibvirtError();
+  return {last.code != 0 ? last.code : VIR_ERR_INTERNAL_ERROR, std::move(last.message)};
 }
 
 void PauseAMoment() {
@@ -190,7 +181,7 @@ StoragePool StoragePool::Ensure(const LibvirtConnection& conn, const std::string
                                 const std::string& name) {
   PoolSetupLive live(conn, name, dir);
   EnsurePoolActive(live, conn.uri(), name, dir);
-  const std::string desc = TakeString(virStoragePoolGetXMLDesc(live.pool.get(), 0));
+  const std::string desc = TakeLibvirtString(virStoragePoolGetXMLDesc(live.pool.get(), 0));
   const std::string target = Between(desc, "<target>", "</target>");
   std::string path = Between(target, "<path>", "</path>");
   if (path.empty()) path = dir;
@@ -217,7 +208,7 @@ VolumeHandle StoragePool::CreateVolume(const std::string& name, uint64_t size) {
 std::string StoragePool::PathOf(const std::string& volume) {
   VolumeHandle vol(virStorageVolLookupByName(pool_.get(), volume.c_str()));
   if (!vol) ThrowLastLibvirtError(uri_, "find volume " + volume + " in pool " + name_);
-  return TakeString(virStorageVolGetPath(vol.get()));
+  return TakeLibvirtString(virStorageVolGetPath(vol.get()));
 }
 
 // SharedVolumeCalls on this pool, for one local file.
@@ -327,7 +318,7 @@ VolumeHandle StoragePool::UploadNew(const std::string& local_path, const std::st
 std::string StoragePool::Upload(const std::string& local_path, const std::string& name) {
   Delete(name);
   VolumeHandle vol = UploadNew(local_path, name);
-  return TakeString(virStorageVolGetPath(vol.get()));
+  return TakeLibvirtString(virStorageVolGetPath(vol.get()));
 }
 
 void StoragePool::Download(const std::string& name, const std::string& local_path) {

@@ -2,6 +2,7 @@
 
 #include <libvirt/virterror.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "libvirt/event_loop.h"
@@ -20,12 +21,23 @@ LibvirtError::LibvirtError(std::string uri, std::string operation, std::string m
       message_(std::move(message)),
       code_(code) {}
 
-void ThrowLastLibvirtError(const std::string& uri, const std::string& operation) {
+LastLibvirtError TakeLastLibvirtError() {
   const virError* err = virGetLastError();
-  std::string message = err && err->message ? err->message : "unknown error";
-  const int code = err ? err->code : 0;
+  LastLibvirtError last{err ? err->code : 0,
+                        err && err->message ? err->message : "unknown error"};
   virResetLastError();
-  throw LibvirtError(uri, operation, message, code);
+  return last;
+}
+
+void ThrowLastLibvirtError(const std::string& uri, const std::string& operation) {
+  LastLibvirtError last = TakeLastLibvirtError();
+  throw LibvirtError(uri, operation, std::move(last.message), last.code);
+}
+
+std::string TakeLibvirtString(char* s) {
+  std::string out = s ? s : "";
+  std::free(s);
+  return out;
 }
 
 void SilenceLibvirtErrors() {

@@ -26,8 +26,19 @@ class LibvirtError : public std::runtime_error {
   int code_;
 };
 
+// This thread's last libvirt error, read and reset: its virErrorNumber (0 when none was
+// set) and message ("unknown error" when none).
+struct LastLibvirtError {
+  int code = 0;
+  std::string message;
+};
+LastLibvirtError TakeLastLibvirtError();
+
 // Throws LibvirtError carrying this thread's last libvirt error.
 [[noreturn]] void ThrowLastLibvirtError(const std::string& uri, const std::string& operation);
+
+// A string libvirt allocated, freed; "" for nullptr.
+std::string TakeLibvirtString(char* s);
 
 // Stops libvirt printing every error to stderr (once per process): errors reach the user
 // once, through LibvirtError.

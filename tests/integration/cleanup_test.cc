@@ -276,11 +276,7 @@ TEST(CleanupTest, SharedVolumesNoDomainUsesAreListedOnlyWhenAsked) {
                             "<target><format type='raw'/></target></volume>";
     virStorageVolPtr vol = virStorageVolCreateXML(pool, xml.c_str(), 0);
     ASSERT_NE(vol, nullptr) << name << ": " << virGetLastErrorMessage();
-    if (name == used) {
-      char* path = virStorageVolGetPath(vol);
-      used_path = path;
-      free(path);
-    }
+    if (name == used) used_path = TakeLibvirtString(virStorageVolGetPath(vol));
     virStorageVolFree(vol);
   }
   const std::string holder = "cleanup-test-holder-" + me;

@@ -160,9 +160,7 @@ std::vector<std::string> PoolEntriesWith(const std::string& needle) {
     virStorageVolFree(vols[i]);
   }
   free(vols);
-  char* xml = virStoragePoolGetXMLDesc(pool.get(), 0);
-  const std::string desc = xml ? xml : "";
-  free(xml);
+  const std::string desc = TakeLibvirtString(virStoragePoolGetXMLDesc(pool.get(), 0));
   const size_t at = desc.find("<path>"), end = desc.find("</path>");
   if (at != std::string::npos && end != std::string::npos)
     for (const auto& f : fs::directory_iterator(desc.substr(at + 6, end - at - 6)))
@@ -289,9 +287,7 @@ TEST(PrivateSshdTest, ReachesTheSystemDaemonAndLeavesNothingBehind) {
   for (const char* host : {"127.0.0.1", kRemoteAlias}) {
     const std::string uri = sshd->Uri(host);
     LibvirtConnection conn = LibvirtConnection::Open(uri);
-    char* hostname = virConnectGetHostname(conn.get());
-    EXPECT_NE(hostname, nullptr) << uri;
-    free(hostname);
+    EXPECT_NE(TakeLibvirtString(virConnectGetHostname(conn.get())), "") << uri;
   }
   EXPECT_EQ(testing::Slurp("/root/.ssh/known_hosts"), known_hosts) << "ssh wrote root's";
   sshd.reset();

@@ -122,6 +122,9 @@ TEST(SchedulerTest, AHostRunsAtMostMaxGuestsUnitsAtOnce) {
 TEST(SchedulerTest, WithSeveralSlotsTheLargestGroupsStartFirst) {
   const auto groups = Groups({{0}, {1, 2, 3}, {4, 5}});
   FakeExecutor exec;
+  // Units take a while, as real ones do: with instant units one host's thread could run
+  // a whole group before the other's had started, and then take the next one as well.
+  exec.unit_time = std::chrono::milliseconds(20);
   RunSchedule(groups, {{"a", 1}, {"b", 1}}, exec);
   // Each host's first unit is from one of the two largest groups.
   std::map<std::string, size_t> first;

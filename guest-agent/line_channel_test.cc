@@ -5,23 +5,23 @@
 #include <unistd.h>
 
 #include "errors.h"
-#include "owned_fd.h"
+#include "unique_fd.h"
 
 namespace storbed::agent {
 namespace {
 
 // A pipe preloaded with `data` and closed for writing.
-OwnedFd PipeWith(const std::string& data) {
+UniqueFd PipeWith(const std::string& data) {
   int fds[2];
   EXPECT_EQ(::pipe2(fds, O_CLOEXEC), 0);
   ::fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
   EXPECT_EQ(::write(fds[1], data.data(), data.size()), static_cast<ssize_t>(data.size()));
   ::close(fds[1]);
-  return OwnedFd(fds[0]);
+  return UniqueFd(fds[0]);
 }
 
 TEST(FdLineChannel, SplitsLinesStripsCrAndReturnsTheLastUnterminatedLine) {
-  OwnedFd in = PipeWith("one\ntwo\r\n\nthree");
+  UniqueFd in = PipeWith("one\ntwo\r\n\nthree");
   FdLineChannel channel(in.get(), -1);
   EXPECT_EQ(channel.ReadLine().text, "one");
   EXPECT_EQ(channel.ReadLine().text, "two");
@@ -33,7 +33,7 @@ TEST(FdLineChannel, SplitsLinesStripsCrAndReturnsTheLastUnterminatedLine) {
 }
 
 TEST(FdLineChannel, OverLongLineIsReportedOnceWithItsStartAndReadingGoesOn) {
-  OwnedFd in = PipeWith(std::string(100, 'a') + "\nok\n" + std::string(50, 'b'));
+  UniqueFd in = PipeWith(std::string(100, 'a') + "\nok\n" + std::string(50, 'b'));
   FdLineChannel channel(in.get(), -1, {.max_line_bytes = 20});
   const LineRead too_long = channel.ReadLine();
   EXPECT_EQ(too_long.status, LineRead::Status::TooLong);
@@ -45,7 +45,7 @@ TEST(FdLineChannel, OverLongLineIsReportedOnceWithItsStartAndReadingGoesOn) {
 }
 
 TEST(FdLineChannel, LineOfExactlyTheLimitIsAccepted) {
-  OwnedFd in = PipeWith(std::string(20, 'c') + "\n");
+  UniqueFd in = PipeWith(std::string(20, 'c') + "\n");
   FdLineChannel channel(in.get(), -1, {.max_line_bytes = 20});
   EXPECT_EQ(channel.ReadLine().status, LineRead::Status::Line);
 }
@@ -53,7 +53,7 @@ TEST(FdLineChannel, LineOfExactlyTheLimitIsAccepted) {
 TEST(FdLineChannel, WriteLineAppendsNewline) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  OwnedFd read_end(fds[0]), write_end(fds[1]);
+  UniqueFd read_end(fds[0]), write_end(fds[1]);
   FdLineChannel channel(-1, write_end.get());
   channel.WriteLine("{\"type\":\"shutdown_ack\",\"v\":1}");
   char buffer[64] = {};

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "errors.h"
-#include "owned_fd.h"
+#include "unique_fd.h"
 #include "protocol.h"
 #include "sysfs_read.h"
 
@@ -40,7 +40,7 @@ void MountPseudoFs(const PseudoFs& fs, std::vector<std::string>& problems) {
 }
 
 void RedirectToConsole(std::vector<std::string>& problems) {
-  OwnedFd console(::open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC));
+  UniqueFd console(::open("/dev/console", O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (!console) {
     problems.push_back("cannot open /dev/console: " + ErrnoText(errno));
     return;
@@ -75,7 +75,7 @@ std::string ModuleName(const std::string& path) {
 }
 
 ModuleLoadResult FinitModule(const std::string& path) {
-  OwnedFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) return {errno, "open"};
   if (::syscall(SYS_finit_module, fd.get(), "", 0) != 0) return {errno, "finit_module"};
   return {};

@@ -78,7 +78,7 @@ fs::path FindPort(const PortSearch& search) {
 OpenPort OpenAgentPort(const PortSearch& search) {
   OpenPort port;
   port.path = FindPort(search);
-  port.fd = OwnedFd(::open(port.path.c_str(), O_RDWR | O_CLOEXEC));
+  port.fd = UniqueFd(::open(port.path.c_str(), O_RDWR | O_CLOEXEC));
   if (!port.fd) throw SystemError("cannot open agent port " + port.path.string(), errno);
   return port;
 }

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "errors.h"
-#include "owned_fd.h"
+#include "unique_fd.h"
 #include "protocol.h"
 
 namespace storbed::agent {
@@ -42,7 +42,7 @@ std::filesystem::path FindPort(const PortSearch& search);
 
 struct OpenPort {
   std::filesystem::path path;
-  OwnedFd fd;  // O_RDWR, blocking
+  UniqueFd fd;  // O_RDWR, blocking
 };
 
 // FindPort, then opens the node. Throws PortNotFoundError or SystemError.

@@ -6,7 +6,7 @@
 #include <future>
 #include <thread>
 
-#include "owned_fd.h"
+#include "unique_fd.h"
 #include "version.h"
 
 namespace storbed::agent {
@@ -54,8 +54,8 @@ class ServerTest : public ::testing::Test {
   void SetUp() override {
     int fds[2];
     ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    host_fd_ = OwnedFd(fds[0]);
-    agent_fd_ = OwnedFd(fds[1]);
+    host_fd_ = UniqueFd(fds[0]);
+    agent_fd_ = UniqueFd(fds[1]);
     host_ = std::make_unique<FdLineChannel>(host_fd_.get(), host_fd_.get());
   }
   void TearDown() override {
@@ -88,7 +88,7 @@ class ServerTest : public ::testing::Test {
   }
 
   FakeRunner runner_;
-  OwnedFd host_fd_, agent_fd_;
+  UniqueFd host_fd_, agent_fd_;
   std::unique_ptr<FdLineChannel> host_;
   std::future<ServeEnd> serving_;
 };

@@ -54,22 +54,6 @@ ssize_t WriteNoSigpipe(int fd, const char* data, size_t len) {
 
 }  // namespace
 
-UniqueFd& UniqueFd::operator=(UniqueFd&& o) noexcept {
-  if (this != &o) reset(o.release());
-  return *this;
-}
-
-int UniqueFd::release() {
-  int fd = fd_;
-  fd_ = -1;
-  return fd;
-}
-
-void UniqueFd::reset(int fd) {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
-}
-
 UniqueFd ConnectUnixSocket(const std::string& path, Clock::time_point deadline,
                            const std::function<void()>& check) {
   sockaddr_un addr{};

@@ -8,31 +8,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "unique_fd.h"
+
 namespace storbed {
 
 using Clock = std::chrono::steady_clock;
 // Longest single poll() in this folder; bounds the reaction time to Ctrl-C and deaths.
 inline constexpr std::chrono::milliseconds kPollSlice{100};
-
-// Move-only owner of a file descriptor; closes it on destruction.
-class UniqueFd {
- public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  UniqueFd(UniqueFd&& o) noexcept : fd_(o.release()) {}
-  UniqueFd& operator=(UniqueFd&& o) noexcept;
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd() { reset(); }
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release();
-  void reset(int fd = -1);
-
- private:
-  int fd_ = -1;
-};
 
 // A system call failed on the channel; what() names the call, the peer and errno text.
 class ChannelError : public std::runtime_error {

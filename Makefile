@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/quick.json
-OUT ?= reports/quick
+OUT ?= results/quick
 
 .PHONY: setup build run test unit clean
 

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 build=${1:-build}
-out=${2:-reports/bundled}
+out=${2:-results/bundled}
 shift $(($# > 2 ? 2 : $#)) || true
 here=$(cd "$(dirname "$0")/.." && pwd)
 storbed=$build/orchestrator/storbed

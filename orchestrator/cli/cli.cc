@@ -5,19 +5,17 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "backend/accel.h"
 #include "backend/interrupt.h"
 #include "cli/cleanup_command.h"
+#include "reports/report_formats.h"
 #include "image/image_builder.h"
 #include "image/kernel_locator.h"
 #include "run/fio_import.h"
-#include "run/report_ladders.h"
 #include "run/run_hosts.h"
 #include "run/run_plan.h"
-#include "run/report_table.h"
 #include "run/results_dir.h"
 #include "run/runner.h"
 #include "run/scenario.h"
@@ -49,9 +47,9 @@ std::string DefaultImageCache() {
 
 int Run(const RunOptions& options) {
   const RunOutcome outcome = RunScenario(options, std::cerr);
-  const std::string report = RenderTable(outcome.records) + "\n" + RenderLadders(outcome.records);
-  std::cout << "\n" << report;
-  std::ofstream(options.out_dir + "/report.txt") << report;
+  const ReportInput input{options.out_dir, outcome.records};
+  WriteReportFiles(input);
+  std::cout << "\n" << FindReportFormat("text").render(input);
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
             << "/manifest.json\n";
   if (!outcome.failures.empty()) {
@@ -106,7 +104,7 @@ int RunMain(int argc, char** argv) {
       ->needs(fio_opt);
   run_cmd->add_flag("--dry-run", dry_run,
                     "Validate and print the plan, the boots and a time estimate; create nothing");
-  run_cmd->add_option("--out", run.out_dir, "Results directory (default reports/<scenario>)");
+  run_cmd->add_option("--out", run.out_dir, "Results directory (default results/<scenario>)");
   run_cmd->add_option("--accel", run.accel, "Override the scenario: auto, kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
   run_cmd->add_option("--agent", run.agent_path, "The static storbed-agent binary")
@@ -152,9 +150,13 @@ int RunMain(int argc, char** argv) {
   explain_cmd->add_flag("--markdown", explain_markdown, "The whole reference as Markdown");
 
   std::string report_dir;
-  auto* report_cmd = app.add_subcommand("report", "Print the table, depth ladders and timeline summaries of a results directory, "
-      "without re-running anything.");
+  std::string report_formats = "text,timelines";
+  auto* report_cmd = app.add_subcommand(
+      "report", "Print the reports of a results directory, without re-running anything.");
   report_cmd->add_option("dir", report_dir, "Results directory")->required();
+  std::string format_help = "Comma-separated formats, printed in that order:";
+  for (const auto& f : ReportFormats()) format_help += " " + f.name + " (" + f.help + ");";
+  report_cmd->add_option("--format", report_formats, format_help)->capture_default_str();
 
   // Runs inside app.parse() and never throws; its exit code is returned below.
   int cleanup_exit = 0;
@@ -173,7 +175,7 @@ int RunMain(int argc, char** argv) {
         throw ScenarioError("run: give a scenario file or --fio JOB_FILE");
       if (dry_run) return DryRunMain(run);
       const std::string source = run.fio_path.empty() ? run.scenario_path : run.fio_path;
-      if (run.out_dir.empty()) run.out_dir = "reports/" + fs::path(source).stem().string();
+      if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
       InstallInterruptHandlers();
       return Run(run);
     }
@@ -189,9 +191,9 @@ int RunMain(int argc, char** argv) {
       return 0;
     }
     if (*report_cmd) {
-      const auto records = LoadResults(report_dir);
-      std::cout << RenderTable(records) << "\n"
-                << RenderLadders(records) << RenderTimelines(report_dir, records);
+      const auto formats = ParseReportFormats(report_formats);
+      const ReportInput input{report_dir, LoadResults(report_dir)};
+      for (const ReportFormat* f : formats) std::cout << f->render(input);
       return 0;
     }
   } catch (const std::invalid_argument& e) {

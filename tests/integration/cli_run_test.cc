@@ -68,6 +68,14 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
   for (const auto& r : records) EXPECT_NE(report.log.find(r.run_id), std::string::npos);
   EXPECT_NE(report.log.find("largest depth loss"), std::string::npos) << report.log;
   EXPECT_NE(report.log.find("timelines:"), std::string::npos) << report.log;
+  // report.txt is the text report as the run printed it; `--format text` renders it again.
+  const CliRun text = RunCli({"report", dir + "/out", "--format", "text"}, dir + "/text.log");
+  EXPECT_EQ(text.exit, "exited with status 0") << text.log;
+  EXPECT_EQ(text.log, Slurp(dir + "/out/report.txt"));
+  const CliRun bad = RunCli({"report", dir + "/out", "--format", "pdf"}, dir + "/bad.log");
+  EXPECT_EQ(bad.exit, "exited with status 2");
+  EXPECT_NE(bad.log.find("unknown report format 'pdf' (known: text, timelines)"),
+            std::string::npos) << bad.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 

@@ -1,4 +1,4 @@
-#include "run/report_table.h"
+#include "reports/table.h"
 
 #include <algorithm>
 #include <cstdio>

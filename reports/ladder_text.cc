@@ -1,4 +1,4 @@
-#include "analysis/ladder_report.h"
+#include "reports/ladder_text.h"
 
 #include <cstdio>
 
@@ -117,24 +117,6 @@ std::string RenderLadder(const std::string& title, const Ladder& guest,
 
 std::string RenderBareMetalLadder(const std::string& title, const Ladder& bare_metal) {
   return Render(title, "bare metal", bare_metal, std::nullopt);
-}
-
-std::string RenderTimelineSummary(const std::vector<Timeline>& timelines) {
-  std::string out;
-  for (const Timeline& t : timelines) {
-    const TimelineSummary s = Summarize(t);
-    char figures[160];
-    if (s.samples == 0) {
-      std::snprintf(figures, sizeof figures, "%6zu samples", s.samples);
-    } else {
-      std::snprintf(figures, sizeof figures, "%6zu samples  min %.2f  mean %.2f  max %.2f",
-                    s.samples, s.min, s.mean, s.max);
-    }
-    std::string line = Padded(t.name, 28) + " " + figures;
-    if (s.samples > 0 && !t.unit.empty()) line += " " + t.unit;
-    out += line + "\n";
-  }
-  return out;
 }
 
 }  // namespace storbed

@@ -1,5 +1,4 @@
-// Plain-text reports of the analysis: a run's depth ladder beside its bare-metal twin,
-// and a one-line summary of each sampled timeline.
+// A run's depth ladder as plain text, beside its bare-metal twin.
 #pragma once
 
 #include <optional>
@@ -7,7 +6,6 @@
 #include <vector>
 
 #include "ladder.h"
-#include "timeline.h"
 
 namespace storbed {
 
@@ -19,9 +17,5 @@ std::string RenderLadder(const std::string& title, const Ladder& guest,
                          const std::optional<Ladder>& bare_metal);
 // A bare-metal run without a guest twin: the same table, its column named bare metal.
 std::string RenderBareMetalLadder(const std::string& title, const Ladder& bare_metal);
-
-// One line per timeline: name, samples, min/mean/max and unit. Ends with a newline when
-// there is at least one timeline.
-std::string RenderTimelineSummary(const std::vector<Timeline>& timelines);
 
 }  // namespace storbed

@@ -1,4 +1,4 @@
-#include "analysis/ladder_report.h"
+#include "reports/ladder_text.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@ Ladder Guest() {
                      Layer(kLayerQemuBlock, 3.9, 9990, 390.4), Layer(kLayerHostDevice, 3.8));
 }
 
-TEST(LadderReportTest, OneRowPerLayerWithFiguresOrReason) {
+TEST(LadderTextTest, OneRowPerLayerWithFiguresOrReason) {
   const std::string text = RenderLadder("randread 4k qd32, virtio-blk", Guest(), std::nullopt);
   EXPECT_EQ(Lines(text).front(), "randread 4k qd32, virtio-blk");
   const std::string l1 = LineStarting(text, kLayerGuestBlock);
@@ -54,7 +54,7 @@ TEST(LadderReportTest, OneRowPerLayerWithFiguresOrReason) {
                               "block layer; QEMU's block layer itself takes 390.4 us\n"));
 }
 
-TEST(LadderReportTest, BareMetalSharesTheRowsOfL0AndL3) {
+TEST(LadderTextTest, BareMetalSharesTheRowsOfL0AndL3) {
   JobResult bm = GuestRandRead();
   bm.block.device = "loop3";
   bm.block.avg_queue_depth = 31.7;
@@ -75,7 +75,7 @@ TEST(LadderReportTest, BareMetalSharesTheRowsOfL0AndL3) {
   EXPECT_THAT(text, HasSubstr("latency added, bare metal: "));
 }
 
-TEST(LadderReportTest, UnavailableBareMetalLayerSaysWhy) {
+TEST(LadderTextTest, UnavailableBareMetalLayerSaysWhy) {
   JobResult bm = GuestRandRead();
   bm.block = UnavailableBlockStats("no device: the backing is on tmpfs");
   const std::string text = RenderLadder("randread", Guest(), BareMetalLadder(bm));
@@ -87,7 +87,7 @@ TEST(LadderReportTest, UnavailableBareMetalLayerSaysWhy) {
                               "latency\n"));
 }
 
-TEST(LadderReportTest, ColumnsLineUp) {
+TEST(LadderTextTest, ColumnsLineUp) {
   const std::string text = RenderLadder("t", Guest(), std::nullopt);
   const std::vector<std::string> lines = Lines(text);
   // Heading and every layer row put the source column at the same offset.
@@ -97,33 +97,18 @@ TEST(LadderReportTest, ColumnsLineUp) {
   EXPECT_EQ(LineStarting(text, kLayerVirtqueue).find("not available"), at);
 }
 
-TEST(LadderReportTest, LayerNotesArePrinted) {
+TEST(LadderTextTest, LayerNotesArePrinted) {
   Ladder guest = Guest();
   guest.layers[4].notes.push_back("device shared with other host IO");
   EXPECT_THAT(RenderLadder("t", guest, std::nullopt),
               HasSubstr("  note, L3 host device: device shared with other host IO\n"));
 }
 
-TEST(LadderReportTest, ABareMetalRunAloneIsHeadedBareMetal) {
+TEST(LadderTextTest, ABareMetalRunAloneIsHeadedBareMetal) {
   const std::vector<std::string> lines = Lines(RenderBareMetalLadder("qd1", Guest()));
   ASSERT_GE(lines.size(), 2u);
   EXPECT_THAT(lines[1], HasSubstr("bare metal"));
   EXPECT_THAT(lines[1], Not(HasSubstr("guest")));
-}
-
-TEST(LadderReportTest, TimelineSummary) {
-  Timeline inflight{"guest.vda.inflight", "requests", {}, {}};
-  inflight.Add(0, 30);
-  inflight.Add(0.01, 32);
-  inflight.Add(0.02, 34);
-  const Timeline empty{"qemu.d0.depth", "requests", {}, {}};
-  const std::vector<std::string> lines = Lines(RenderTimelineSummary({inflight, empty}));
-  ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0],
-            "guest.vda.inflight                3 samples  min 30.00  mean 32.00  max 34.00 "
-            "requests");
-  EXPECT_EQ(lines[1], "qemu.d0.depth                     0 samples");
-  EXPECT_EQ(RenderTimelineSummary({}), "");
 }
 
 }  // namespace

@@ -13,7 +13,4 @@ namespace storbed {
 // the same job when there is one, and bare-metal runs already shown are not repeated.
 std::string RenderLadders(const std::vector<RunRecord>& records);
 
-// Per-run timeline summaries, read from each run's timelines file under `dir`.
-std::string RenderTimelines(const std::string& dir, const std::vector<RunRecord>& records);
-
 }  // namespace storbed

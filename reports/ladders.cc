@@ -1,10 +1,9 @@
-#include "run/report_ladders.h"
+#include "reports/ladders.h"
 
-#include <fstream>
 #include <set>
 #include <sstream>
 
-#include "analysis/ladder_report.h"
+#include "reports/ladder_text.h"
 
 namespace storbed {
 
@@ -35,29 +34,6 @@ std::string RenderLadders(const std::vector<RunRecord>& all_records) {
   for (const auto& r : records)
     if (r.ladder && r.target == "bare-metal" && !shown.count(r.run_id))
       out << RenderBareMetalLadder(r.run_id, *r.ladder) << "\n";
-  return out.str();
-}
-
-std::string RenderTimelines(const std::string& dir, const std::vector<RunRecord>& records) {
-  std::ostringstream out;
-  for (const auto& r : records) {
-    if (r.timelines_file.empty()) continue;
-    const std::string path = dir + "/" + r.timelines_file;
-    std::ifstream in(path);
-    if (!in) {
-      out << r.run_id << ": timelines file " << path << " is missing\n";
-      continue;
-    }
-    try {
-      const auto doc = nlohmann::json::parse(in);
-      out << r.run_id << " timelines:\n";
-      for (const char* side : {"guest", "host"})
-        if (doc.contains(side))
-          out << RenderTimelineSummary(doc[side].get<std::vector<Timeline>>());
-    } catch (const std::exception& e) {
-      out << r.run_id << ": timelines file " << path << " is malformed: " << e.what() << "\n";
-    }
-  }
   return out.str();
 }
 

@@ -1,0 +1,75 @@
+#include "reports/report_formats.h"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "reports/ladders.h"
+#include "reports/table.h"
+#include "reports/timelines.h"
+
+namespace storbed {
+namespace {
+
+// The table and the ladders below it: what `storbed run` prints when it ends.
+std::string RenderText(const ReportInput& in) {
+  return RenderTable(in.records) + "\n" + RenderLadders(in.records);
+}
+
+std::string RenderTimelineText(const ReportInput& in) {
+  return RenderTimelines(in.dir, in.records);
+}
+
+std::string KnownNames() {
+  std::string names;
+  for (const auto& f : ReportFormats()) names += (names.empty() ? "" : ", ") + f.name;
+  return names;
+}
+
+}  // namespace
+
+const std::vector<ReportFormat>& ReportFormats() {
+  static const std::vector<ReportFormat> kFormats = {
+      {"text", "the results table and each run's depth ladder", "report.txt", RenderText},
+      {"timelines", "min/mean/max of every sampled timeline of each run", "",
+       RenderTimelineText},
+  };
+  return kFormats;
+}
+
+const ReportFormat& FindReportFormat(const std::string& name) {
+  for (const auto& f : ReportFormats())
+    if (f.name == name) return f;
+  throw std::invalid_argument("unknown report format '" + name + "' (known: " + KnownNames() +
+                              ")");
+}
+
+std::vector<const ReportFormat*> ParseReportFormats(const std::string& list) {
+  std::vector<const ReportFormat*> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma - start);
+    if (name.empty())
+      throw std::invalid_argument("empty report format in '" + list + "' (known: " +
+                                  KnownNames() + ")");
+    out.push_back(&FindReportFormat(name));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::vector<std::string> WriteReportFiles(const ReportInput& input) {
+  std::vector<std::string> written;
+  for (const auto& f : ReportFormats()) {
+    if (f.file_name.empty()) continue;
+    const std::string path = input.dir + "/" + f.file_name;
+    std::ofstream out(path);
+    out << f.render(input);
+    out.close();
+    if (!out) throw std::runtime_error("cannot write the " + f.name + " report " + path);
+    written.push_back(path);
+  }
+  return written;
+}
+
+}  // namespace storbed

@@ -1,0 +1,41 @@
+// Every report storbed renders from a results directory, one row each: its name, what it
+// shows, the file `storbed run` writes it to, and its renderer. The CLI calls only this;
+// adding a format is one new renderer file and one row in report_formats.cc.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "run/run_record.h"
+
+namespace storbed {
+
+// What every renderer reads: the results directory and its records (warm-up runs included;
+// each renderer decides what it shows of them).
+struct ReportInput {
+  std::string dir;
+  std::vector<RunRecord> records;
+};
+
+struct ReportFormat {
+  std::string name;       // "text", "timelines", ...
+  std::string help;       // one line, for --help
+  std::string file_name;  // written beside results.json by every run; "" = on request only
+  std::string (*render)(const ReportInput& input);
+};
+
+// The rows, in the order `storbed report` prints them by default.
+const std::vector<ReportFormat>& ReportFormats();
+
+// The row named `name`. Throws std::invalid_argument naming the known formats.
+const ReportFormat& FindReportFormat(const std::string& name);
+
+// "text,timelines" -> those rows, in the order given. Throws std::invalid_argument for an
+// unknown or empty name.
+std::vector<const ReportFormat*> ParseReportFormats(const std::string& list);
+
+// Renders each format with a file name into input.dir; returns the files written.
+// Throws std::runtime_error naming the file when one cannot be written.
+std::vector<std::string> WriteReportFiles(const ReportInput& input);
+
+}  // namespace storbed

@@ -1,0 +1,76 @@
+#include "reports/report_formats.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace storbed {
+namespace {
+
+TEST(ReportFormatsTest, NamesAndFilesAreUniqueAndEveryRowRenders) {
+  std::set<std::string> names, files;
+  const ReportInput empty;
+  for (const auto& f : ReportFormats()) {
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    if (!f.file_name.empty()) {
+      EXPECT_TRUE(files.insert(f.file_name).second) << f.file_name;
+    }
+    ASSERT_NE(f.render, nullptr) << f.name;
+    EXPECT_FALSE(f.help.empty()) << f.name;
+    f.render(empty);  // no records: no throw
+  }
+  EXPECT_EQ(names.count("text"), 1u);
+}
+
+TEST(ReportFormatsTest, AListKeepsItsOrderAndAnUnknownNameListsTheKnownOnes) {
+  const auto formats = ParseReportFormats("timelines,text");
+  ASSERT_EQ(formats.size(), 2u);
+  EXPECT_EQ(formats[0]->name, "timelines");
+  EXPECT_EQ(formats[1]->name, "text");
+  try {
+    ParseReportFormats("text,pdf");
+    FAIL() << "pdf was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown report format 'pdf' (known: text, timelines)");
+  }
+  EXPECT_THROW(ParseReportFormats("text,"), std::invalid_argument);
+  EXPECT_THROW(ParseReportFormats(""), std::invalid_argument);
+}
+
+TEST(ReportFormatsTest, TheRunWritesTheTextReportAsItRendersIt) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("storbed-formats-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  ReportInput input;
+  input.dir = dir.string();
+  RunRecord r;
+  r.run_id = "001-virtio-blk-seq";
+  r.target = "virtio-blk";
+  r.accel = "tcg";
+  input.records.push_back(r);
+  const auto written = WriteReportFiles(input);
+  ASSERT_EQ(written, std::vector<std::string>{(dir / "report.txt").string()});
+  std::ifstream in(written[0]);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(text.str(), FindReportFormat("text").render(input));
+  EXPECT_NE(text.str().find("001-virtio-blk-seq"), std::string::npos);
+}
+
+TEST(ReportFormatsTest, AnUnwritableDirectoryNamesTheFile) {
+  ReportInput input;
+  input.dir = "/proc/no-such-dir";
+  try {
+    WriteReportFiles(input);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot write the text report /proc/no-such-dir/report.txt");
+  }
+}
+
+}  // namespace
+}  // namespace storbed

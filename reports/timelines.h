@@ -1,0 +1,20 @@
+// Timeline summaries as plain text: one line per sampled timeline of each run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "run/run_record.h"
+#include "timeline.h"
+
+namespace storbed {
+
+// One line per timeline: name, samples, min/mean/max and unit. Ends with a newline when
+// there is at least one timeline.
+std::string RenderTimelineSummary(const std::vector<Timeline>& timelines);
+
+// Per-run timeline summaries, read from each run's timelines file under `dir`. A missing
+// or malformed file is a line saying so, never an exception.
+std::string RenderTimelines(const std::string& dir, const std::vector<RunRecord>& records);
+
+}  // namespace storbed

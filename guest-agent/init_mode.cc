@@ -1,11 +1,12 @@
 #include "init_mode.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
 
-#include "line_channel.h"
 #include "pid1.h"
 #include "port.h"
 #include "server.h"
@@ -30,7 +31,9 @@ void RunAsInit() {
 
     port = OpenAgentPort();
     Say("serving on " + port->path.string());
-    FdLineChannel channel(port->fd.get(), port->fd.get(), {.zero_read = ZeroRead::RetryLater});
+    // A dup: the port's own fd stays open for FatalPowerOff's last words.
+    LineChannel channel(UniqueFd(::dup(port->fd.get())), "the host (" + port->path.string() + ")",
+                        AgentChannelOptions(ZeroRead::RetryLater));
     ServerOptions options;
     options.layer = kGuestLayer;
     options.modules_loaded = std::move(setup.modules_loaded);

@@ -12,7 +12,6 @@
 #include "init_mode.h"
 #include "job_file.h"
 #include "job_runner.h"
-#include "line_channel.h"
 #include "pid1.h"
 #include "server.h"
 #include "version.h"
@@ -31,7 +30,9 @@ int RunStandalone(const std::string& job_file) {
 int ServeStdio() {
   // A host that closes our stdout should give an EPIPE error, not a silent SIGPIPE death.
   ::signal(SIGPIPE, SIG_IGN);
-  FdLineChannel channel(STDIN_FILENO, STDOUT_FILENO);
+  // Dups: the channel owns its fds, and stdin/stdout stay open for the rest of the process.
+  LineChannel channel(UniqueFd(::dup(STDIN_FILENO)), UniqueFd(::dup(STDOUT_FILENO)),
+                      "the host (stdio)", AgentChannelOptions());
   ServerOptions options;
   options.layer = kHostLayer;
   Server server(std::move(options));

@@ -39,22 +39,33 @@ ErrorReply TooLongReply(const std::string& excerpt) {
 
 }  // namespace
 
+LineChannelOptions AgentChannelOptions(ZeroRead zero_read) {
+  LineChannelOptions options;
+  options.max_line_bytes = kMaxLineBytes;
+  options.zero_read = zero_read;
+  options.keep_unterminated_last_line = true;
+  options.nonblocking = false;
+  return options;
+}
+
 Server::Server(ServerOptions options) : options_(std::move(options)) {
   FillDefaultHooks(options_.hooks);
 }
 
 ServeEnd Server::Serve(LineChannel& channel) {
   for (;;) {
-    LineRead read = channel.ReadLine();
-    if (read.status == LineRead::Status::End) return ServeEnd::EndOfStream;
-    if (read.status == LineRead::Status::TooLong) {
-      channel.WriteLine(EncodeMessage(TooLongReply(read.text)));
+    std::string line;
+    // No deadline: kTimeout cannot come back.
+    const LineChannel::ReadStatus status = channel.ReadLine(&line);
+    if (status == LineChannel::ReadStatus::kEof) return ServeEnd::EndOfStream;
+    if (status == LineChannel::ReadStatus::kTooLong) {
+      channel.WriteLine(EncodeMessage(TooLongReply(line)));
       continue;
     }
     // Blank lines carry no request, so they get no reply (a host may send one to
     // flush a half-written line after reconnecting).
-    if (read.text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const Message reply = Answer(read.text);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const Message reply = Answer(line);
     channel.WriteLine(EncodeMessage(reply));
     if (std::holds_alternative<ShutdownAck>(reply)) return ServeEnd::Shutdown;
   }

@@ -2,6 +2,7 @@
 // exactly one reply line, and keeps serving after any error until `shutdown`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -12,6 +13,14 @@
 #include "protocol.h"
 
 namespace storbed::agent {
+
+// Longest request line the agent accepts; a job spec is a few hundred bytes.
+inline constexpr size_t kMaxLineBytes = size_t{1} << 20;
+
+// How the agent reads its channel: requests up to kMaxLineBytes, a last request without
+// '\n' still answered, and the fds left blocking (stdin may be a terminal shared with a
+// shell). `zero_read` RetryLater for the guest's virtio-serial port.
+LineChannelOptions AgentChannelOptions(ZeroRead zero_read = ZeroRead::EndOfStream);
 
 // BlockStats::layer labels for the target's diskstats.
 inline constexpr const char* kGuestLayer = "guest block layer";
@@ -42,7 +51,7 @@ class Server {
  public:
   explicit Server(ServerOptions options);
 
-  // Answers requests until shutdown or end of stream. Throws SystemError only when the
+  // Answers requests until shutdown or end of stream. Throws ChannelError only when the
   // channel itself fails; request failures become error replies.
   ServeEnd Serve(LineChannel& channel);
 

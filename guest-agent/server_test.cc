@@ -56,7 +56,8 @@ class ServerTest : public ::testing::Test {
     ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
     host_fd_ = UniqueFd(fds[0]);
     agent_fd_ = UniqueFd(fds[1]);
-    host_ = std::make_unique<FdLineChannel>(host_fd_.get(), host_fd_.get());
+    host_ = std::make_unique<LineChannel>(UniqueFd(::dup(host_fd_.get())), "agent",
+                                          AgentChannelOptions());
   }
   void TearDown() override {
     if (serving_.valid()) {
@@ -67,7 +68,7 @@ class ServerTest : public ::testing::Test {
 
   void StartServer() {
     serving_ = std::async(std::launch::async, [this] {
-      FdLineChannel channel(agent_fd_.get(), agent_fd_.get());
+      LineChannel channel(UniqueFd(::dup(agent_fd_.get())), "host", AgentChannelOptions());
       Server server(FakeOptions(runner_));
       return server.Serve(channel);
     });
@@ -76,9 +77,9 @@ class ServerTest : public ::testing::Test {
   // Sends one line and decodes the one reply.
   Message Ask(const std::string& line) {
     host_->WriteLine(line);
-    const LineRead reply = host_->ReadLine();
-    EXPECT_EQ(reply.status, LineRead::Status::Line);
-    return DecodeMessage(reply.text);
+    std::string reply;
+    EXPECT_EQ(host_->ReadLine(&reply), LineChannel::ReadStatus::kLine);
+    return DecodeMessage(reply);
   }
 
   ErrorReply AskForError(const std::string& line) {
@@ -89,7 +90,7 @@ class ServerTest : public ::testing::Test {
 
   FakeRunner runner_;
   UniqueFd host_fd_, agent_fd_;
-  std::unique_ptr<FdLineChannel> host_;
+  std::unique_ptr<LineChannel> host_;
   std::future<ServeEnd> serving_;
 };
 
@@ -193,14 +194,15 @@ TEST_F(ServerTest, OverLongLineIsAnErrorAndTheNextLineIsAnswered) {
     host_->WriteLine(std::string(kMaxLineBytes + 10, 'x'));
     host_->WriteLine(EncodeMessage(HelloRequest{}));
   });
-  const LineRead first = host_->ReadLine();
-  const LineRead second = host_->ReadLine();
+  std::string first, second;
+  host_->ReadLine(&first);
+  host_->ReadLine(&second);
   writer.join();
-  const Message error = DecodeMessage(first.text);
-  ASSERT_TRUE(std::holds_alternative<ErrorReply>(error)) << first.text;
+  const Message error = DecodeMessage(first);
+  ASSERT_TRUE(std::holds_alternative<ErrorReply>(error)) << first;
   EXPECT_NE(std::get<ErrorReply>(error).message.find("longer than"), std::string::npos);
   EXPECT_EQ(std::get<ErrorReply>(error).raw, std::string(kTooLongExcerptBytes, 'x'));
-  EXPECT_TRUE(std::holds_alternative<HelloReply>(DecodeMessage(second.text)));
+  EXPECT_TRUE(std::holds_alternative<HelloReply>(DecodeMessage(second)));
 }
 
 TEST_F(ServerTest, BlankLinesGetNoReply) {

@@ -30,8 +30,7 @@ std::string KnownNames() {
 const std::vector<ReportFormat>& ReportFormats() {
   static const std::vector<ReportFormat> kFormats = {
       {"text", "the results table and each run's depth ladder", "report.txt", RenderText},
-      {"timelines", "min/mean/max of every sampled timeline of each run", "",
-       RenderTimelineText},
+      {"timelines", "min/mean/max of every sampled timeline of each run", "", RenderTimelineText},
   };
   return kFormats;
 }
@@ -39,8 +38,7 @@ const std::vector<ReportFormat>& ReportFormats() {
 const ReportFormat& FindReportFormat(const std::string& name) {
   for (const auto& f : ReportFormats())
     if (f.name == name) return f;
-  throw std::invalid_argument("unknown report format '" + name + "' (known: " + KnownNames() +
-                              ")");
+  throw std::invalid_argument("unknown report format '" + name + "' (known: " + KnownNames() + ")");
 }
 
 std::vector<const ReportFormat*> ParseReportFormats(const std::string& list) {
@@ -50,8 +48,8 @@ std::vector<const ReportFormat*> ParseReportFormats(const std::string& list) {
     const size_t comma = list.find(',', start);
     const std::string name = list.substr(start, comma - start);
     if (name.empty())
-      throw std::invalid_argument("empty report format in '" + list + "' (known: " +
-                                  KnownNames() + ")");
+      throw std::invalid_argument("empty report format in '" + list + "' (known: " + KnownNames() +
+                                  ")");
     out.push_back(&FindReportFormat(name));
     if (comma == std::string::npos) return out;
     start = comma + 1;

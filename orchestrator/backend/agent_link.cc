@@ -25,11 +25,12 @@ AgentLink AgentLink::ConnectUnix(const std::string& path, Clock::time_point dead
 }
 
 AgentLink AgentLink::FromSocket(UniqueFd fd, std::string peer) {
-  return AgentLink(LineChannel(std::move(fd), std::move(peer)));
+  return AgentLink(LineChannel(std::move(fd), std::move(peer), HostChannelOptions()));
 }
 
 AgentLink AgentLink::FromPipes(UniqueFd read_fd, UniqueFd write_fd, std::string peer) {
-  return AgentLink(LineChannel(std::move(read_fd), std::move(write_fd), std::move(peer)));
+  return AgentLink(
+      LineChannel(std::move(read_fd), std::move(write_fd), std::move(peer), HostChannelOptions()));
 }
 
 void AgentLink::Record(const char* dir, const std::string& line) {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "backend/line_channel.h"
+#include "backend/host_channel.h"
 #include "protocol.h"
 
 namespace storbed {

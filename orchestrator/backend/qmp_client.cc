@@ -54,7 +54,7 @@ QmpClient QmpClient::Connect(const std::string& socket_path, Clock::time_point d
   } catch (const ChannelError& e) {
     throw QmpConnectionError(std::string("cannot connect to QMP: ") + e.what());
   }
-  return Handshake(LineChannel(std::move(fd), "QMP " + socket_path), deadline,
+  return Handshake(LineChannel(std::move(fd), "QMP " + socket_path, HostChannelOptions()), deadline,
                    std::move(check));
 }
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend/line_channel.h"
+#include "backend/host_channel.h"
 
 namespace storbed {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "backend/line_channel.h"
+#include "backend/host_channel.h"
 
 namespace storbed {
 

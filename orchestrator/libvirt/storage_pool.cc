@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "backend/interrupt.h"
-#include "backend/line_channel.h"
+#include "backend/host_channel.h"
 #include "libvirt/domain_xml.h"
 
 namespace storbed {

@@ -6,7 +6,7 @@
 
 #include "backend/accel.h"
 #include "backend/backend.h"
-#include "image/image_builder.h"
+#include "images/image_builder.h"
 #include "run/run_context.h"
 
 namespace storbed {

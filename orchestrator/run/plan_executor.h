@@ -11,7 +11,7 @@
 
 #include "backend/accel.h"
 #include "backend/backend.h"
-#include "image/image_builder.h"
+#include "images/image_builder.h"
 #include "run/backing_leases.h"
 #include "run/line_log.h"
 #include "run/manifest.h"

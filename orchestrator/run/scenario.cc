@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "image/filesystem_image.h"
+#include "images/filesystem_image.h"
 #include "run/scenario_validate.h"
 
 namespace storbed {

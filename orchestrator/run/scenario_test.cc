@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "image/filesystem_image.h"
+#include "images/filesystem_image.h"
 
 namespace storbed {
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "backend/backend_qemu.h"
-#include "image/filesystem_image.h"
+#include "images/filesystem_image.h"
 #include "run/backing.h"
 #include "test_env.h"
 

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "backend/child_process.h"
-#include "image/kernel_locator.h"
+#include "images/kernel_locator.h"
 
 namespace storbed::testing {
 

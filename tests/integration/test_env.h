@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backend/machine_spec.h"
-#include "image/image_builder.h"
+#include "images/image_builder.h"
 
 namespace storbed {
 class ChildProcess;

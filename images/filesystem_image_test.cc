@@ -1,4 +1,4 @@
-#include "image/filesystem_image.h"
+#include "images/filesystem_image.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "image/image_builder.h"
+#include "images/image_builder.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "image/file_io.h"
-#include "image/image_error.h"
-#include "image/sha256.h"
-#include "image/test_support.h"
+#include "images/file_io.h"
+#include "images/image_error.h"
+#include "images/sha256.h"
+#include "images/test_support.h"
 
 namespace storbed {
 namespace {

@@ -1,9 +1,9 @@
-#include "image/initramfs.h"
+#include "images/initramfs.h"
 
 #include <set>
 
-#include "image/cpio_writer.h"
-#include "image/image_error.h"
+#include "images/cpio_writer.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace {

@@ -1,4 +1,4 @@
-#include "image/decompress.h"
+#include "images/decompress.h"
 
 #include <lzma.h>
 #include <zstd.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "image/image_error.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace {

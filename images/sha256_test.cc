@@ -1,4 +1,4 @@
-#include "image/sha256.h"
+#include "images/sha256.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "image/kernel_locator.h"
+#include "images/kernel_locator.h"
 
 namespace storbed {
 

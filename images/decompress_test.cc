@@ -1,4 +1,4 @@
-#include "image/decompress.h"
+#include "images/decompress.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "image/image_error.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace {

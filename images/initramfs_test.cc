@@ -1,13 +1,13 @@
-#include "image/initramfs.h"
+#include "images/initramfs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "image/file_io.h"
-#include "image/image_error.h"
-#include "image/test_support.h"
+#include "images/file_io.h"
+#include "images/image_error.h"
+#include "images/test_support.h"
 
 namespace storbed {
 namespace {

@@ -1,10 +1,10 @@
-#include "image/cpio_writer.h"
+#include "images/cpio_writer.h"
 
 #include <sys/stat.h>
 
 #include <cstdio>
 
-#include "image/image_error.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace {

@@ -1,11 +1,11 @@
-#include "image/kernel_locator.h"
+#include "images/kernel_locator.h"
 
 #include <cctype>
 #include <filesystem>
 #include <system_error>
 #include <vector>
 
-#include "image/image_error.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace fs = std::filesystem;

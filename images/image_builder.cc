@@ -1,15 +1,15 @@
-#include "image/image_builder.h"
+#include "images/image_builder.h"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "image/decompress.h"
-#include "image/file_io.h"
-#include "image/image_error.h"
-#include "image/initramfs.h"
-#include "image/module_resolver.h"
-#include "image/sha256.h"
+#include "images/decompress.h"
+#include "images/file_io.h"
+#include "images/image_error.h"
+#include "images/initramfs.h"
+#include "images/module_resolver.h"
+#include "images/sha256.h"
 
 namespace storbed {
 namespace fs = std::filesystem;

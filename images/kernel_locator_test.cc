@@ -1,11 +1,11 @@
-#include "image/kernel_locator.h"
+#include "images/kernel_locator.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "image/image_error.h"
-#include "image/test_support.h"
+#include "images/image_error.h"
+#include "images/test_support.h"
 
 namespace storbed {
 namespace {

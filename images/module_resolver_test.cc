@@ -1,4 +1,4 @@
-#include "image/module_resolver.h"
+#include "images/module_resolver.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "image/image_error.h"
-#include "image/kernel_locator.h"
-#include "image/test_support.h"
+#include "images/image_error.h"
+#include "images/kernel_locator.h"
+#include "images/test_support.h"
 
 namespace storbed {
 namespace {

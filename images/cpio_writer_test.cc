@@ -1,4 +1,4 @@
-#include "image/cpio_writer.h"
+#include "images/cpio_writer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "image/file_io.h"
-#include "image/image_error.h"
-#include "image/test_support.h"
+#include "images/file_io.h"
+#include "images/image_error.h"
+#include "images/test_support.h"
 
 namespace storbed {
 namespace {

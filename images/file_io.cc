@@ -1,4 +1,4 @@
-#include "image/file_io.h"
+#include "images/file_io.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "image/image_error.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace {

@@ -1,10 +1,10 @@
-#include "image/module_resolver.h"
+#include "images/module_resolver.h"
 
 #include <algorithm>
 #include <sstream>
 
-#include "image/file_io.h"
-#include "image/image_error.h"
+#include "images/file_io.h"
+#include "images/image_error.h"
 
 namespace storbed {
 namespace {

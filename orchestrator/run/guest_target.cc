@@ -74,6 +74,7 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
                  {"sample_period_ms", ctx.scenario.machine.sample_period_ms},
                  {"qemu_thread_cpu", host.qemu_thread_cpu},
                  {"warnings", host.warnings}};
+  record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
   StoreTimelines(ctx, record, host.timelines);
 }
 

@@ -244,6 +244,45 @@ TEST_F(JobSamplerTest, BlockCountersFromTheMachineReplaceQueryBlockstats) {
   EXPECT_TRUE(h.warnings.empty());
 }
 
+// The table JobSampler runs: every sampler file registered itself (a static archive
+// would have dropped the unreferenced ones), in the order that keeps outputs stable.
+TEST(HostSamplersTest, EverySamplerRegistersItselfInOrder) {
+  std::vector<std::string> names;
+  for (const HostSamplerEntry& e : HostSamplers()) names.push_back(e.name);
+  EXPECT_THAT(names, testing::ElementsAre("qemu-block", "virtqueue", "qemu-threads", "host-device",
+                                          "host-cpu"));
+}
+
+TEST(HostSamplersTest, ANameRegisteredTwiceIsAnError) {
+  const size_t before = HostSamplers().size();
+  EXPECT_THROW(RegisterHostSampler({.name = "virtqueue", .order = 99, .make = nullptr}),
+               std::logic_error);
+  EXPECT_EQ(HostSamplers().size(), before);
+}
+
+TEST(HostSamplersTest, FiguresSitBesideQemuThreadCpuInTheJson) {
+  HostLayers h;
+  h.qemu_thread_cpu["vcpu"] = 50.0;
+  h.figures["host_cpu"] = {{"all", {{"user", 12.5}}}};
+  const json j = h;
+  EXPECT_DOUBLE_EQ(j.at("qemu_thread_cpu").at("vcpu").get<double>(), 50);
+  EXPECT_DOUBLE_EQ(j.at("host_cpu").at("all").at("user").get<double>(), 12.5);
+  EXPECT_FALSE(j.contains("figures"));
+}
+
+TEST(SampleWindowTest, BracketTakesTheLastSampleBeforeAndTheFirstAfter) {
+  struct S {
+    uint64_t t_ns;
+  };
+  const std::vector<S> v = {{0}, {10}, {20}, {30}, {40}};
+  EXPECT_EQ(Bracket(v, 15, 25), std::make_optional(std::make_pair<size_t, size_t>(1, 3)));
+  EXPECT_EQ(Bracket(v, 10, 30), std::make_optional(std::make_pair<size_t, size_t>(1, 3)));
+  // Beyond the samples: the first and the last.
+  EXPECT_EQ(Bracket(v, 50, 60), std::nullopt);
+  EXPECT_EQ(Bracket(v, 0, 100), std::make_optional(std::make_pair<size_t, size_t>(0, 4)));
+  EXPECT_EQ(Bracket(std::vector<S>{{5}}, 0, 10), std::nullopt);
+}
+
 // A real QEMU 7.2 in -S state: the reply shapes and QOM paths this code assumes.
 TEST(JobSamplerRealQemuTest, SamplesARealQemu) {
   if (system("command -v qemu-system-x86_64 >/dev/null 2>&1") != 0) {

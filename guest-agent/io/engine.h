@@ -1,7 +1,7 @@
 // IO engines: each keeps up to `iodepth` IOs in flight against an open target, takes
 // offsets from an OffsetGenerator and records every completion's latency. One file per
-// engine (engine_psync.cc, engine_uring.cc, engine_libaio.cc, engine_mmap.cc), one row
-// each in MakeEngine's table.
+// engine (engine_psync.cc, engine_uring.cc, ...), each registering its factory for its
+// row of common/engine_table.h.
 #pragma once
 
 #include <atomic>
@@ -175,10 +175,15 @@ class IoEngine {
   virtual EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) = 0;
 };
 
-std::unique_ptr<IoEngine> MakePsyncEngine();
-std::unique_ptr<IoEngine> MakeUringEngine();
-std::unique_ptr<IoEngine> MakeLibaioEngine();
-std::unique_ptr<IoEngine> MakeMmapEngine();
+using EngineFactory = std::unique_ptr<IoEngine> (*)();
+// A static EngineRegistrar in each engine file makes its factory the agent's engine `e`,
+// so adding an engine touches its row (common/engine_table.cc) and its own file only.
+// agent_io is linked whole (guest-agent/CMakeLists.txt): the linker keeps every registrar.
+struct EngineRegistrar {
+  EngineRegistrar(Engine e, EngineFactory make);
+};
+// True when an engine file registered `e` in this build.
+bool EngineBuiltIn(Engine e);
 // The engine `e` names. Throws std::invalid_argument for one this build lacks.
 std::unique_ptr<IoEngine> MakeEngine(Engine e);
 

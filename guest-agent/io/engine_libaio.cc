@@ -149,8 +149,10 @@ class LibaioEngine : public IoEngine {
   }
 };
 
-}  // namespace
+const EngineRegistrar kRegistered(Engine::Libaio, []() -> std::unique_ptr<IoEngine> {
+  return std::make_unique<LibaioEngine>();
+});
 
-std::unique_ptr<IoEngine> MakeLibaioEngine() { return std::make_unique<LibaioEngine>(); }
+}  // namespace
 
 }  // namespace storbed

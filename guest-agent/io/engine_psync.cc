@@ -51,8 +51,10 @@ class PsyncEngine : public IoEngine {
   }
 };
 
-}  // namespace
+const EngineRegistrar kRegistered(Engine::Psync, []() -> std::unique_ptr<IoEngine> {
+  return std::make_unique<PsyncEngine>();
+});
 
-std::unique_ptr<IoEngine> MakePsyncEngine() { return std::make_unique<PsyncEngine>(); }
+}  // namespace
 
 }  // namespace storbed

@@ -72,6 +72,27 @@ class EngineTest : public ::testing::Test {
 using Engines = ::testing::Types<PsyncTraits, UringTraits, LibaioTraits, MmapTraits>;
 TYPED_TEST_SUITE(EngineTest, Engines);
 
+// The rows of common/engine_table.h, the agent's registered factories and this suite's
+// list cannot drift apart.
+TEST(EngineRegistryTest, EveryRowHasAFactoryAndRunsUnderTheSharedSuite) {
+  const Engine in_suite[] = {PsyncTraits::kEngine, UringTraits::kEngine, LibaioTraits::kEngine,
+                             MmapTraits::kEngine};
+  for (const EngineRow& row : EngineRows()) {
+    EXPECT_TRUE(EngineBuiltIn(row.engine)) << row.name << " has no engine file registered";
+    EXPECT_NE(MakeEngine(row.engine), nullptr) << row.name;
+    EXPECT_NE(std::find(std::begin(in_suite), std::end(in_suite), row.engine), std::end(in_suite))
+        << row.name << " is missing from EngineTest's list";
+  }
+  EXPECT_EQ(std::size(in_suite), EngineRows().size());
+}
+
+// Synchronous rows warn "ran at 1" and run one IO at a time; the suite's traits agree.
+TYPED_TEST(EngineTest, TraitsAgreeWithTheEngineRow) {
+  const EngineRow& row = RowOf(TypeParam::kEngine);
+  EXPECT_EQ(row.async, !TypeParam::kSync);
+  EXPECT_EQ(TypeParam::DepthFor(8), row.max_iodepth ? row.max_iodepth : 8);
+}
+
 TYPED_TEST(EngineTest, OnePassDirectReadCountsEveryBlockOnce) {
   UniqueFd fd = this->Open(O_RDONLY | O_DIRECT);
   auto offsets = MakeRandom({.offset = 0, .size = kFileSize, .bs = 4096}, 5);

@@ -171,8 +171,10 @@ class UringEngine : public IoEngine {
   }
 };
 
-}  // namespace
+const EngineRegistrar kRegistered(Engine::IoUring, []() -> std::unique_ptr<IoEngine> {
+  return std::make_unique<UringEngine>();
+});
 
-std::unique_ptr<IoEngine> MakeUringEngine() { return std::make_unique<UringEngine>(); }
+}  // namespace
 
 }  // namespace storbed

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <sys/types.h>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,20 @@ struct EngineRegistrar {
 bool EngineBuiltIn(Engine e);
 // The engine `e` names. Throws std::invalid_argument for one this build lacks.
 std::unique_ptr<IoEngine> MakeEngine(Engine e);
+
+// One synchronous engine's positioned call: `transfer` moves len bytes at off and returns
+// the count, or -1 with errno set (pread/pwrite style); `flags` is handed to it.
+struct SyncIo {
+  const char* engine;      // in the "is synchronous" warnings
+  const char* read_call;   // in error messages: "pread"
+  const char* write_call;  // ... "pwrite"
+  ssize_t (*transfer)(int fd, void* buf, size_t len, off_t off, bool write, int flags);
+  int flags = 0;
+};
+
+// The synchronous engines' loop (engine_psync.cc): one call at a time, timed, counted and
+// fsynced like every engine. Throws JobError on a failed or short IO.
+EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const SyncIo& io);
 
 // Submit and reap syscalls of an asynchronous engine, for its batch sizes.
 struct BatchCounts {

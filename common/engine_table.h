@@ -10,9 +10,9 @@
 
 namespace storbed {
 
-enum class Engine { Psync, IoUring, Libaio, Mmap };
+enum class Engine { Psync, IoUring, Libaio, Mmap, Pvsync2, Pvsync2Hipri, Pvsync2Nowait };
 // Keep it the last value above: the tests check that every value up to it has a row.
-inline constexpr Engine kLastEngine = Engine::Mmap;
+inline constexpr Engine kLastEngine = Engine::Pvsync2Nowait;
 
 struct EngineRow {
   Engine engine;

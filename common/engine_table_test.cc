@@ -58,6 +58,7 @@ TEST(EngineTableTest, FioAliasesMapToTheirRow) {
   EXPECT_EQ(FindFioEngineRow("sync")->engine, Engine::Psync);
   EXPECT_EQ(FindFioEngineRow("pvsync")->engine, Engine::Psync);
   EXPECT_EQ(FindFioEngineRow("io_uring")->engine, Engine::IoUring);
+  EXPECT_EQ(FindFioEngineRow("pvsync2")->engine, Engine::Pvsync2);
   EXPECT_EQ(FindFioEngineRow("posixaio"), nullptr);
 }
 

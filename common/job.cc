@@ -27,10 +27,6 @@ constexpr std::pair<Pattern, const char*> kPatterns[] = {{Pattern::Sequential, "
                                                          {Pattern::Random, "random"},
                                                          {Pattern::Gappy, "gappy"},
                                                          {Pattern::Strided, "strided"}};
-constexpr std::pair<Engine, const char*> kEngines[] = {{Engine::Psync, "psync"},
-                                                       {Engine::IoUring, "io_uring"},
-                                                       {Engine::Libaio, "libaio"},
-                                                       {Engine::Mmap, "mmap"}};
 constexpr std::pair<Direction, const char*> kDirections[] = {
     {Direction::Read, "read"}, {Direction::Write, "write"}, {Direction::Mixed, "mixed"}};
 constexpr std::pair<CacheState, const char*> kCacheStates[] = {{CacheState::Cold, "cold"},
@@ -49,11 +45,14 @@ constexpr std::pair<Reap, const char*> kReaps[] = {{Reap::Wait, "wait"}, {Reap::
 }  // namespace
 
 std::string ToString(Pattern p) { return NameOf(p, kPatterns); }
-std::string ToString(Engine e) { return NameOf(e, kEngines); }
+std::string ToString(Engine e) { return RowOf(e).name; }
 std::string ToString(Direction d) { return NameOf(d, kDirections); }
 std::string ToString(CacheState c) { return NameOf(c, kCacheStates); }
 Pattern ParsePattern(const std::string& s) { return ParseName(s, kPatterns, "pattern"); }
-Engine ParseEngine(const std::string& s) { return ParseName(s, kEngines, "engine"); }
+Engine ParseEngine(const std::string& s) {
+  if (const EngineRow* row = FindEngineRow(s)) return row->engine;
+  throw std::invalid_argument("unknown engine '" + s + "' (allowed: " + EngineNameList() + ")");
+}
 Direction ParseDirection(const std::string& s) { return ParseName(s, kDirections, "rw"); }
 CacheState ParseCacheState(const std::string& s) { return ParseName(s, kCacheStates, "cache"); }
 std::string ToString(Distribution d) { return NameOf(d, kDistributions); }

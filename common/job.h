@@ -7,10 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine_table.h"
+
 namespace storbed {
 
 enum class Pattern { Sequential, Random, Gappy, Strided };
-enum class Engine { Psync, IoUring, Libaio, Mmap };
 // Mixed: each IO is a read with probability read_pct/100 (fio rw=randrw, rwmixread).
 enum class Direction { Read, Write, Mixed };
 // What the page cache holds for the target when the job starts: cold (dropped), keep

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 
 #include "io_buffer.h"
@@ -136,17 +138,12 @@ EngineStats MergeEngineStats(const std::vector<EngineStats>& parts) {
 
 namespace {
 
-using Factory = std::unique_ptr<IoEngine> (*)();
-struct EngineEntry {
-  Engine engine;
-  Factory make;
-};
-constexpr EngineEntry kEngines[] = {
-    {Engine::Psync, MakePsyncEngine},
-    {Engine::IoUring, MakeUringEngine},
-    {Engine::Libaio, MakeLibaioEngine},
-    {Engine::Mmap, MakeMmapEngine},
-};
+// A function-local static: registrars in other files run during static initialisation,
+// in an order the language leaves open.
+std::map<Engine, EngineFactory>& Factories() {
+  static std::map<Engine, EngineFactory> factories;
+  return factories;
+}
 
 uint64_t SplitMix64(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -157,9 +154,17 @@ uint64_t SplitMix64(uint64_t& state) {
 
 }  // namespace
 
+EngineRegistrar::EngineRegistrar(Engine e, EngineFactory make) {
+  const bool added = Factories().emplace(e, make).second;
+  assert(added && "two engine files register the same engine");
+  (void)added;
+}
+
+bool EngineBuiltIn(Engine e) { return Factories().count(e) > 0; }
+
 std::unique_ptr<IoEngine> MakeEngine(Engine e) {
-  for (const auto& entry : kEngines)
-    if (entry.engine == e) return entry.make();
+  const auto it = Factories().find(e);
+  if (it != Factories().end()) return it->second();
   throw std::invalid_argument("engine " + ToString(e) + " is not built into this agent");
 }
 

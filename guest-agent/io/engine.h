@@ -1,13 +1,14 @@
 // IO engines: each keeps up to `iodepth` IOs in flight against an open target, takes
 // offsets from an OffsetGenerator and records every completion's latency. One file per
-// engine (engine_psync.cc, engine_uring.cc, engine_libaio.cc, engine_mmap.cc), one row
-// each in MakeEngine's table.
+// engine (engine_psync.cc, engine_uring.cc, ...), each registering its factory for its
+// row of common/engine_table.h.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <sys/types.h>
 #include <string>
 #include <vector>
 
@@ -175,12 +176,31 @@ class IoEngine {
   virtual EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) = 0;
 };
 
-std::unique_ptr<IoEngine> MakePsyncEngine();
-std::unique_ptr<IoEngine> MakeUringEngine();
-std::unique_ptr<IoEngine> MakeLibaioEngine();
-std::unique_ptr<IoEngine> MakeMmapEngine();
+using EngineFactory = std::unique_ptr<IoEngine> (*)();
+// A static EngineRegistrar in each engine file makes its factory the agent's engine `e`,
+// so adding an engine touches its row (common/engine_table.cc) and its own file only.
+// agent_io is linked whole (guest-agent/CMakeLists.txt): the linker keeps every registrar.
+struct EngineRegistrar {
+  EngineRegistrar(Engine e, EngineFactory make);
+};
+// True when an engine file registered `e` in this build.
+bool EngineBuiltIn(Engine e);
 // The engine `e` names. Throws std::invalid_argument for one this build lacks.
 std::unique_ptr<IoEngine> MakeEngine(Engine e);
+
+// One synchronous engine's positioned call: `transfer` moves len bytes at off and returns
+// the count, or -1 with errno set (pread/pwrite style); `flags` is handed to it.
+struct SyncIo {
+  const char* engine;      // in the "is synchronous" warnings
+  const char* read_call;   // in error messages: "pread"
+  const char* write_call;  // ... "pwrite"
+  ssize_t (*transfer)(int fd, void* buf, size_t len, off_t off, bool write, int flags);
+  int flags = 0;
+};
+
+// The synchronous engines' loop (engine_psync.cc): one call at a time, timed, counted and
+// fsynced like every engine. Throws JobError on a failed or short IO.
+EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const SyncIo& io);
 
 // Submit and reap syscalls of an asynchronous engine, for its batch sizes.
 struct BatchCounts {

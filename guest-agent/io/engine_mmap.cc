@@ -163,8 +163,10 @@ class MmapEngine : public IoEngine {
   }
 };
 
-}  // namespace
+const EngineRegistrar kRegistered(Engine::Mmap, []() -> std::unique_ptr<IoEngine> {
+  return std::make_unique<MmapEngine>();
+});
 
-std::unique_ptr<IoEngine> MakeMmapEngine() { return std::make_unique<MmapEngine>(); }
+}  // namespace
 
 }  // namespace storbed

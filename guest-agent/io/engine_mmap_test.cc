@@ -39,7 +39,7 @@ TEST_F(MmapEngineTest, SequentialReadMapsEachWindowOnce) {
   UniqueFd fd(open(path_.c_str(), O_RDONLY | O_CLOEXEC));
   auto offsets = MakeSequential({.offset = 0, .size = kRegion, .bs = 64 << 10});
   const EngineStats s =
-      MakeMmapEngine()->Run(Job(fd.get(), Direction::Read, 64 << 10, 1 << 20), *offsets);
+      MakeEngine(Engine::Mmap)->Run(Job(fd.get(), Direction::Read, 64 << 10, 1 << 20), *offsets);
   EXPECT_EQ(s.ios, 128u);
   EXPECT_EQ(s.reads, 128u);
   EXPECT_EQ(s.mmap_calls, 8u);
@@ -53,7 +53,7 @@ TEST_F(MmapEngineTest, WholeRegionWindowMapsOnce) {
   auto offsets = MakeRandom({.offset = 0, .size = kRegion, .bs = 4096}, 3);
   EngineJob job = Job(fd.get(), Direction::Read, 4096, 0);
   job.madvise = AccessHint::Random;
-  const EngineStats s = MakeMmapEngine()->Run(job, *offsets);
+  const EngineStats s = MakeEngine(Engine::Mmap)->Run(job, *offsets);
   EXPECT_EQ(s.ios, kRegion / 4096);
   EXPECT_EQ(s.mmap_calls, 1u);
   EXPECT_EQ(s.mmap_window_bytes, kRegion);
@@ -63,7 +63,7 @@ TEST_F(MmapEngineTest, RandomReadsRemapWhenTheyLeaveTheWindow) {
   UniqueFd fd(open(path_.c_str(), O_RDONLY | O_CLOEXEC));
   auto offsets = MakeRandom({.offset = 0, .size = kRegion, .bs = 4096}, 3);
   const EngineStats s =
-      MakeMmapEngine()->Run(Job(fd.get(), Direction::Read, 4096, 1 << 20), *offsets);
+      MakeEngine(Engine::Mmap)->Run(Job(fd.get(), Direction::Read, 4096, 1 << 20), *offsets);
   // 8 windows and 2048 IOs in random order: almost every IO lands in another window.
   EXPECT_GT(s.mmap_calls, 1000u);
   EXPECT_EQ(s.munmap_calls, s.mmap_calls);
@@ -77,7 +77,7 @@ TEST_F(MmapEngineTest, UnalignedRegionAndWindowStillCoverEveryIo) {
   EngineJob job = Job(fd.get(), Direction::Read, 3000, 10000);
   job.region_offset = region.offset;
   job.region_size = region.size;
-  const EngineStats s = MakeMmapEngine()->Run(job, *offsets);
+  const EngineStats s = MakeEngine(Engine::Mmap)->Run(job, *offsets);
   EXPECT_EQ(s.ios, region.blocks());
   EXPECT_EQ(s.mmap_window_bytes, 12288u) << "rounded up to whole pages";
 }
@@ -92,7 +92,7 @@ TEST_F(MmapEngineTest, WritesGrowTheFileAndMsyncIsTheFsync) {
   job.fsync_every = 64;
   job.end_fsync = true;
   job.target = grown;
-  const EngineStats s = MakeMmapEngine()->Run(job, *offsets);
+  const EngineStats s = MakeEngine(Engine::Mmap)->Run(job, *offsets);
   EXPECT_EQ(s.writes, 256u);
   EXPECT_EQ(s.fsyncs, 5u);
   EXPECT_EQ(s.mmap_calls, 4u);
@@ -107,7 +107,7 @@ TEST_F(MmapEngineTest, WritesGrowTheFileAndMsyncIsTheFsync) {
 TEST_F(MmapEngineTest, DirectIsAWarning) {
   UniqueFd fd(open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
   auto offsets = MakeSequential({.offset = 0, .size = 64 << 10, .bs = 4096});
-  const EngineStats s = MakeMmapEngine()->Run(Job(fd.get(), Direction::Read, 4096, 0), *offsets);
+  const EngineStats s = MakeEngine(Engine::Mmap)->Run(Job(fd.get(), Direction::Read, 4096, 0), *offsets);
   ASSERT_EQ(s.warnings.size(), 1u);
   EXPECT_EQ(s.warnings[0], "mmap goes through the page cache: direct IO does not apply");
 }

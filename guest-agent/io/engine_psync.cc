@@ -1,4 +1,5 @@
 // psync: one pread/pwrite at a time, the baseline every other engine is compared with.
+// The loop is RunSyncEngine, shared with the other synchronous engines (pvsync2).
 #include <errno.h>
 #include <unistd.h>
 
@@ -6,53 +7,65 @@
 #include "io_buffer.h"
 
 namespace storbed {
+
+EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const SyncIo& io) {
+  EngineStats stats;
+  WarnSynchronous(job, io.engine, stats);
+  DirectionChooser direction(job);
+  AlignedBuffer buf(job.bs);
+  FsyncPolicy fsync(job);
+  InFlightIntegral in_flight_time;
+  IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
+  uint64_t now = MonotonicNs();
+  while (budget.MayIssue(now)) {
+    const uint64_t off = offsets.Next();
+    const bool write = direction.NextIsWrite();
+    const char* syscall = write ? io.write_call : io.read_call;
+    if (write) StampSectors(buf.data(), job.bs, off, job.seed);
+    budget.Issued();
+    stats.max_in_flight = 1;
+    const uint64_t t0 = MonotonicNs();
+    if (stats.start_ns == 0) budget.StartAt(stats.start_ns = t0);
+    in_flight_time.Set(t0, 1);
+    ssize_t n;
+    do {
+      n = io.transfer(job.fd, buf.data(), job.bs, off_t(off), write, io.flags);
+    } while (n < 0 && errno == EINTR);  // the agent as PID 1 gets SIGCHLD and friends
+    now = MonotonicNs();
+    in_flight_time.Set(now, 0);
+    if (n < 0) throw IoError(job.target, syscall, off, errno);
+    if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
+    CountCompletion(job, write, buf.data(), off, now - t0, stats);
+    if (write) fsync.Wrote();
+    if (fsync.Due()) now = fsync.Fsync(stats);
+  }
+  if (fsync.EndDue()) now = fsync.Fsync(stats);
+  if (stats.start_ns == 0) stats.start_ns = now;
+  stats.end_ns = now;
+  stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
+  stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
+  return stats;
+}
+
 namespace {
+
+ssize_t PreadPwrite(int fd, void* buf, size_t len, off_t off, bool write, int) {
+  return write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+}
 
 class PsyncEngine : public IoEngine {
  public:
   EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
-    EngineStats stats;
-    WarnSynchronous(job, "psync", stats);
-    DirectionChooser direction(job);
-    AlignedBuffer buf(job.bs);
-    FsyncPolicy fsync(job);
-    InFlightIntegral in_flight_time;
-    IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
-    uint64_t now = MonotonicNs();
-    while (budget.MayIssue(now)) {
-      const uint64_t off = offsets.Next();
-      const bool write = direction.NextIsWrite();
-      const char* syscall = write ? "pwrite" : "pread";
-      if (write) StampSectors(buf.data(), job.bs, off, job.seed);
-      budget.Issued();
-      stats.max_in_flight = 1;
-      const uint64_t t0 = MonotonicNs();
-      if (stats.start_ns == 0) budget.StartAt(stats.start_ns = t0);
-      in_flight_time.Set(t0, 1);
-      ssize_t n;
-      do {
-        n = write ? pwrite(job.fd, buf.data(), job.bs, off_t(off))
-                  : pread(job.fd, buf.data(), job.bs, off_t(off));
-      } while (n < 0 && errno == EINTR);  // the agent as PID 1 gets SIGCHLD and friends
-      now = MonotonicNs();
-      in_flight_time.Set(now, 0);
-      if (n < 0) throw IoError(job.target, syscall, off, errno);
-      if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
-      CountCompletion(job, write, buf.data(), off, now - t0, stats);
-      if (write) fsync.Wrote();
-      if (fsync.Due()) now = fsync.Fsync(stats);
-    }
-    if (fsync.EndDue()) now = fsync.Fsync(stats);
-    if (stats.start_ns == 0) stats.start_ns = now;
-    stats.end_ns = now;
-    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
-    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
-    return stats;
+    return RunSyncEngine(
+        job, offsets,
+        {.engine = "psync", .read_call = "pread", .write_call = "pwrite", .transfer = PreadPwrite});
   }
 };
 
-}  // namespace
+const EngineRegistrar kRegistered(Engine::Psync, []() -> std::unique_ptr<IoEngine> {
+  return std::make_unique<PsyncEngine>();
+});
 
-std::unique_ptr<IoEngine> MakePsyncEngine() { return std::make_unique<PsyncEngine>(); }
+}  // namespace
 
 }  // namespace storbed

@@ -2,12 +2,13 @@
 #include "engine.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "io_buffer.h"
 #include "temp_file_for_test.h"
@@ -44,6 +45,18 @@ struct MmapTraits {
   static uint32_t DepthFor(uint32_t) { return 1; }
 };
 
+struct Pvsync2Traits {
+  static constexpr Engine kEngine = Engine::Pvsync2;
+  static constexpr bool kSync = true;
+  static constexpr const char* kWriteOnReadOnly =
+      "pwritev2 at offset 0 failed: Bad file descriptor";
+  static uint32_t DepthFor(uint32_t) { return 1; }
+};
+// RWF_HIPRI on a file whose device has no poll queues completes like plain pvsync2.
+struct Pvsync2HipriTraits : Pvsync2Traits {
+  static constexpr Engine kEngine = Engine::Pvsync2Hipri;
+};
+
 constexpr uint64_t kFileSize = 1 << 20;
 
 template <typename Traits>
@@ -69,8 +82,33 @@ class EngineTest : public ::testing::Test {
   std::string path_;
 };
 
-using Engines = ::testing::Types<PsyncTraits, UringTraits, LibaioTraits, MmapTraits>;
+using Engines = ::testing::Types<PsyncTraits, UringTraits, LibaioTraits, MmapTraits, Pvsync2Traits,
+                                 Pvsync2HipriTraits>;
 TYPED_TEST_SUITE(EngineTest, Engines);
+
+// The rows of common/engine_table.h, the agent's registered factories and this suite's
+// list cannot drift apart.
+TEST(EngineRegistryTest, EveryRowHasAFactoryAndRunsUnderTheSharedSuite) {
+  const Engine in_suite[] = {PsyncTraits::kEngine, UringTraits::kEngine, LibaioTraits::kEngine,
+                             MmapTraits::kEngine, Pvsync2Traits::kEngine,
+                             Pvsync2HipriTraits::kEngine,
+                             // Fails uncached reads by design: its own tests below.
+                             Engine::Pvsync2Nowait};
+  for (const EngineRow& row : EngineRows()) {
+    EXPECT_TRUE(EngineBuiltIn(row.engine)) << row.name << " has no engine file registered";
+    EXPECT_NE(MakeEngine(row.engine), nullptr) << row.name;
+    EXPECT_NE(std::find(std::begin(in_suite), std::end(in_suite), row.engine), std::end(in_suite))
+        << row.name << " is missing from EngineTest's list";
+  }
+  EXPECT_EQ(std::size(in_suite), EngineRows().size());
+}
+
+// Synchronous rows warn "ran at 1" and run one IO at a time; the suite's traits agree.
+TYPED_TEST(EngineTest, TraitsAgreeWithTheEngineRow) {
+  const EngineRow& row = RowOf(TypeParam::kEngine);
+  EXPECT_EQ(row.async, !TypeParam::kSync);
+  EXPECT_EQ(TypeParam::DepthFor(8), row.max_iodepth ? row.max_iodepth : 8);
+}
 
 TYPED_TEST(EngineTest, OnePassDirectReadCountsEveryBlockOnce) {
   UniqueFd fd = this->Open(O_RDONLY | O_DIRECT);
@@ -120,7 +158,8 @@ TYPED_TEST(EngineTest, ReapPollCompletesEveryIoOrSaysItDoesNotApply) {
   EXPECT_EQ(s.latency.count(), s.ios);
   EXPECT_EQ(s.max_in_flight, TypeParam::DepthFor(8));
   EXPECT_GT(s.fsyncs, 0u);
-  const std::string want = ToString(TypeParam::kEngine) + " is synchronous: reap poll does not apply";
+  const std::string want =
+      ToString(TypeParam::kEngine) + " is synchronous: reap poll does not apply";
   const bool warned = std::any_of(s.warnings.begin(), s.warnings.end(),
                                   [&](const std::string& w) { return w == want; });
   EXPECT_EQ(warned, TypeParam::kSync);
@@ -251,10 +290,9 @@ TYPED_TEST(EngineTest, FailedFsyncIsAWarningNotACount) {
   job.end_fsync = true;
   const EngineStats s = this->Run(job, *offsets);
   EXPECT_EQ(s.fsyncs, 0u);
-  const auto fsync_warnings =
-      std::count_if(s.warnings.begin(), s.warnings.end(), [](const std::string& w) {
-        return w.find("fsync failed") != std::string::npos;
-      });
+  const auto fsync_warnings = std::count_if(
+      s.warnings.begin(), s.warnings.end(),
+      [](const std::string& w) { return w.find("fsync failed") != std::string::npos; });
   EXPECT_EQ(fsync_warnings, 1) << "one warning per errno, not per fsync";
 }
 
@@ -323,6 +361,32 @@ TYPED_TEST(EngineTest, VerifyRoundTripAndACorruptBlockIsNamed) {
     EXPECT_NE(std::string(e.what()).find(": block at offset 0: sector 0 holds offset 0 seed 7 "
                                          "(expected offset 0 seed 9)"),
               std::string::npos)
+        << e.what();
+  }
+}
+
+// RWF_NOWAIT: data in the page cache is read; data that is not fails the IO with
+// EAGAIN, and the job with it, as in fio.
+TEST(Pvsync2NowaitTest, CachedReadsCompleteAndAnUncachedOneFailsWithEagain) {
+  TempDir dir;
+  const std::string path = WriteDataFile(dir.path(), "target", 64 * 4096);
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(fd.valid());
+  AlignedBuffer all(64 * 4096);
+  ASSERT_EQ(pread(fd.get(), all.data(), 64 * 4096, 0), 64 * 4096);  // now cached
+  auto offsets = MakeSequential({.offset = 0, .size = 64 * 4096, .bs = 4096});
+  const EngineJob job{.fd = fd.get(), .target = path, .rw = Direction::Read, .bs = 4096};
+  EXPECT_EQ(MakeEngine(Engine::Pvsync2Nowait)->Run(job, *offsets).ios, 64u);
+
+  // The file was fsynced when written: DONTNEED drops its clean pages.
+  ASSERT_EQ(posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED), 0);
+  try {
+    MakeEngine(Engine::Pvsync2Nowait)->Run(job, *offsets);
+    FAIL() << "expected JobError";
+  } catch (const JobError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("preadv2 at offset 0 failed: " + std::string(strerror(EAGAIN))),
+        std::string::npos)
         << e.what();
   }
 }

@@ -324,7 +324,7 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.app_avg_depth = stats.avg_depth;
   result.avg_submit_batch = stats.avg_submit_batch;
   result.avg_complete_batch = stats.avg_complete_batch;
-  if (spec.engine == Engine::IoUring || spec.engine == Engine::Libaio)
+  if (RowOf(spec.engine).async)
     result.reap = ToString(spec.reap);
   result.fsyncs = stats.fsyncs;
   result.reads = stats.reads;

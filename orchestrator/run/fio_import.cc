@@ -160,15 +160,14 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       if (auto v = Integer(o, p)) job["rwmixread"] = 100 - *v;
     } else if (key == "ioengine") {
       const std::string e = Lower(o.value);
-      if (e == "psync" || e == "io_uring" || e == "libaio" || e == "mmap") {
-        job["ioengine"] = e;
-      } else if (e == "sync" || e == "pvsync") {
-        job["ioengine"] = "psync";
-        notes.push_back(p.path() + ":" + std::to_string(o.line) + ": ioengine " + e +
-                        " runs as psync (one positioned call at a time)");
+      if (const EngineRow* row = FindFioEngineRow(e)) {
+        job["ioengine"] = row->name;
+        if (e != row->name)
+          notes.push_back(p.path() + ":" + std::to_string(o.line) + ": ioengine " + e +
+                          " runs as " + row->name + " (" + row->fio_why + ")");
       } else {
-        p.Add(o.line, "option 'ioengine': '" + o.value +
-                          "' is not supported by storbed (psync, io_uring, libaio, mmap)");
+        p.Add(o.line, "option 'ioengine': '" + o.value + "' is not supported by storbed (" +
+                          EngineNameList() + ")");
       }
     } else if (key == "direct" || key == "invalidate" || key == "end_fsync") {
       job[key] = ParseBool(o, p);

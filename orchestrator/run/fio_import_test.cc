@@ -92,6 +92,15 @@ TEST(FioImportTest, NumjobsMapsToThreadsSharingTheRegion) {
   EXPECT_THROW(ImportFio("[a]\nrw=read\nnumjobs=65\n", "j.fio", kNvme), ScenarioError);
 }
 
+TEST(FioImportTest, Pvsync2IsItsOwnEngineAndSyncRunsAsPsyncWithANote) {
+  const auto f = ImportFio("[a]\nioengine=pvsync2\n[b]\nioengine=sync\n", "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 2u);
+  EXPECT_EQ(f.scenario.jobs[0].engine, Engine::Pvsync2);
+  EXPECT_EQ(f.scenario.jobs[1].engine, Engine::Psync);
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0], "j.fio:4: ioengine sync runs as psync (one positioned call at a time)");
+}
+
 TEST(FioImportTest, CompletionPollingMapsToReapPoll) {
   const auto f = ImportFio(
       "[p]\nioengine=io_uring\niodepth_batch_complete_min=0\n"
@@ -122,7 +131,8 @@ TEST(FioImportTest, BadValuesNameTheLine) {
     ImportFio("[a]\nioengine=posixaio\n", "j.fio", kNvme);
   } catch (const ScenarioError& e) {
     EXPECT_EQ(std::string(e.what()), "j.fio:2: option 'ioengine': 'posixaio' is not supported by "
-                                     "storbed (psync, io_uring, libaio, mmap)");
+                                     "storbed (psync, io_uring, libaio, mmap, pvsync2, "
+                                     "pvsync2_hipri, pvsync2_nowait)");
   }
   // The mapped scenario is validated as usual.
   try {

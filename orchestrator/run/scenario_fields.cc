@@ -1,5 +1,7 @@
 #include "run/scenario_fields.h"
 
+#include "engine_table.h"
+
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
@@ -133,7 +135,7 @@ std::vector<FieldSpec> MakeFields() {
        "random_distribution hotcold: share of the region that is hot (between 0 and 1)."},
       {"job", "hot_pct", FieldType::Number, "80", 0, 100, {}, "%",
        "random_distribution hotcold: percent of IOs that go to the hot share."},
-      {"job", "ioengine", FieldType::Enum, "\"psync\"", 0, 0, {"psync", "io_uring", "libaio", "mmap"},
+      {"job", "ioengine", FieldType::Enum, "\"psync\"", 0, 0, EngineNames(),
        "", "How the agent issues IO (mmap: loads and stores through a mapping; needs direct "
        "false)."},
       {"job", "bs", FieldType::Size, "\"4k\"", 512, 64 << 20, {}, "bytes",

@@ -21,8 +21,9 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
   if (spec.bs % 512 != 0) fail("bs", "must be a multiple of 512, got " + std::to_string(spec.bs));
   spec.iodepth = j["iodepth"];
   spec.reap = ParseReap(j["reap"]);
-  if (spec.reap == Reap::Poll && spec.engine != Engine::IoUring && spec.engine != Engine::Libaio)
-    fail("reap", "poll applies to ioengine \"io_uring\" and \"libaio\" only (ioengine is \"" +
+  if (spec.reap == Reap::Poll && !RowOf(spec.engine).reap_poll)
+    fail("reap", "poll applies to ioengine " + QuotedEngineNames(&EngineRow::reap_poll) +
+                     " only (ioengine is \"" +
                      ToString(spec.engine) + "\", which is synchronous)");
   spec.numjobs = j["numjobs"];
   spec.numjobs_split = j["numjobs_split"];

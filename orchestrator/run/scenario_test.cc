@@ -201,8 +201,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: jobs[0].pattern: expected one of sequential, random, gappy, strided, "
                 "got \"zigzag\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "ioengine": "posixaio"}]})",
-                "bad.json: jobs[0].ioengine: expected one of psync, io_uring, libaio, mmap, got "
-                "\"posixaio\""},
+                "bad.json: jobs[0].ioengine: expected one of psync, io_uring, libaio, mmap, pvsync2, "
+                "pvsync2_hipri, pvsync2_nowait, got \"posixaio\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": "4q"}]})",
                 "bad.json: jobs[0].bs: unknown size suffix 'q' in \"4q\" (use k, m, g or t; "
                 "powers of 1024)"},

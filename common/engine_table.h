@@ -1,0 +1,47 @@
+// The IO engines, one row each: the one place that names an engine, says where fio
+// spells it, and what it can do. Scenario validation, fio import, the job JSON and the
+// agent's engine factories all read these rows (DESIGN: a variant is one row).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace storbed {
+
+enum class Engine { Psync, IoUring, Libaio, Mmap, Pvsync2, Pvsync2Hipri, Pvsync2Nowait };
+// Keep it the last value above: the tests check that every value up to it has a row.
+inline constexpr Engine kLastEngine = Engine::Pvsync2Nowait;
+
+struct EngineRow {
+  Engine engine;
+  const char* name;  // scenario and wire name
+  // fio ioengine names imported as this engine (up to three, unused ones null); a name
+  // other than `name` is imported with the note "ioengine <fio> runs as <name> (<why>)".
+  const char* fio_names[3];
+  const char* fio_why;
+  bool async;            // keeps iodepth IOs in flight; false: one call at a time
+  bool reap_poll;        // reap modes: wait and poll (true) or wait only
+  bool needs_buffered;   // works through the page cache only: direct must be false
+  uint32_t max_iodepth;  // 1 for the synchronous engines; 0 = no limit
+  const char* help;      // one line
+};
+
+// Every engine, in declaration order.
+std::span<const EngineRow> EngineRows();
+// The row of `e` (every Engine value has one; asserted by the tests).
+const EngineRow& RowOf(Engine e);
+// The row whose scenario name is `name`, or null.
+const EngineRow* FindEngineRow(const std::string& name);
+// The row that imports fio's ioengine `fio_name` (already lower-case), or null.
+const EngineRow* FindFioEngineRow(const std::string& fio_name);
+// The scenario names, in row order: "psync", "io_uring", ...
+std::vector<std::string> EngineNames();
+// The same joined with ", ", for error messages.
+std::string EngineNameList();
+// The names of the rows where `column` is true, quoted, for messages:
+// "\"io_uring\" and \"libaio\"".
+std::string QuotedEngineNames(bool EngineRow::*column);
+
+}  // namespace storbed

@@ -41,6 +41,23 @@ const BusRow kBuses[] = {
      .guest_modules = {"virtio_pci", "virtio_scsi", "sd_mod"}, .guest_dev_prefix = "sd",
      .virtqueue = VirtqueueOwner::Controller, .first_request_queue = 2,
      .no_virtqueue_reason = ""},
+    // An ide-hd on q35's built-in ich9-ahci controller: a SATA disk, /dev/sdX through the
+    // guest's ahci and libata (modules.dep brings libahci, libata, scsi_mod). libata answers
+    // VPD page 0x80 with the ATA serial (serial=, 20 characters), as virtio-scsi's scsi-hd
+    // does. Its queue is the port's NCQ tags, 32; QEMU exposes no depth for it.
+    {.bus = Bus::Ahci, .name = "ahci", .default_target = false,
+     .help = "ahci: an ide-hd SATA disk on q35's built-in ich9-ahci controller",
+     .device_model = "ide-hd", .controller_model = nullptr, .controller_suffix = "",
+     .queues = QueueModel::Fixed, .queues_prop = nullptr,
+     .queue_size_prop = nullptr, .merging_prop = nullptr,
+     .fixed_queue = "one AHCI port, NCQ depth 32 (fixed by the device)",
+     .pci_function = false,
+     .libvirt_bus = "sata", .libvirt_dev_prefix = "sd",
+     .guest_modules = {"ahci", "sd_mod", nullptr}, .guest_dev_prefix = "sd",
+     .virtqueue = VirtqueueOwner::None, .first_request_queue = 0,
+     .no_virtqueue_reason =
+         "AHCI is not a virtio device: its queue is the port's 32 NCQ tags, which QEMU does "
+         "not expose"},
 };
 // clang-format on
 

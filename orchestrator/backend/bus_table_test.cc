@@ -11,9 +11,9 @@ namespace {
 
 using ::testing::Contains;
 
-// Every Bus value up to the last one; a new value past VirtioScsi must be added here too,
+// Every Bus value up to the last one; a new value past Ahci must be named here too,
 // which the count check below then holds to exactly one row each.
-constexpr int kBusCount = static_cast<int>(Bus::VirtioScsi) + 1;
+constexpr int kBusCount = static_cast<int>(Bus::Ahci) + 1;
 
 TEST(BusTableTest, EveryBusValueHasExactlyOneRow) {
   EXPECT_EQ(BusTable().size(), static_cast<size_t>(kBusCount));
@@ -65,6 +65,7 @@ TEST(BusTableTest, GuestModulesCoverEveryBusWithoutRepeats) {
   EXPECT_THAT(modules, Contains("virtio_blk"));
   EXPECT_THAT(modules, Contains("nvme"));
   EXPECT_THAT(modules, Contains("sd_mod"));
+  EXPECT_THAT(modules, Contains("ahci"));
   EXPECT_EQ(std::set<std::string>(modules.begin(), modules.end()).size(), modules.size());
 }
 
@@ -72,6 +73,7 @@ TEST(BusTableTest, OnlyVirtioBusesHaveVirtqueues) {
   EXPECT_TRUE(HasVirtqueues(Bus::VirtioBlk));
   EXPECT_TRUE(HasVirtqueues(Bus::VirtioScsi));
   EXPECT_FALSE(HasVirtqueues(Bus::Nvme));
+  EXPECT_FALSE(HasVirtqueues(Bus::Ahci));
   EXPECT_EQ(RowOf(Bus::Nvme).no_virtqueue_reason, std::string(kNvmeNoVirtqueue));
 }
 

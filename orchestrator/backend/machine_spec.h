@@ -9,7 +9,7 @@
 namespace storbed {
 
 // A disk bus; everything about one is its row in bus_table.cc.
-enum class Bus { VirtioBlk, Nvme, VirtioScsi };
+enum class Bus { VirtioBlk, Nvme, VirtioScsi, Ahci };
 enum class Aio { Threads, Native, IoUring };
 enum class CacheMode { None, Writeback };
 enum class Accel { Kvm, Tcg };

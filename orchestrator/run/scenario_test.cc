@@ -239,7 +239,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "targets": [], "jobs": [{"name": "a"}]})",
                 "bad.json: targets: expected a non-empty list of targets"},
         BadCase{R"({"name": "t", "targets": ["ide"], "jobs": [{"name": "a"}]})",
-                "bad.json: targets: expected targets from virtio-blk, nvme, virtio-scsi, "
+                "bad.json: targets: expected targets from virtio-blk, nvme, virtio-scsi, ahci, "
                 "bare-metal, got \"ide\""},
         BadCase{R"({"name": "t", "targets": ["nvme", "nvme"], "jobs": [{"name": "a"}]})",
                 "bad.json: targets: target \"nvme\" is listed twice"},

@@ -10,15 +10,14 @@
 
 namespace storbed {
 
+// The modules a storbed guest loads: every bus row's (bus_table.cc), the agent channel's
+// virtio_console, and crc32c_generic, ext4 and xfs for filesystem targets.
+std::vector<std::string> DefaultGuestModules();
+
 struct ImageRequest {
   GuestKernel kernel;
   std::string agent_path;  // the static storbed-agent binary
-  // ext4 and xfs for filesystem targets, after crc32c_generic: both need the crc32c
-  // crypto algorithm only by softdep (modules.dep does not list it), and without it
-  // ext4's mount and libcrc32c's load fail. virtio_scsi and sd_mod: the virtio-scsi bus.
-  std::vector<std::string> modules{"virtio_pci",     "virtio_blk", "virtio_console", "nvme",
-                                   "virtio_scsi",    "sd_mod",     "crc32c_generic", "ext4",
-                                   "xfs"};
+  std::vector<std::string> modules = DefaultGuestModules();
   std::string cache_dir;  // images live in cache_dir/<content_hash>/
 };
 

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "backend/bus_table.h"
+
 namespace storbed {
 namespace {
 
@@ -11,8 +13,6 @@ namespace {
 template <typename E>
 using NameTable = std::array<std::pair<E, const char*>, 2>;
 
-constexpr std::array<std::pair<Bus, const char*>, 3> kBusNames{
-    {{Bus::VirtioBlk, "virtio-blk"}, {Bus::Nvme, "nvme"}, {Bus::VirtioScsi, "virtio-scsi"}}};
 constexpr std::array<std::pair<Aio, const char*>, 3> kAioNames{
     {{Aio::Threads, "threads"}, {Aio::Native, "native"}, {Aio::IoUring, "io_uring"}}};
 constexpr NameTable<CacheMode> kCacheNames{
@@ -41,16 +41,21 @@ auto Parse(const Table& table, const std::string& text, const char* what) {
 
 }  // namespace
 
-std::string ToString(Bus bus) { return NameOf(kBusNames, bus); }
+std::string ToString(Bus bus) { return RowOf(bus).name; }
 std::string ToString(Aio aio) { return NameOf(kAioNames, aio); }
 std::string ToString(CacheMode cache) { return NameOf(kCacheNames, cache); }
 std::string ToString(Accel accel) { return NameOf(kAccelNames, accel); }
 
-Bus ParseBus(const std::string& text) { return Parse(kBusNames, text, "bus"); }
-Aio ParseAio(const std::string& text) { return Parse(kAioNames, text, "aio"); }
-CacheMode ParseCacheMode(const std::string& text) {
-  return Parse(kCacheNames, text, "cache mode");
+// The bus names are the bus table's.
+Bus ParseBus(const std::string& text) {
+  if (const BusRow* row = FindBusRow(text)) return row->bus;
+  std::string allowed;
+  for (const std::string& name : BusNames())
+    allowed += (allowed.empty() ? "\"" : ", \"") + name + "\"";
+  throw std::invalid_argument("unknown bus \"" + text + "\"; allowed: " + allowed);
 }
+Aio ParseAio(const std::string& text) { return Parse(kAioNames, text, "aio"); }
+CacheMode ParseCacheMode(const std::string& text) { return Parse(kCacheNames, text, "cache mode"); }
 Accel ParseAccel(const std::string& text) { return Parse(kAccelNames, text, "accelerator"); }
 
 }  // namespace storbed

@@ -8,7 +8,8 @@
 
 namespace storbed {
 
-enum class Bus { VirtioBlk, Nvme, VirtioScsi };
+// A disk bus; everything about one is its row in bus_table.cc.
+enum class Bus { VirtioBlk, Nvme, VirtioScsi, Ahci };
 enum class Aio { Threads, Native, IoUring };
 enum class CacheMode { None, Writeback };
 enum class Accel { Kvm, Tcg };
@@ -17,16 +18,15 @@ struct DiskSpec {
   std::string id;                 // short name, used in node names: "file-<id>", "disk-<id>"
   Bus bus = Bus::VirtioBlk;
   std::string backing;            // host file or block device ("" for null-co)
-  // QEMU's protocol driver under the format: "file" (a regular file), "host_device" (a
-  // host block device the user named) or "null-co" (no storage at all: QEMU completes
-  // each request after null_latency_ns, so the virtual path alone is measured).
+  // QEMU's protocol driver under the format: a row of disk_driver.h ("file",
+  // "host_device", "null-co").
   std::string driver = "file";
   uint64_t null_size = 0;         // null-co: the disk's size in bytes
   uint64_t null_latency_ns = 0;   // null-co: added to every request
   std::string format = "raw";     // "raw" or "qcow2"
-  uint32_t num_queues = 1;        // virtio-blk, virtio-scsi (request queues)
-  uint32_t queue_size = 256;      // virtio-blk, virtio-scsi
-  bool iothread = false;          // virtio-blk, virtio-scsi
+  uint32_t num_queues = 1;        // buses with virtqueues (bus_table.h: QueueModel)
+  uint32_t queue_size = 256;      // buses with virtqueues
+  bool iothread = false;          // buses with virtqueues
   Aio aio = Aio::Threads;
   CacheMode cache = CacheMode::None;
   // cache.no-flush=on: QEMU acknowledges guest flushes without passing them to the host,
@@ -54,7 +54,7 @@ struct MachineSpec {
 };
 
 // The names used in scenario files and in QEMU options.
-std::string ToString(Bus bus);          // "virtio-blk", "nvme", "virtio-scsi"
+std::string ToString(Bus bus);          // the bus row's name: "virtio-blk", "nvme", ...
 std::string ToString(Aio aio);          // "threads", "native", "io_uring"
 std::string ToString(CacheMode cache);  // "none", "writeback"
 std::string ToString(Accel accel);      // "kvm", "tcg"

@@ -9,7 +9,7 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(MachineSpecTest, NamesRoundTrip) {
-  for (Bus b : {Bus::VirtioBlk, Bus::Nvme}) EXPECT_EQ(ParseBus(ToString(b)), b);
+  for (Bus b : {Bus::VirtioBlk, Bus::Nvme, Bus::VirtioScsi}) EXPECT_EQ(ParseBus(ToString(b)), b);
   for (Aio a : {Aio::Threads, Aio::Native, Aio::IoUring}) EXPECT_EQ(ParseAio(ToString(a)), a);
   for (CacheMode c : {CacheMode::None, CacheMode::Writeback}) {
     EXPECT_EQ(ParseCacheMode(ToString(c)), c);

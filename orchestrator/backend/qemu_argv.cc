@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "backend/bus_table.h"
+#include "backend/disk_driver.h"
 #include "protocol.h"
 
 namespace storbed {
@@ -31,6 +33,16 @@ bool IsSafeName(const std::string& s) {
 
 const char* OnOff(bool b) { return b ? "on" : "off"; }
 
+// "virtio-blk, virtio-scsi": the buses an iothread can serve.
+std::string VirtqueueBusNames() {
+  std::string names;
+  for (const BusRow& row : BusTable()) {
+    if (row.queues == QueueModel::Virtqueues)
+      names += (names.empty() ? "" : " or ") + std::string(row.name);
+  }
+  return names;
+}
+
 void ValidateDisk(const DiskSpec& d) {
   auto fail = [&](const std::string& field, const std::string& problem) {
     throw MachineSpecError(d.id, field, problem);
@@ -39,13 +51,13 @@ void ValidateDisk(const DiskSpec& d) {
   if (!IsSafeName(d.id) || d.id.size() > 20) {
     fail("id", "\"" + d.id + "\" must be 1-20 characters of [A-Za-z0-9._-]");
   }
-  if (d.driver != "file" && d.driver != "host_device" && d.driver != "null-co") {
-    fail("driver", "\"" + d.driver +
-                       "\" is not supported; allowed: \"file\", \"host_device\", \"null-co\"");
+  const DiskDriverRow* driver = FindDiskDriver(d.driver);
+  if (!driver) {
+    fail("driver", "\"" + d.driver + "\" is not supported; allowed: " + DiskDriverNames());
   }
-  if (d.driver == "null-co") {
-    if (d.null_size == 0) fail("null_size", "must be set for null-co (the disk's size)");
-    if (d.format != "raw") fail("format", "null-co has no data to hold a qcow2 image; use raw");
+  if (!driver->has_storage) {
+    if (d.null_size == 0) fail("null_size", "must be set for " + d.driver + " (the disk's size)");
+    if (d.format != "raw") fail("format", d.driver + " has no data to hold a qcow2 image; use raw");
   } else if (d.backing.empty()) {
     fail("backing", "is empty; name a file or block device");
   }
@@ -53,15 +65,18 @@ void ValidateDisk(const DiskSpec& d) {
     fail("format", "\"" + d.format + "\" is not supported; allowed: \"raw\", \"qcow2\"");
   }
   if (d.aio == Aio::Native && d.cache != CacheMode::None) {
-    fail("aio", "aio=native needs cache=none: QEMU refuses aio=native without "
-                "cache.direct=on (O_DIRECT)");
+    fail("aio",
+         "aio=native needs cache=none: QEMU refuses aio=native without "
+         "cache.direct=on (O_DIRECT)");
   }
   if (d.serial.size() > 20) {
-    fail("serial", "\"" + d.serial + "\" is longer than 20 characters (the NVMe and "
-                   "virtio-blk serial limit)");
+    fail("serial", "\"" + d.serial +
+                       "\" is longer than 20 characters (the NVMe and "
+                       "virtio-blk serial limit)");
   }
   if (d.serial.find(',') != std::string::npos) fail("serial", "must not contain a comma");
-  if (d.bus == Bus::VirtioBlk || d.bus == Bus::VirtioScsi) {
+  const BusRow& bus = RowOf(d.bus);
+  if (bus.queues == QueueModel::Virtqueues) {
     uint32_t q = d.queue_size;
     if (q < 2 || q > 1024 || (q & (q - 1)) != 0) {
       fail("queue_size", std::to_string(q) + " must be a power of two from 2 to 1024");
@@ -69,46 +84,53 @@ void ValidateDisk(const DiskSpec& d) {
     if (d.num_queues < 1 || d.num_queues > 1024) {
       fail("num_queues", std::to_string(d.num_queues) + " must be from 1 to 1024");
     }
-  } else {
-    if (d.iothread) fail("iothread", "iothread needs a virtio bus (virtio-blk or virtio-scsi)");
-    if (d.nvme_max_ioqpairs < 1) fail("nvme_max_ioqpairs", "must be at least 1");
+  } else if (d.iothread) {
+    fail("iothread",
+         "iothread needs a virtio bus (" + VirtqueueBusNames() + "); " + bus.name + " has none");
   }
+  if (bus.queues == QueueModel::NvmeQueuePairs && d.nvme_max_ioqpairs < 1) {
+    fail("nvme_max_ioqpairs", "must be at least 1");
+  }
+}
+
+// The bus's queue options (",num-queues=2,queue-size=128"), on the device or its controller.
+std::string QueueOptions(const BusRow& bus, const DiskSpec& d) {
+  std::string opts;
+  const uint32_t count =
+      bus.queues == QueueModel::NvmeQueuePairs ? d.nvme_max_ioqpairs : d.num_queues;
+  if (bus.queues_prop) opts += std::string(",") + bus.queues_prop + "=" + std::to_string(count);
+  if (bus.queue_size_prop) {
+    opts += std::string(",") + bus.queue_size_prop + "=" + std::to_string(d.queue_size);
+  }
+  return opts;
 }
 
 void AppendDiskArgs(const DiskSpec& d, std::vector<std::string>& argv) {
   const std::string file_node = "file-" + d.id;
   const std::string disk_node = "disk-" + d.id;
-  const std::string io = "io-" + d.id;
   // QEMU's nvme refuses an empty serial and the agent maps disks by serial: default to id.
   const std::string serial = d.serial.empty() ? d.id : d.serial;
   if (d.iothread) {
-    argv.insert(argv.end(), {"-object", "iothread,id=" + io});
+    argv.insert(argv.end(), {"-object", "iothread,id=io-" + d.id});
   }
   argv.insert(argv.end(), {"-blockdev", ProtocolNodeOptions(d)});
   argv.insert(argv.end(), {"-blockdev", "driver=" + d.format + ",node-name=" + disk_node +
                                             ",file=" + file_node});
-  std::string dev;
-  if (d.bus == Bus::VirtioBlk) {
-    dev = "virtio-blk-pci,drive=" + disk_node + ",id=dev-" + d.id + ",serial=" + serial +
-          ",num-queues=" + std::to_string(d.num_queues) +
-          ",queue-size=" + std::to_string(d.queue_size) +
-          ",request-merging=" + OnOff(d.request_merging);
-    if (d.iothread) dev += ",iothread=" + io;
-  } else if (d.bus == Bus::VirtioScsi) {
-    // One controller per disk, so its queues and iothread belong to this disk alone.
-    std::string ctl = "virtio-scsi-pci,id=" + ScsiControllerId("dev-" + d.id) +
-                      ",num_queues=" + std::to_string(d.num_queues) +
-                      ",virtqueue_size=" + std::to_string(d.queue_size);
-    if (d.iothread) ctl += ",iothread=" + io;
-    argv.insert(argv.end(), {"-device", ctl});
-    dev = "scsi-hd,bus=" + ScsiControllerId("dev-" + d.id) + ".0,drive=" + disk_node +
-          ",id=dev-" + d.id + ",serial=" + serial;
-  } else {
-    // QEMU's nvme device has no request-merging property: request_merging is recorded
-    // only (DescribeDisk says so); the guest's nomerges setting is the knob there.
-    dev = "nvme,drive=" + disk_node + ",id=dev-" + d.id + ",serial=" + serial +
-          ",max_ioqpairs=" + std::to_string(d.nvme_max_ioqpairs);
+  const BusRow& bus = RowOf(d.bus);
+  const std::string iothread = d.iothread ? ",iothread=io-" + d.id : "";
+  std::string dev = bus.device_model;
+  if (bus.controller_model) {
+    const std::string ctl = ControllerId(d.bus, "dev-" + d.id);
+    argv.insert(argv.end(), {"-device", std::string(bus.controller_model) + ",id=" + ctl +
+                                            QueueOptions(bus, d) + iothread});
+    dev += ",bus=" + ctl + ".0";
   }
+  // Without bus=, QEMU puts a disk that is not a PCI function (ide-hd) on the first free
+  // bus of its kind: q35's built-in ich9-ahci has six, ide.0 to ide.5.
+  dev += ",drive=" + disk_node + ",id=dev-" + d.id + ",serial=" + serial;
+  if (!bus.controller_model) dev += QueueOptions(bus, d);
+  if (bus.merging_prop) dev += std::string(",") + bus.merging_prop + "=" + OnOff(d.request_merging);
+  if (!bus.controller_model) dev += iothread;
   argv.insert(argv.end(), {"-device", dev});
 }
 
@@ -116,9 +138,9 @@ void AppendDiskArgs(const DiskSpec& d, std::vector<std::string>& argv) {
 
 std::string ProtocolNodeOptions(const DiskSpec& d) {
   const std::string node = "node-name=file-" + d.id;
-  if (d.driver == "null-co") {
+  if (!DiskDriverOf(d.driver).has_storage) {
     // read-zeroes=on: without it reads return whatever was in the guest's buffer.
-    return "driver=null-co," + node + ",size=" + std::to_string(d.null_size) +
+    return "driver=" + d.driver + "," + node + ",size=" + std::to_string(d.null_size) +
            ",latency-ns=" + std::to_string(d.null_latency_ns) + ",read-zeroes=on";
   }
   // cache=none is O_DIRECT on the host file; no-flush stays off unless asked, so guest
@@ -128,7 +150,9 @@ std::string ProtocolNodeOptions(const DiskSpec& d) {
          ",cache.no-flush=" + OnOff(d.no_flush);
 }
 
-std::string ScsiControllerId(const std::string& device_id) { return device_id + "-scsi"; }
+std::string ControllerId(Bus bus, const std::string& device_id) {
+  return device_id + RowOf(bus).controller_suffix;
+}
 
 std::vector<std::string> DiskArgv(const DiskSpec& disk) {
   ValidateDisk(disk);
@@ -212,27 +236,29 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
 }
 
 std::string DescribeDisk(const DiskSpec& d) {
-  std::string s = d.id + ": " + ToString(d.bus);
-  if (d.driver == "null-co") {
-    s += " on null-co (no storage; " + std::to_string(d.null_size) + " bytes, " +
+  const BusRow& bus = RowOf(d.bus);
+  std::string s = d.id + ": " + bus.name;
+  if (!DiskDriverOf(d.driver).has_storage) {
+    s += " on " + d.driver + " (no storage; " + std::to_string(d.null_size) + " bytes, " +
          std::to_string(d.null_latency_ns) + " ns per request)";
   } else {
-    s += " backing " + d.backing + " (" + d.driver + ", " + d.format +
-         "), aio=" + ToString(d.aio) + ", cache=" + ToString(d.cache);
+    s += " backing " + d.backing + " (" + d.driver + ", " + d.format + "), aio=" + ToString(d.aio) +
+         ", cache=" + ToString(d.cache);
   }
-  if (d.bus == Bus::VirtioScsi) {
-    s += ", own virtio-scsi controller with " + std::to_string(d.num_queues) +
-         " request queue(s) of " + std::to_string(d.queue_size) +
+  if (bus.queues == QueueModel::Virtqueues) {
+    s += bus.controller_model ? ", own " + std::string(bus.controller_model) + " controller with "
+                              : ", ";
+    s += std::to_string(d.num_queues) + " request queue(s) of " + std::to_string(d.queue_size) +
          (d.iothread ? ", iothread" : ", no iothread");
-  } else if (d.bus == Bus::VirtioBlk) {
-    s += ", " + std::to_string(d.num_queues) + " queue(s) of " +
-         std::to_string(d.queue_size) + (d.iothread ? ", iothread" : ", no iothread") +
-         ", request merging " + OnOff(d.request_merging) + " (QEMU request-merging)";
+  } else if (bus.queues == QueueModel::NvmeQueuePairs) {
+    s += ", max_ioqpairs " + std::to_string(d.nvme_max_ioqpairs);
   } else {
-    s += ", max_ioqpairs " + std::to_string(d.nvme_max_ioqpairs) + ", request merging " +
-         OnOff(d.request_merging) +
-         " (recorded only: QEMU's nvme device has no merging knob; the guest's nomerges is)";
+    s += std::string(", ") + bus.fixed_queue;
   }
+  s += std::string(", request merging ") + OnOff(d.request_merging);
+  s += bus.merging_prop ? " (QEMU request-merging)"
+                        : std::string(" (recorded only: QEMU's ") + bus.device_model +
+                              " device has no merging knob; the guest's nomerges is)";
   s += ", serial " + (d.serial.empty() ? d.id : d.serial);
   return s;
 }

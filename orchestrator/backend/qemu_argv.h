@@ -50,8 +50,9 @@ std::string ProtocolNodeOptions(const DiskSpec& disk);
 // (MachineSpecError). The libvirt backend passes them verbatim on <qemu:commandline>.
 std::vector<std::string> DiskArgv(const DiskSpec& disk);
 
-// The id of the virtio-scsi controller that carries only the disk with `device_id`.
-std::string ScsiControllerId(const std::string& device_id);
+// The id of the controller (of a bus whose row has one) that carries only the disk with
+// `device_id`: "dev-d0-scsi".
+std::string ControllerId(Bus bus, const std::string& device_id);
 
 // One human-readable line per disk for manifests, including what request_merging did.
 std::string DescribeDisk(const DiskSpec& disk);

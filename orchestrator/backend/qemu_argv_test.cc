@@ -265,5 +265,37 @@ TEST(QemuArgvTest, BackingDriverMistakesNameTheField) {
             "disk \"d0\" field queue_size: 100 must be a power of two from 2 to 1024");
 }
 
+TEST(QemuArgvTest, AhciIsAnIdeHdOnQ35sBuiltInControllerWithItsSerial) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.bus = Bus::Ahci;
+    d.serial = "sn0";
+    d.num_queues = 4;  // no queues to set: AHCI's NCQ depth is the device's
+  }));
+  EXPECT_THAT(DiskArgs(m),
+              ElementsAreArray(std::vector<std::string>{
+                  "-blockdev",
+                  "driver=file,node-name=file-d0,filename=/a,aio=threads,cache.direct=on,"
+                  "cache.no-flush=off",
+                  "-blockdev", "driver=raw,node-name=disk-d0,file=file-d0",
+                  "-device", "ide-hd,drive=disk-d0,id=dev-d0,serial=sn0"}));
+  EXPECT_THAT(DescribeDisk(m.disks[0]), HasSubstr("NCQ"));
+}
+
+TEST(QemuArgvTest, AhciRefusesAnIothread) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.bus = Bus::Ahci;
+    d.iothread = true;
+  }));
+  try {
+    BuildQemuArgv(m, PathsIn(m.run_dir));
+    FAIL() << "expected MachineSpecError";
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.field(), "iothread");
+    EXPECT_THAT(e.what(), HasSubstr("ahci has none"));
+  }
+}
+
 }  // namespace
 }  // namespace storbed

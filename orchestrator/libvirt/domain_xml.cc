@@ -1,9 +1,12 @@
 #include "libvirt/domain_xml.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <sstream>
 
+#include "backend/bus_table.h"
+#include "backend/disk_driver.h"
 #include "backend/qemu_argv.h"
 #include "libvirt/backend_libvirt.h"
 #include "protocol.h"
@@ -56,18 +59,23 @@ std::string Attr(const std::string& name, const std::string& value) {
   return " " + name + "='" + XmlEscape(value) + "'";
 }
 
-void WriteVirtioDisk(std::ostream& x, const MachineSpec& spec, const DiskSpec& d,
-                     const std::string& path, int iothread) {
+// A disk libvirt models itself, on the bus its row names (virtio, sata).
+void WriteLibvirtDisk(std::ostream& x, const MachineSpec& spec, const DiskSpec& d,
+                      const std::string& path, int iothread) {
   // A host block device is <disk type='block'>: libvirt then gives QEMU host_device.
-  const bool block = d.driver == "host_device";
+  const bool block = DiskDriverOf(d.driver).block_device;
   x << "    <disk type='" << (block ? "block" : "file") << "' device='disk'>\n"
     << "      <driver name='qemu'" << Attr("type", d.format) << Attr("cache", LibvirtCache(d))
-    << Attr("io", ToString(d.aio)) << Attr("queues", std::to_string(d.num_queues))
-    << Attr("queue_size", std::to_string(d.queue_size));
+    << Attr("io", ToString(d.aio));
+  if (HasVirtqueues(d.bus)) {
+    x << Attr("queues", std::to_string(d.num_queues))
+      << Attr("queue_size", std::to_string(d.queue_size));
+  }
   if (iothread > 0) x << Attr("iothread", std::to_string(iothread));
   x << "/>\n"
     << "      <source" << Attr(block ? "dev" : "file", path) << "/>\n"
-    << "      <target" << Attr("dev", TargetDev(spec, d)) << " bus='virtio'/>\n"
+    << "      <target" << Attr("dev", TargetDev(spec, d)) << Attr("bus", RowOf(d.bus).libvirt_bus)
+    << "/>\n"
     << "      <serial>" << XmlEscape(d.serial.empty() ? d.id : d.serial) << "</serial>\n"
     << "      <alias" << Attr("name", LibvirtDeviceId(d)) << "/>\n"
     << "    </disk>\n";
@@ -86,6 +94,17 @@ std::string PciSlot(int index) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%x", 0x10 + index);
   return buf;
+}
+
+// True for a -device line of a bus's model that is a PCI function of its own (the disk's
+// or its controller's): libvirt must not place it.
+bool IsPciFunctionDevice(const std::string& arg) {
+  for (const BusRow& row : BusTable()) {
+    if (!row.pci_function) continue;
+    const std::string model = row.controller_model ? row.controller_model : row.device_model;
+    if (arg.rfind(model + ",", 0) == 0) return true;
+  }
+  return false;
 }
 
 std::string Unescape(std::string s) {
@@ -128,7 +147,8 @@ std::string DomainName(const std::string& session, const std::string& machine_na
 }
 
 bool OnQemuCommandline(const DiskSpec& disk) {
-  return disk.bus != Bus::VirtioBlk || disk.driver == "null-co";
+  const DiskDriverRow* driver = FindDiskDriver(disk.driver);
+  return RowOf(disk.bus).libvirt_bus == nullptr || (driver && !driver->libvirt_native);
 }
 
 std::string LibvirtDeviceId(const DiskSpec& disk) {
@@ -137,15 +157,17 @@ std::string LibvirtDeviceId(const DiskSpec& disk) {
 
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
   if (OnQemuCommandline(disk)) return "";
+  // libvirt counts each prefix on its own: vda, vdb, ... beside sda, sdb, ...
+  const std::string prefix = RowOf(disk.bus).libvirt_dev_prefix;
   int index = 0;
   for (const DiskSpec& d : spec.disks) {
     if (&d == &disk || d.id == disk.id) break;
-    if (!OnQemuCommandline(d)) ++index;
+    if (!OnQemuCommandline(d) && prefix == RowOf(d.bus).libvirt_dev_prefix) ++index;
   }
   // vda..vdz, then vdaa.. as libvirt counts.
   std::string suffix;
   for (int n = index + 1; n > 0; n = (n - 1) / 26) suffix.insert(suffix.begin(), char('a' + (n - 1) % 26));
-  return "vd" + suffix;
+  return prefix + suffix;
 }
 
 std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
@@ -157,7 +179,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   int iothreads = 0;  // libvirt's, for its own disks; qemu:commandline disks bring theirs
   bool has_commandline_disk = false;
   for (const DiskSpec& d : spec.disks) {
-    iothreads += d.iothread && !OnQemuCommandline(d) ? 1 : 0;
+    iothreads += d.iothread && !OnQemuCommandline(d) ? 1 : 0;  // ValidateDisk: virtio only
     has_commandline_disk |= OnQemuCommandline(d);
   }
 
@@ -192,7 +214,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   for (size_t i = 0; i < spec.disks.size(); ++i) {
     const DiskSpec& d = spec.disks[i];
     if (OnQemuCommandline(d)) continue;
-    WriteVirtioDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
+    WriteLibvirtDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
   }
   x << "    <controller type='usb' model='none'/>\n"
     << "    <serial type='file'>\n"
@@ -220,9 +242,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
         // libvirt does not know this device and gives pcie.0 slots from 1 up to its own
         // root ports, which QEMU would then find taken: pin it far above them. Like the
         // QEMU backend's, it stays an integrated endpoint on pcie.0.
-        if (arg.rfind("nvme,", 0) == 0 || arg.rfind("virtio-scsi-pci,", 0) == 0 ||
-            arg.rfind("virtio-blk-pci,", 0) == 0)
-          arg += ",bus=pcie.0,addr=" + PciSlot(pci_index++);
+        if (IsPciFunctionDevice(arg)) arg += ",bus=pcie.0,addr=" + PciSlot(pci_index++);
         x << "    <qemu:arg" << Attr("value", arg) << "/>\n";
       }
     }
@@ -230,16 +250,17 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   }
   // libvirt has no request-merging attribute; set the frontend property explicitly either
   // way, so the -device line says what BuildQemuArgv says.
-  bool any_virtio = false;
-  for (const DiskSpec& d : spec.disks) any_virtio |= !OnQemuCommandline(d);
-  if (any_virtio) {
+  auto merging = [](const DiskSpec& d) {
+    return !OnQemuCommandline(d) && RowOf(d.bus).merging_prop != nullptr;
+  };
+  if (std::any_of(spec.disks.begin(), spec.disks.end(), merging)) {
     x << "  <qemu:override>\n";
     for (const DiskSpec& d : spec.disks) {
-      if (OnQemuCommandline(d)) continue;
+      if (!merging(d)) continue;
       x << "    <qemu:device" << Attr("alias", LibvirtDeviceId(d)) << ">\n"
         << "      <qemu:frontend>\n"
-        << "        <qemu:property name='request-merging' type='bool' value='"
-        << (d.request_merging ? "true" : "false") << "'/>\n"
+        << "        <qemu:property" << Attr("name", RowOf(d.bus).merging_prop)
+        << " type='bool' value='" << (d.request_merging ? "true" : "false") << "'/>\n"
         << "      </qemu:frontend>\n"
         << "    </qemu:device>\n";
     }

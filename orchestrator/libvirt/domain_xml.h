@@ -37,19 +37,21 @@ inline constexpr const char* kOwnerNamespace = "https://storbed.dev/xmlns/run/1"
 // name holds characters other than [A-Za-z0-9._-].
 std::string DomainName(const std::string& session, const std::string& machine_name);
 
-// True for a disk libvirt 9.0 cannot express as a <disk>: NVMe (no emulated controller),
-// virtio-scsi (storbed gives each disk its own controller, with queues and iothread) and
-// null-co. Such disks go on <qemu:commandline> with qemu_argv's options verbatim; libvirt
-// does not know them, so their stats come from QMP.
+// True for a disk libvirt 9.0 cannot express as a <disk>: a bus whose row has no
+// libvirt_bus (NVMe: no emulated controller; virtio-scsi: storbed gives each disk its own
+// controller, with queues and iothread) or a driver libvirt lacks (null-co). Such disks go
+// on <qemu:commandline> with qemu_argv's options verbatim; libvirt does not know them, so
+// their stats come from QMP.
 bool OnQemuCommandline(const DiskSpec& disk);
 
-// The device id QEMU gets for `disk` under libvirt: the user alias "ua-<id>" for
-// virtio-blk (libvirt passes aliases through as -device id=), and qemu_argv's own id
-// "dev-<id>" for NVMe, whose -device comes verbatim from qemu_argv.
+// The device id QEMU gets for `disk` under libvirt: the user alias "ua-<id>" for a disk
+// libvirt models (it passes aliases through as -device id=), and qemu_argv's own id
+// "dev-<id>" for a <qemu:commandline> disk, whose -device comes verbatim from qemu_argv.
 std::string LibvirtDeviceId(const DiskSpec& disk);
 
-// The guest-visible target dev libvirt gives the disk ("vda", "vdb", ...), which is also
-// the block.N.name of its bulk stats. "" for NVMe (libvirt does not know that disk).
+// The guest-visible target dev libvirt gives the disk ("vda", "vdb", "sda", ...: the bus
+// row's prefix), which is also the block.N.name of its bulk stats. "" for a
+// <qemu:commandline> disk (libvirt does not know it).
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk);
 
 // The full domain XML. Validates the spec like BuildQemuArgv and adds what libvirt cannot

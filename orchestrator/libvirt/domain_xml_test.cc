@@ -259,5 +259,42 @@ TEST(DomainXmlTest, DomainWithoutOwnerHasNone) {
   EXPECT_FALSE(OwnerOf(""));
 }
 
+TEST(DomainXmlTest, AhciIsALibvirtSataDiskWithoutVirtioOptions) {
+  MachineSpec s = Spec();
+  s.disks[0].bus = Bus::Ahci;
+  s.disks[0].num_queues = 4;
+  const std::string x = Xml(s);
+  EXPECT_FALSE(OnQemuCommandline(s.disks[0]));
+  EXPECT_THAT(x, HasSubstr("<driver name='qemu' type='raw' cache='none' io='threads'/>"));
+  EXPECT_THAT(x, HasSubstr("<target dev='sda' bus='sata'/>"));
+  EXPECT_THAT(x, HasSubstr("<serial>SER0</serial>"));
+  EXPECT_THAT(x, HasSubstr("<alias name='ua-d0'/>"));
+  EXPECT_THAT(x, Not(HasSubstr("queues=")));
+  EXPECT_THAT(x, Not(HasSubstr("<qemu:override>")));  // ide-hd has no request-merging
+  EXPECT_THAT(x, Not(HasSubstr("<qemu:commandline>")));
+}
+
+TEST(DomainXmlTest, SataAndVirtioDisksAreCountedApart) {
+  MachineSpec s = Spec();
+  DiskSpec d1 = s.disks[0];
+  d1.id = "d1";
+  d1.bus = Bus::Ahci;
+  s.disks.push_back(d1);
+  EXPECT_EQ(TargetDev(s, s.disks[0]), "vda");
+  EXPECT_EQ(TargetDev(s, s.disks[1]), "sda");
+}
+
+TEST(DomainXmlTest, AhciOnNullCoGoesOnTheCommandLineUnpinned) {
+  MachineSpec s = Spec();
+  s.disks[0].bus = Bus::Ahci;
+  s.disks[0].driver = "null-co";
+  s.disks[0].backing = "";
+  s.disks[0].null_size = 1 << 30;
+  const std::string x = Xml(s);
+  EXPECT_TRUE(OnQemuCommandline(s.disks[0]));
+  // ide-hd is not a PCI function: QEMU places it on a free ich9-ahci port itself.
+  EXPECT_THAT(x, HasSubstr("<qemu:arg value='ide-hd,drive=disk-d0,id=dev-d0,serial=SER0'/>"));
+}
+
 }  // namespace
 }  // namespace storbed

@@ -1,10 +1,12 @@
 #include "run/backing_leases.h"
 
+#include "backend/disk_driver.h"
+
 namespace storbed {
 
 std::string BackingLeases::KeyOf(const DiskConfig& disk) {
   if (!disk.backing.empty()) return disk.backing;
-  if (disk.driver == "null-co") return "null-co";
+  if (!DriverHasStorage(disk.driver)) return disk.driver;
   std::string key = std::to_string(disk.size_bytes);
   if (!disk.filesystem.empty())
     key += "-" + disk.filesystem + "-" + std::to_string(disk.fs_file_bytes);

@@ -267,18 +267,19 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
 }  // namespace
 
 std::vector<std::string> ParseFioTargets(const std::string& list) {
-  static const std::vector<std::string> kAll = {"virtio-blk", "nvme", "virtio-scsi",
-                                                "bare-metal"};
-  // The scenario's default targets; virtio-scsi only when asked for.
-  if (list.empty()) return {"virtio-blk", "nvme", "bare-metal"};
+  const std::vector<std::string> all = TargetNames();
+  // The scenario's default targets; the others only when asked for.
+  if (list.empty()) return DefaultTargetNames();
   std::vector<std::string> out;
   std::stringstream in(list);
   std::string item;
   while (std::getline(in, item, ',')) {
     item = Trim(item);
-    if (std::find(kAll.begin(), kAll.end(), item) == kAll.end())
-      throw ScenarioError("--target: '" + item +
-                          "' is not a target (virtio-blk, nvme, virtio-scsi, bare-metal)");
+    if (std::find(all.begin(), all.end(), item) == all.end()) {
+      std::string names;
+      for (const std::string& t : all) names += (names.empty() ? "" : ", ") + t;
+      throw ScenarioError("--target: '" + item + "' is not a target (" + names + ")");
+    }
     out.push_back(item);
   }
   return out;

@@ -34,7 +34,7 @@ fsync=8
   const Scenario& s = f.scenario;
   ASSERT_EQ(s.jobs.size(), 3u);
   EXPECT_EQ(s.name, "job");
-  EXPECT_EQ(s.targets, std::vector<TargetKind>{TargetKind::Nvme});
+  EXPECT_EQ(s.targets, std::vector<TargetKind>{TargetKind{Bus::Nvme}});
   EXPECT_EQ(s.jobs[0].engine, Engine::Libaio);
   EXPECT_TRUE(s.jobs[0].direct);
   EXPECT_EQ(s.jobs[0].bs, 65536u);

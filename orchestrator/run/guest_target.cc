@@ -6,11 +6,13 @@
 
 #include "analysis/durability.h"
 #include "analysis/ladder_builder.h"
+#include "backend/bus_table.h"
+#include "backend/disk_driver.h"
 #include "backend/interrupt.h"
 #include "libvirt/virt_handles.h"
+#include "run/host_info.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
-#include "run/host_info.h"
 
 namespace storbed {
 namespace {
@@ -21,10 +23,13 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string DeviceWithSerial(const HelloReply& hello, std::string* seen) {
+// The guest disk with our serial whose name has the bus row's prefix (/dev/vdX,
+// /dev/nvme0n1, /dev/sdX): the agent reads each disk's serial from sysfs or its VPD page.
+std::string DeviceWithSerial(const HelloReply& hello, Bus bus, std::string* seen) {
+  const std::string prefix = RowOf(bus).guest_dev_prefix;
   for (const auto& d : hello.devices) {
     *seen += (seen->empty() ? "" : ", ") + d.name + "(serial '" + d.serial + "')";
-    if (d.serial == kTestDiskSerial) return d.path;
+    if (d.serial == kTestDiskSerial && d.name.rfind(prefix, 0) == 0) return d.path;
   }
   return "";
 }
@@ -97,20 +102,19 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   spec.run_dir = run_dir;
   DiskSpec d;
   d.id = "d0";
-  d.bus = target == TargetKind::Nvme         ? Bus::Nvme
-          : target == TargetKind::VirtioScsi ? Bus::VirtioScsi
-                                             : Bus::VirtioBlk;
+  if (!target.bus) throw std::logic_error("GuestMachineSpec: the bare-metal target has no guest");
+  d.bus = *target.bus;
   d.backing = ctx.backing.path;
   d.format = ctx.backing.format;
-  d.driver = ctx.backing.block_device ? "host_device" : "file";
+  d.driver = ctx.backing.block_device ? kDriverHostDevice : kDriverFile;
   if (ctx.backing.null_co) {
-    d.driver = "null-co";
+    d.driver = kDriverNullCo;
     d.null_size = disk.size_bytes;
     d.null_latency_ns = disk.null_latency_ns;
   }
   d.num_queues = disk.num_queues;
   d.queue_size = disk.queue_size;
-  d.iothread = disk.iothread && (d.bus == Bus::VirtioBlk || d.bus == Bus::VirtioScsi);
+  d.iothread = disk.iothread && HasVirtqueues(d.bus);  // the scenario's field is for all buses
   d.aio = disk.aio;
   d.cache = disk.cache;
   d.request_merging = disk.request_merging;
@@ -173,11 +177,12 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   ctx.manifest.Update([&](nlohmann::json& m) { m["machines"][label] = entry; });
 
   std::string seen;
-  const std::string device = DeviceWithSerial(hello, &seen);
+  const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);
   if (device.empty()) {
     for (const auto& run : runs)
       RecordFailure(ctx, base_record(run), RunStatus::Failed,
-                    std::string("the guest shows no disk with serial ") + kTestDiskSerial +
+                    std::string("the guest shows no ") + RowOf(spec.disks[0].bus).guest_dev_prefix +
+                        "* disk with serial " + kTestDiskSerial +
                         " (devices: " + (seen.empty() ? "none" : seen) + ")");
     machine->Shutdown();
     return;

@@ -40,7 +40,7 @@ TEST(GuestMachineSpecTest, VirtioScsiTargetGetsTheScsiBusWithItsIothreadAndQueue
       R"({"name": "t", "targets": ["virtio-scsi"],
           "disk": {"iothread": true, "num_queues": 4, "queue_size": 128},
           "jobs": [{"name": "a"}]})",
-      TargetKind::VirtioScsi, FileBacking("raw"));
+      TargetKind{Bus::VirtioScsi}, FileBacking("raw"));
   EXPECT_EQ(d.bus, Bus::VirtioScsi);
   EXPECT_TRUE(d.iothread);
   EXPECT_EQ(d.num_queues, 4u);
@@ -52,7 +52,7 @@ TEST(GuestMachineSpecTest, VirtioScsiTargetGetsTheScsiBusWithItsIothreadAndQueue
 TEST(GuestMachineSpecTest, NvmeHasNoIothread) {
   const DiskSpec d =
       DiskFor(R"({"name": "t", "disk": {"iothread": true}, "jobs": [{"name": "a"}]})",
-              TargetKind::Nvme, FileBacking("raw"));
+              TargetKind{Bus::Nvme}, FileBacking("raw"));
   EXPECT_EQ(d.bus, Bus::Nvme);
   EXPECT_FALSE(d.iothread);
 }
@@ -60,7 +60,7 @@ TEST(GuestMachineSpecTest, NvmeHasNoIothread) {
 TEST(GuestMachineSpecTest, Qcow2BackingIsOpenedAsQcow2) {
   const DiskSpec d =
       DiskFor(R"({"name": "t", "disk": {"format": "qcow2"}, "jobs": [{"name": "a"}]})",
-              TargetKind::VirtioBlk, FileBacking("qcow2"));
+              TargetKind{Bus::VirtioBlk}, FileBacking("qcow2"));
   EXPECT_EQ(d.format, "qcow2");
   EXPECT_EQ(d.backing, "/work/backing.qcow2");
 }
@@ -72,7 +72,7 @@ TEST(GuestMachineSpecTest, NamedBlockDeviceUsesHostDevice) {
   b.block_device = true;
   const DiskSpec d = DiskFor(R"({"name": "t", "disk": {"backing": "/dev/sdz"},
                                  "jobs": [{"name": "a"}]})",
-                             TargetKind::VirtioBlk, b);
+                             TargetKind{Bus::VirtioBlk}, b);
   EXPECT_EQ(d.driver, "host_device");
   EXPECT_EQ(d.backing, "/dev/sdz");
 }
@@ -85,7 +85,7 @@ TEST(GuestMachineSpecTest, NullCoHasNoBackingAndTakesSizeAndLatency) {
       R"({"name": "t", "targets": ["virtio-blk"],
           "disk": {"driver": "null-co", "size": "1g", "null_latency": "50us"},
           "jobs": [{"name": "a"}]})",
-      TargetKind::VirtioBlk, b);
+      TargetKind{Bus::VirtioBlk}, b);
   EXPECT_EQ(d.driver, "null-co");
   EXPECT_EQ(d.backing, "");
   EXPECT_EQ(d.null_size, 1ull << 30);

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "backend/disk_driver.h"
 #include "run/scenario_fields.h"
 
 namespace storbed {
@@ -92,7 +93,7 @@ RunPlan PlanScenario(const Scenario& s) {
       json bare_values = json::object();
       if (target == TargetKind::BareMetal) {
         // null-co has no storage; validation made sure the scenario excludes this pair.
-        if (mv.disk.driver == "null-co") continue;
+        if (!DriverHasStorage(mv.disk.driver)) continue;
         // Bare metal has no machine: only the backing (and the filesystem on it) tells
         // two combinations apart.
         static const char* const kBareKeys[] = {"disk.size", "disk.backing", "disk.filesystem",
@@ -221,8 +222,9 @@ std::string RenderDryRun(const Scenario& s, const DryRun& d, const std::string& 
           << mv.machine.kernel << ", disk " << (mv.disk.image_bytes() >> 20) << " MiB aio "
           << ToString(mv.disk.aio) << " cache " << ToString(mv.disk.cache)
           << (mv.disk.iothread ? " iothread" : "")
-          << (mv.disk.driver == "null-co"
-                  ? " null-co latency " + std::to_string(mv.disk.null_latency_ns) + " ns"
+          << (!DriverHasStorage(mv.disk.driver)
+                  ? " " + mv.disk.driver + " latency " + std::to_string(mv.disk.null_latency_ns) +
+                        " ns"
                   : "")
           << (mv.disk.format != "raw" ? " " + mv.disk.format : "")
           << (mv.disk.filesystem.empty() ? "" : " " + mv.disk.filesystem + " image");

@@ -10,6 +10,7 @@
 
 #include "backend/accel.h"
 #include "backend/backend_qemu.h"
+#include "backend/disk_driver.h"
 #include "backend/interrupt.h"
 #include "images/filesystem_image.h"
 #include "images/image_builder.h"
@@ -79,7 +80,7 @@ KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
 // The backing of one disk combination: nothing (null-co), the user's file or device, a
 // filesystem image with its test file, or a filled raw file; qcow2 is converted from it.
 Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads, bool writes) {
-  if (disk.driver == "null-co") {
+  if (!DriverHasStorage(disk.driver)) {
     Backing b;
     b.size_bytes = disk.size_bytes;
     b.how = "none: QEMU's null-co driver completes every request after " +
@@ -178,7 +179,7 @@ RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
   // copy for each further machine that runs at the same time (backing_leases.h).
   std::atomic<size_t> files{0};
   BackingLeases backings([&](const DiskConfig& disk, size_t copy) {
-    if (disk.driver != "null-co")
+    if (DriverHasStorage(disk.driver))
       LineLog(sink, "") << "preparing backing (" << (disk.image_bytes() >> 20) << " MiB"
                         << (disk.filesystem.empty() ? "" : " " + disk.filesystem) << ")...\n";
     const size_t n = files++;

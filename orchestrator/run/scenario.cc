@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "backend/disk_driver.h"
 #include "images/filesystem_image.h"
 #include "run/scenario_validate.h"
 
@@ -17,24 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-TargetKind ParseTarget(const std::string& s) {
-  if (s == "virtio-blk") return TargetKind::VirtioBlk;
-  if (s == "nvme") return TargetKind::Nvme;
-  if (s == "virtio-scsi") return TargetKind::VirtioScsi;
-  return TargetKind::BareMetal;
-}
-
 }  // namespace
-
-std::string ToString(TargetKind t) {
-  switch (t) {
-    case TargetKind::VirtioBlk: return "virtio-blk";
-    case TargetKind::Nvme: return "nvme";
-    case TargetKind::VirtioScsi: return "virtio-scsi";
-    case TargetKind::BareMetal: return "bare-metal";
-  }
-  return "?";
-}
 
 uint64_t DiskConfig::image_bytes() const {
   if (filesystem.empty()) return size_bytes;
@@ -79,7 +63,7 @@ void BuildDiskKind(const Validator& check, const json& disk, const json& given, 
   d.driver = disk["driver"];
   d.null_latency_ns = disk["null_latency"];
   d.filesystem = disk["filesystem"] == "none" ? "" : disk["filesystem"].get<std::string>();
-  const bool null_co = d.driver == "null-co";
+  const bool null_co = !DriverHasStorage(d.driver);
   if (null_co && !d.backing.empty())
     check.Fail("disk.driver", "\"null-co\" has no storage: it cannot use disk.backing (" +
                                   d.backing + ")");
@@ -190,7 +174,8 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
 
   s.name = top["name"];
   s.description = top["description"];
-  for (const auto& t : top["targets"]) s.targets.push_back(ParseTarget(t.get<std::string>()));
+  for (const auto& t : top["targets"])
+    s.targets.push_back(FindTarget(t).value_or(TargetKind::BareMetal));
   for (size_t i = 0; i < top["matrix_exclude"].size(); ++i)
     s.exclude.push_back(ParseExcludeRule(check, top["matrix_exclude"][i],
                                          "matrix_exclude[" + std::to_string(i) + "]"));
@@ -213,7 +198,7 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
   s.machine = s.machines[0].machine;
   s.disk = s.machines[0].disk;
   for (const auto& m : s.machines) {
-    if (m.disk.driver != "null-co") continue;
+    if (DriverHasStorage(m.disk.driver)) continue;
     json values = m.values;
     values["target"] = "bare-metal";
     const bool excluded = std::any_of(s.exclude.begin(), s.exclude.end(),

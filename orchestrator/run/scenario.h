@@ -12,6 +12,7 @@
 
 #include "backend/machine_spec.h"
 #include "job.h"
+#include "run/target_kind.h"
 
 namespace storbed {
 
@@ -51,8 +52,6 @@ struct DiskConfig {
   bool request_merging = true;
 };
 
-enum class TargetKind { VirtioBlk, Nvme, VirtioScsi, BareMetal };
-std::string ToString(TargetKind t);
 
 // One machine + disk combination of the matrix. `values` holds every field of both
 // sections ("machine.vcpus", "disk.aio", ...); `params` only those given as lists.

@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <sstream>
 
+#include "backend/disk_driver.h"
+#include "run/target_kind.h"
+
 namespace storbed {
 
 namespace {
@@ -33,11 +36,8 @@ std::vector<FieldSpec> MakeFields() {
       // scenario
       {"scenario", "name", FieldType::String, "", 0, 0, {}, "", "Name of the suite, used in reports."},
       {"scenario", "description", FieldType::String, "\"\"", 0, 0, {}, "", "What the suite shows."},
-      {"scenario", "targets", FieldType::TargetList, "[\"virtio-blk\",\"nvme\",\"bare-metal\"]", 0,
-       0, {"virtio-blk", "nvme", "virtio-scsi", "bare-metal"}, "",
-       "Where each job runs: a guest disk on that bus (virtio-scsi: a scsi-hd on a "
-       "virtio-scsi-pci controller), or the host (bare metal) against the same backing "
-       "through a loop device."},
+      {"scenario", "targets", FieldType::TargetList,
+       nlohmann::json(DefaultTargetNames()).dump(), 0, 0, TargetNames(), "", TargetsHelp()},
       {"scenario", "matrix_exclude", FieldType::ExcludeList, "[]", 0, 0, {}, "",
        "Combinations to drop from the matrix: a list of objects of field -> value (\"disk.aio\", "
        "\"job.bs\", a short name when unambiguous, or \"target\"); a combination matching every "
@@ -85,7 +85,7 @@ std::vector<FieldSpec> MakeFields() {
       {"disk", "format", FieldType::Enum, "\"raw\"", 0, 0, {"raw", "qcow2"}, "",
        "Image format of the backing storbed creates: qcow2 is converted from the filled raw "
        "file (qemu-img convert), so every cluster holds data. Bare metal reads the raw file."},
-      {"disk", "driver", FieldType::Enum, "\"file\"", 0, 0, {"file", "null-co"}, "",
+      {"disk", "driver", FieldType::Enum, "\"file\"", 0, 0, ScenarioDiskDrivers(), "",
        "QEMU's protocol driver: file (the backing), or null-co (no storage: QEMU completes "
        "each request after null_latency, so only the virtual path is measured; guest "
        "targets only)."},

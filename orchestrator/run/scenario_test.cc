@@ -15,7 +15,7 @@ TEST(ScenarioTest, MinimalScenarioGetsDefaults) {
   const Scenario s = ParseScenario(kMinimal, "t.json");
   EXPECT_EQ(s.name, "t");
   ASSERT_EQ(s.targets.size(), 3u);
-  EXPECT_EQ(s.targets[0], TargetKind::VirtioBlk);
+  EXPECT_EQ(s.targets[0], TargetKind{Bus::VirtioBlk});
   EXPECT_EQ(s.targets[2], TargetKind::BareMetal);
   EXPECT_EQ(s.disk.size_bytes, 64ull << 20);
   EXPECT_EQ(s.machine.memory_bytes, 1ull << 30);
@@ -102,7 +102,7 @@ TEST(ScenarioTest, VirtioScsiTargetParses) {
       R"({"name": "t", "targets": ["virtio-scsi"], "disk": {"iothread": true, "num_queues": 4},
           "jobs": [{"name": "a"}]})",
       "t.json");
-  ASSERT_EQ(s.targets, std::vector<TargetKind>{TargetKind::VirtioScsi});
+  ASSERT_EQ(s.targets, std::vector<TargetKind>{TargetKind{Bus::VirtioScsi}});
   EXPECT_EQ(ToString(s.targets[0]), "virtio-scsi");
   EXPECT_TRUE(s.disk.iothread);
 }
@@ -239,7 +239,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "targets": [], "jobs": [{"name": "a"}]})",
                 "bad.json: targets: expected a non-empty list of targets"},
         BadCase{R"({"name": "t", "targets": ["ide"], "jobs": [{"name": "a"}]})",
-                "bad.json: targets: expected targets from virtio-blk, nvme, virtio-scsi, "
+                "bad.json: targets: expected targets from virtio-blk, nvme, virtio-scsi, ahci, "
                 "bare-metal, got \"ide\""},
         BadCase{R"({"name": "t", "targets": ["nvme", "nvme"], "jobs": [{"name": "a"}]})",
                 "bad.json: targets: target \"nvme\" is listed twice"},

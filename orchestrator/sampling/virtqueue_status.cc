@@ -1,5 +1,6 @@
 #include "sampling/virtqueue_status.h"
 
+#include "backend/bus_table.h"
 #include "backend/qemu_argv.h"
 #include "backend/qmp_client.h"
 #include "timeline.h"
@@ -18,11 +19,8 @@ VirtqueueTarget Unavailable(std::string reason) {
 }  // namespace
 
 VirtqueueTarget ResolveVirtqueues(const QmpExecutor& qmp, const std::string& device_id, Bus bus) {
-  if (bus == Bus::Nvme) {
-    VirtqueueTarget t;
-    t.reason = kNvmeNoVirtqueue;
-    return t;
-  }
+  const BusRow& row = RowOf(bus);
+  if (row.virtqueue == VirtqueueOwner::None) return Unavailable(row.no_virtqueue_reason);
   json devices;
   try {
     devices = qmp("x-query-virtio", json::object());
@@ -37,7 +35,8 @@ VirtqueueTarget ResolveVirtqueues(const QmpExecutor& qmp, const std::string& dev
   // The device's own id names /machine/peripheral/<id>; its virtio part is the child
   // "virtio-backend", which is what x-query-virtio lists. A SCSI disk has no queues of
   // its own: they are its controller's.
-  const std::string owner = bus == Bus::VirtioScsi ? ScsiControllerId(device_id) : device_id;
+  const std::string owner =
+      row.virtqueue == VirtqueueOwner::Controller ? ControllerId(bus, device_id) : device_id;
   const std::string want = "/machine/peripheral/" + owner + "/virtio-backend";
   std::string path;
   for (const json& d : devices) {
@@ -66,11 +65,9 @@ VirtqueueTarget ResolveVirtqueues(const QmpExecutor& qmp, const std::string& dev
   t.path = path;
   t.num_queues = n->get<int>();
   // virtio-scsi: queue 0 is control, 1 events, requests from 2 on.
-  if (bus == Bus::VirtioScsi) {
-    t.first_queue = 2;
-    if (t.num_queues <= 2)
-      throw VirtqueueError("x-query-virtio-status " + path + " has no request queues",
-                           status.dump());
+  t.first_queue = row.first_request_queue;
+  if (t.num_queues <= t.first_queue) {
+    throw VirtqueueError("x-query-virtio-status " + path + " has no request queues", status.dump());
   }
   return t;
 }

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "backend/machine_spec.h"
-#include "ladder.h"
+#include "backend/bus_table.h"
 #include "backend/qmp_executor.h"
+#include "ladder.h"
 
 namespace storbed {
 
@@ -37,11 +37,9 @@ struct VirtqueueTarget {
   int first_queue = 0;  // the first request queue (virtio-scsi: 2, after control and event)
 };
 
-inline constexpr const char* kNvmeNoVirtqueue =
-    "NVMe is not a virtio device: QEMU exposes no submission-queue depth";
-
-// Finds the virtio-blk device with id `device_id` ("dev-d0"). Never throws for a missing
-// command (CommandNotFound) or device: returns !available with the reason. Throws
+// Finds the virtio device of the disk with id `device_id` ("dev-d0") as its bus row says
+// (the device, its controller, or none: !available with the row's reason). Never throws for a
+// missing command (CommandNotFound) or device: returns !available with the reason. Throws
 // VirtqueueError for a malformed reply, QmpError/QmpConnectionError for other failures.
 VirtqueueTarget ResolveVirtqueues(const QmpExecutor& qmp, const std::string& device_id, Bus bus);
 

@@ -1,11 +1,14 @@
 // The other buses and backings in a real TCG guest: a virtio-scsi disk (its own
 // controller, serial from the VPD page, request-queue depth sampled) and a null-co disk
-// (no storage; QEMU completes each request after latency-ns).
+// (no storage; QEMU completes each request after latency-ns), and an ahci disk (an ide-hd
+// on q35's ich9-ahci: serial from libata's VPD page, no virtqueue).
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <memory>
 
 #include "backend/backend_qemu.h"
+#include "backend/bus_table.h"
 #include "run/backing.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
@@ -24,6 +27,7 @@ class BusBackingTest : public ::testing::Test {
     if (image.kernel_path.empty()) return;
     const std::string dir = testing::ScratchDir("bus-backing");
     CreateFilledBacking(dir + "/scsi.raw", 32 << 20);
+    CreateFilledBacking(dir + "/ahci.raw", 32 << 20);
     spec_ = testing::TestGuestSpec("itest-bus", image, dir + "/machine");
     DiskSpec scsi;
     scsi.id = "d0";
@@ -37,7 +41,12 @@ class BusBackingTest : public ::testing::Test {
     null.null_size = 64 << 20;
     null.null_latency_ns = kNullLatencyNs;
     null.serial = "null-d1";
-    spec_.disks = {scsi, null};
+    DiskSpec ahci;
+    ahci.id = "d2";
+    ahci.bus = Bus::Ahci;
+    ahci.backing = dir + "/ahci.raw";
+    ahci.serial = "ahci-d2";
+    spec_.disks = {scsi, null, ahci};
     QemuBackend backend;
     machine_ = backend.Start(spec_, std::chrono::seconds(180)).release();
   }
@@ -96,6 +105,18 @@ TEST_F(BusBackingTest, NullCoAddsItsLatencyAndTouchesNoHostDevice) {
   // QEMU's own residence time includes the configured latency.
   EXPECT_GE(host.qemu_block.mean_latency_us, kNullLatencyNs / 1000.0);
   EXPECT_FALSE(host.host_device.available);
+}
+
+TEST_F(BusBackingTest, AhciDiskIsFoundBySerialAndHasNoVirtqueue) {
+  if (!machine_) GTEST_SKIP() << "no guest kernel installed";
+  JobResult r;
+  const HostLayers host = RunSampled(spec_.disks[2], &r);
+  EXPECT_GT(r.ios, 0u);
+  std::cout << "[ measured ] ahci randread QD8: " << r.iops << " IOPS\n";
+  ASSERT_TRUE(host.qemu_block.available) << host.qemu_block.reason;
+  EXPECT_GT(host.qemu_block.iops, 0);
+  EXPECT_FALSE(host.virtqueue.available);
+  EXPECT_EQ(host.virtqueue.reason, RowOf(Bus::Ahci).no_virtqueue_reason);
 }
 
 }  // namespace

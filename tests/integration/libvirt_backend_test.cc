@@ -14,6 +14,7 @@
 #include "backend/qemu_argv.h"
 #include "ladder.h"
 #include "libvirt/backend_libvirt.h"
+#include "libvirt/domain_xml.h"
 #include "libvirt/virt_handles.h"
 #include "run/backing.h"
 #include "run/guest_target.h"
@@ -163,7 +164,7 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     for (const auto& d : m->Hello().devices)
       if (d.serial == kTestDiskSerial) device = d.path;
     ASSERT_FALSE(device.empty()) << "the guest has no disk with serial " << kTestDiskSerial;
-    EXPECT_EQ(m->DeviceId(disk), v.bus == Bus::VirtioBlk ? "ua-d0" : "dev-d0");
+    EXPECT_EQ(m->DeviceId(disk), OnQemuCommandline(disk) ? "dev-d0" : "ua-d0");
     EXPECT_TRUE(std::filesystem::exists(spec.run_dir + "/domain.xml"));
     EXPECT_EQ(m->Describe()["domain"], domain);
     EXPECT_NE(m->QemuVersion().find("via libvirt"), std::string::npos) << m->QemuVersion();
@@ -210,6 +211,9 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     if (v.bus == Bus::VirtioBlk) {
       EXPECT_EQ(host.qemu_block.source, "libvirt block stats vda (virDomainListGetStats)");
       EXPECT_TRUE(host.virtqueue.available) << host.virtqueue.reason;
+    } else if (v.bus == Bus::Ahci) {
+      EXPECT_EQ(host.qemu_block.source, "libvirt block stats sda (virDomainListGetStats)");
+      EXPECT_FALSE(host.virtqueue.available);
     } else {
       EXPECT_EQ(host.qemu_block.source, "query-blockstats dev-d0");  // QMP through libvirt
     }
@@ -253,10 +257,12 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
 INSTANTIATE_TEST_SUITE_P(Buses, LibvirtBackendTest,
                          ::testing::Values(Variant{Bus::VirtioBlk, false},
                                            Variant{Bus::Nvme, true},
-                                           Variant{Bus::VirtioScsi, false}),
+                                           Variant{Bus::VirtioScsi, false},
+                                           Variant{Bus::Ahci, false}),
                          [](const auto& info) {
                            if (info.param.bus == Bus::Nvme) return std::string("nvme_uploaded_backing");
                            if (info.param.bus == Bus::VirtioScsi) return std::string("virtio_scsi_in_place");
+                           if (info.param.bus == Bus::Ahci) return std::string("ahci_in_place");
                            return std::string("virtio_blk_in_place");
                          });
 

@@ -8,24 +8,32 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace storbed {
 
 // Duration: "50us", "2ms", "1s" or a number of nanoseconds; normalized to nanoseconds.
 enum class FieldType {
-  Integer, Size, Number, Duration, Bool, String, Enum, TargetList, ExcludeList
+  Integer,
+  Size,
+  Number,
+  Duration,
+  Bool,
+  String,
+  Enum,
+  TargetList,
+  ExcludeList
 };
 
 struct FieldSpec {
   std::string section;  // "scenario", "machine", "disk" or "job"
   std::string name;     // fio's name where fio has the concept; also the JSON name
   FieldType type;
-  std::string default_json;  // JSON text; "" = required
-  double min = 0, max = 0;   // numeric range (inclusive) for Integer, Size and Number
+  std::string default_json;          // JSON text; "" = required
+  double min = 0, max = 0;           // numeric range (inclusive) for Integer, Size and Number
   std::vector<std::string> allowed;  // Enum values, or TargetList items
   std::string unit;
   std::string help;
@@ -34,7 +42,7 @@ struct FieldSpec {
   bool matrix = true;
   // fio's option of the same meaning and value syntax (the fio import maps it 1:1);
   // "" = fio has none or it needs a rule of its own.
-  std::string fio;
+  std::string fio = "";
   // False for members that travel on the wire but are not written in a scenario (the
   // job's target and filesystem, filled in per run).
   bool in_scenario = true;
@@ -46,8 +54,8 @@ template <class T>
 struct FieldRow {
   FieldSpec spec;
   size_t offset = 0;
-  std::function<nlohmann::json(const T&)> get;             // member -> JSON value
-  std::function<void(T&, const nlohmann::json&)> set;      // JSON value -> member
+  std::function<nlohmann::json(const T&)> get;         // member -> JSON value
+  std::function<void(T&, const nlohmann::json&)> set;  // JSON value -> member
 };
 
 // Byte offset of `member` in T (offsetof for non-standard-layout types).
@@ -90,11 +98,10 @@ template <class T, class E>
 FieldRow<T> BindEnum(FieldSpec spec, E T::*member, E (*parse)(const std::string&)) {
   spec.type = FieldType::Enum;
   spec.allowed = EnumNames<E>();
-  return {std::move(spec), OffsetOf(member),
-          [member](const T& t) { return nlohmann::json(ToString(t.*member)); },
-          [member, parse](T& t, const nlohmann::json& v) {
-            t.*member = parse(v.get<std::string>());
-          }};
+  return {
+      std::move(spec), OffsetOf(member),
+      [member](const T& t) { return nlohmann::json(ToString(t.*member)); },
+      [member, parse](T& t, const nlohmann::json& v) { t.*member = parse(v.get<std::string>()); }};
 }
 
 // A row for a member of a nested struct (JobSpec::tunables.read_ahead_kb).
@@ -105,13 +112,18 @@ FieldRow<T> BindNested(FieldSpec spec, S T::*outer, M S::*inner) {
           [outer, inner](T& t, const nlohmann::json& v) { t.*outer.*inner = v.get<M>(); }};
 }
 
-// The row bound to `member`; throws std::logic_error when there is none.
-template <class T, class M>
-const FieldRow<T>& RowOf(const std::vector<FieldRow<T>>& rows, M T::*member) {
-  const size_t offset = OffsetOf(member);
+// The row bound to the member at `offset`; throws std::logic_error when there is none.
+template <class T>
+const FieldRow<T>& RowAt(const std::vector<FieldRow<T>>& rows, size_t offset) {
   for (const auto& row : rows)
     if (row.offset == offset) return row;
   throw std::logic_error("a member without a field row");
+}
+
+// The row bound to `member`.
+template <class T, class M>
+const FieldRow<T>& RowOf(const std::vector<FieldRow<T>>& rows, M T::*member) {
+  return RowAt(rows, OffsetOf(member));
 }
 
 // Every row's value of `t`, under the row's name.

@@ -25,8 +25,7 @@ FieldSpec Job(std::string name, FieldType type, std::string default_json, double
   return f;
 }
 
-FieldSpec WireOnly(std::string name, FieldType type, std::string default_json,
-                   std::string help) {
+FieldSpec WireOnly(std::string name, FieldType type, std::string default_json, std::string help) {
   FieldSpec f = Job(std::move(name), type, std::move(default_json), 0, 0, "", std::move(help));
   f.in_scenario = false;
   f.matrix = false;
@@ -34,12 +33,12 @@ FieldSpec WireOnly(std::string name, FieldType type, std::string default_json,
 }
 
 FieldSpec Enum(std::string name, std::string default_json, std::string help) {
-  return Job(std::move(name), FieldType::Enum, std::move(default_json), 0, 0, "",
-             std::move(help));
+  return Job(std::move(name), FieldType::Enum, std::move(default_json), 0, 0, "", std::move(help));
 }
 
 std::vector<Row> Head() {
-  FieldSpec name = Job("name", FieldType::String, "", 0, 0, "", "Job name, unique in the scenario.");
+  FieldSpec name =
+      Job("name", FieldType::String, "", 0, 0, "", "Job name, unique in the scenario.");
   name.matrix = false;
   return {
       Bind(name, &JobSpec::name),
@@ -96,8 +95,7 @@ std::vector<Row> Head() {
                "Region of the disk the job covers; 0 = the whole disk.", "size"),
            &JobSpec::size),
       Bind(Job("io_size", FieldType::Size, "0", 0, kMaxBytes, "bytes",
-               "Stop after this many bytes; 0 = one pass over the region (or runtime).",
-               "io_size"),
+               "Stop after this many bytes; 0 = one pass over the region (or runtime).", "io_size"),
            &JobSpec::io_limit),
       Bind(Job("runtime", FieldType::Number, "0", 0, 86400, "s",
                "Stop after this long; 0 = no time limit."),
@@ -176,8 +174,7 @@ std::vector<Row> Tail() {
       // Filled in per run from the target and disk.filesystem.
       Bind(WireOnly("target", FieldType::String, "", "Device or file path as the agent sees it."),
            &JobSpec::target),
-      Bind(WireOnly("offset", FieldType::Size, "0", "First byte of the region."),
-           &JobSpec::offset),
+      Bind(WireOnly("offset", FieldType::Size, "0", "First byte of the region."), &JobSpec::offset),
       Bind(FilesystemRow(), &JobSpec::filesystem),
       Bind(WireOnly("fs_file", FieldType::String, "\"storbed.dat\"",
                     "Path of the test file inside the filesystem, relative."),
@@ -201,11 +198,15 @@ const std::vector<FieldRow<JobSpec>>& JobRows() {
 
 const std::vector<std::pair<std::string, std::string>>& JobOldNames() {
   static const std::vector<std::pair<std::string, std::string>> kOld = {
-      {"engine", "ioengine"},         {"io_limit", "io_size"},
-      {"fsync_every", "fsync"},       {"read_pct", "rwmixread"},
-      {"runtime_s", "runtime"},       {"stride_blocks", "stride"},
+      {"engine", "ioengine"},
+      {"io_limit", "io_size"},
+      {"fsync_every", "fsync"},
+      {"read_pct", "rwmixread"},
+      {"runtime_s", "runtime"},
+      {"stride_blocks", "stride"},
       {"distribution", "random_distribution"},
-      {"fadvise", "fadvise_hint"},    {"madvise", "madvise_hint"}};
+      {"fadvise", "fadvise_hint"},
+      {"madvise", "madvise_hint"}};
   return kOld;
 }
 

@@ -62,18 +62,24 @@ TEST(JobFieldsTest, EnumRowsTakeTheirValuesFromTheEnumsNameTable) {
 // A value of the row's type that differs from `v` and that CheckJob accepts.
 json Other(const FieldSpec& f, const json& v) {
   switch (f.type) {
-    case FieldType::Integer: return v.get<int64_t>() + 1 <= f.max ? v.get<int64_t>() + 1
-                                                                    : v.get<int64_t>() - 1;
-    case FieldType::Size: return v.get<uint64_t>() + 512;
-    case FieldType::Number: return (v.get<double>() + f.max) / 2;
-    case FieldType::Bool: return !v.get<bool>();
-    case FieldType::String: return v.get<std::string>() + "x";
+    case FieldType::Integer:
+      return v.get<int64_t>() + 1 <= f.max ? v.get<int64_t>() + 1 : v.get<int64_t>() - 1;
+    case FieldType::Size:
+      return v.get<uint64_t>() + 512;
+    case FieldType::Number:
+      return (v.get<double>() + f.max) / 2;
+    case FieldType::Bool:
+      return !v.get<bool>();
+    case FieldType::String:
+      return v.get<std::string>() + "x";
     case FieldType::Enum: {
       const auto& a = f.allowed;
       const auto it = std::find(a.begin(), a.end(), v.get<std::string>());
       return a[(it - a.begin() + 1) % a.size()];
     }
-    default: ADD_FAILURE() << f.name << ": no job field has this type"; return v;
+    default:
+      ADD_FAILURE() << f.name << ": no job field has this type";
+      return v;
   }
 }
 

@@ -4,25 +4,14 @@
 
 #include <set>
 
+#include "member_count_for_test.h"
+
 namespace storbed {
 namespace {
 
 using nlohmann::json;
 
-// Converts to anything: T{AnyArg{}, ...} compiles for up to as many arguments as T has
-// members (C++20 aggregate arity).
-struct AnyArg {
-  template <class T>
-  operator T() const;
-};
-
-template <class T, class... A>
-constexpr size_t MemberCount() {
-  if constexpr (requires { T{A{}..., AnyArg{}}; })
-    return MemberCount<T, A..., AnyArg>();
-  else
-    return sizeof...(A);
-}
+using testing::MemberCount;
 
 bool InTunables(size_t offset) {
   const size_t begin = OffsetOf(&JobSpec::tunables);

@@ -41,8 +41,8 @@ for ((round = 1; round <= rounds; round++)); do
   for w in "${workloads[@]}"; do
     read -r name engine ioengine depth <<<"$w"
     cat >"$work/job.json" <<JOB
-{"name": "$name", "target": "$file", "pattern": "random", "rw": "read", "engine": "$engine",
- "bs": 4096, "iodepth": $depth, "runtime_s": $runtime, "direct": true, "seed": $round,
+{"name": "$name", "target": "$file", "pattern": "random", "rw": "read", "ioengine": "$engine",
+ "bs": 4096, "iodepth": $depth, "runtime": $runtime, "direct": true, "seed": $round,
  "cache": "cold"}
 JOB
     a=$("$agent" --standalone "$work/job.json" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["iops"]))')

@@ -30,8 +30,8 @@ loop=$(losetup -f --show --direct-io=on "$work/data.raw")
 
 run() {  # $1 = inflight ms, $2 = stats ms, $3 = seed
   cat >"$work/job.json" <<JOB
-{"name": "overhead", "target": "$loop", "pattern": "random", "rw": "read", "engine": "io_uring",
- "bs": 4096, "iodepth": $iodepth, "runtime_s": $runtime, "direct": true, "seed": $3,
+{"name": "overhead", "target": "$loop", "pattern": "random", "rw": "read", "ioengine": "io_uring",
+ "bs": 4096, "iodepth": $iodepth, "runtime": $runtime, "direct": true, "seed": $3,
  "cache": "cold", "inflight_sample_ms": $1, "stats_sample_ms": $2}
 JOB
   "$agent" --standalone "$work/job.json" |

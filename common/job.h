@@ -35,6 +35,7 @@ struct BlockTunables {
   std::string scheduler;
   int64_t nr_requests = -1;
   int64_t max_sectors_kb = -1;
+  bool operator==(const BlockTunables&) const = default;
 };
 
 struct JobSpec {
@@ -83,6 +84,7 @@ struct JobSpec {
   bool verify = false;          // writes stamp offset+seed; reads check them byte for byte
   double cached_fraction = 0;   // Partial: fraction of the region's blocks to cache first
   BlockTunables tunables;
+  bool operator==(const JobSpec&) const = default;
 };
 
 // Name <-> enum, for JSON, scenarios and tables. Parse* throws std::invalid_argument
@@ -102,11 +104,14 @@ Distribution ParseDistribution(const std::string& s);
 AccessHint ParseAccessHint(const std::string& s);
 Reap ParseReap(const std::string& s);
 
+// The agent's read-back of the queue settings (JobResult::tunables_applied).
 void to_json(nlohmann::json& j, const BlockTunables& t);
 void from_json(const nlohmann::json& j, BlockTunables& t);
 
+// The JSON names are the field rows' (common/job_fields.h), with "schema_version".
 void to_json(nlohmann::json& j, const JobSpec& s);
-// Throws nlohmann::json::exception or std::invalid_argument on a bad document.
+// Reads schema 2 and, for results written before the rename, schema 1 names. Throws
+// nlohmann::json::exception or std::invalid_argument on a bad document.
 void from_json(const nlohmann::json& j, JobSpec& s);
 
 }  // namespace storbed

@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char* kGoodJob =
     R"({"name":"seq-read","target":"/dev/vdb","pattern":"sequential","rw":"read",)"
-    R"("engine":"psync","bs":4096,"iodepth":1})";
+    R"("ioengine":"psync","bs":4096,"iodepth":1})";
 
 std::string FieldOfError(const std::string& text) {
   try {
@@ -37,15 +37,15 @@ TEST(JobFile, ErrorsNameTheFileAndTheField) {
   EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","bs":"big"})"), "bs");
   EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","pattern":"zigzag"})"), "pattern");
   EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","iodepht":4})"), "iodepht");
-  EXPECT_EQ(FieldOfError(R"({"name":"x","pattern":"sequential","rw":"read","engine":"psync",)"
+  EXPECT_EQ(FieldOfError(R"({"name":"x","pattern":"sequential","rw":"read","ioengine":"psync",)"
                          R"("bs":4096,"iodepth":1})"),
             "target");
 }
 
 TEST(JobFile, AcceptsTheFsyncAndSamplerFields) {
   const JobSpec spec = ParseJobDocument(
-      R"({"name":"w","target":"/dev/vdb","pattern":"random","rw":"write","engine":"io_uring",)"
-      R"("bs":4096,"iodepth":8,"fsync_every":16,"end_fsync":true,)"
+      R"({"name":"w","target":"/dev/vdb","pattern":"random","rw":"write","ioengine":"io_uring",)"
+      R"("bs":4096,"iodepth":8,"fsync":16,"end_fsync":true,)"
       R"("inflight_sample_ms":5,"stats_sample_ms":0})",
       "job.json");
   EXPECT_EQ(spec.fsync_every, 16u);
@@ -53,8 +53,8 @@ TEST(JobFile, AcceptsTheFsyncAndSamplerFields) {
   EXPECT_EQ(spec.inflight_sample_ms, 5u);
   EXPECT_EQ(spec.stats_sample_ms, 0u);
   EXPECT_EQ(FieldOfError(R"({"name":"x","target":"/dev/vdb","pattern":"random","rw":"write",)"
-                         R"("engine":"psync","bs":4096,"iodepth":1,"fsync_every":-1})"),
-            "fsync_every");
+                         R"("ioengine":"psync","bs":4096,"iodepth":1,"fsync":-1})"),
+            "fsync");
 }
 
 TEST(JobFile, MissingFileIsAJobFileError) {

@@ -11,6 +11,9 @@
 #include <optional>
 #include <sstream>
 
+#include "job_fields.h"
+#include "run/scenario_fields.h"
+
 namespace storbed {
 namespace {
 
@@ -128,11 +131,40 @@ std::optional<double> Seconds(const Option& o, Problems& p) {
   return std::stod(o.value.substr(0, i)) * kUnits.at(unit);
 }
 
+// fio's aliases of one option.
+std::string Canonical(const std::string& key) {
+  static const std::map<std::string, std::string> kAliases = {
+      {"readwrite", "rw"}, {"blocksize", "bs"}, {"io_limit", "io_size"}};
+  const auto it = kAliases.find(key);
+  return it == kAliases.end() ? key : it->second;
+}
+
+// The job row whose fio option is `key` and maps 1:1, or nullptr.
+const FieldSpec* FioRow(const std::string& key) {
+  for (const auto& row : JobRows())
+    if (!row.spec.fio.empty() && row.spec.fio == key) return &row.spec;
+  return nullptr;
+}
+
+// A fio value in the row's type, as the scenario field takes it.
+std::optional<json> FioValue(const FieldSpec& f, const Option& o, Problems& p) {
+  switch (f.type) {
+    case FieldType::Integer:
+      if (auto v = Integer(o, p)) return json(*v);
+      return std::nullopt;
+    case FieldType::Size:
+      if (auto b = Bytes(o, o.value, p)) return json(*b);
+      return std::nullopt;
+    case FieldType::Bool: return json(ParseBool(o, p));
+    default: return json(o.value);
+  }
+}
+
 // One fio job (its own options after [global]'s) -> a storbed job object.
 json MapJob(const std::string& name, const std::vector<Option>& options, Problems& p,
             std::vector<std::string>& notes) {
   std::map<std::string, Option> last;  // a later value wins, as in fio
-  for (const auto& o : options) last[o.key == "readwrite" ? "rw" : o.key] = o;
+  for (const auto& o : options) last[Canonical(o.key)] = o;
   json job = {{"name", name}, {"direct", false}};  // fio's default is buffered IO
   std::optional<Option> rw_skip;
   bool time_based = false;
@@ -152,10 +184,8 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       job["pattern"] = kRw.at(base).first;
       job["rw"] = kRw.at(base).second;
       if (o.value.find(':') != std::string::npos) rw_skip = o;
-    } else if (key == "bs" || key == "blocksize") {
-      if (auto b = Bytes(o, o.value, p)) job["bs"] = *b;
-    } else if (key == "iodepth" || key == "fsync" || key == "rwmixread" || key == "numjobs") {
-      if (auto v = Integer(o, p)) job[key] = *v;
+    } else if (const FieldSpec* f = FioRow(key)) {
+      if (auto v = FioValue(*f, o, p)) job[f->name] = *v;
     } else if (key == "rwmixwrite") {
       if (auto v = Integer(o, p)) job["rwmixread"] = 100 - *v;
     } else if (key == "ioengine") {
@@ -169,14 +199,10 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
         p.Add(o.line, "option 'ioengine': '" + o.value + "' is not supported by storbed (" +
                           EngineNameList() + ")");
       }
-    } else if (key == "direct" || key == "invalidate" || key == "end_fsync") {
+    } else if (key == "invalidate") {
       job[key] = ParseBool(o, p);
     } else if (key == "buffered") {
       job["direct"] = !ParseBool(o, p);
-    } else if (key == "size") {
-      if (auto b = Bytes(o, o.value, p)) job["size"] = *b;
-    } else if (key == "io_size" || key == "io_limit") {
-      if (auto b = Bytes(o, o.value, p)) job["io_size"] = *b;
     } else if (key == "runtime") {
       if (auto s = Seconds(o, p)) job["runtime"] = *s;
     } else if (key == "time_based") {

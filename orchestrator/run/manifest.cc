@@ -1,9 +1,12 @@
 #include "run/manifest.h"
 
+#include "run/run_record.h"
+
 namespace storbed {
 
 Manifest::Manifest(const ResultsDir& dir, nlohmann::json initial)
     : dir_(dir), doc_(std::move(initial)) {
+  doc_["schema_version"] = kResultsSchemaVersion;
   dir_.WriteManifest(doc_);
 }
 

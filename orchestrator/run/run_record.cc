@@ -26,6 +26,7 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
   j["host"] = r.host;
   j["timelines_file"] = r.timelines_file;
   j["params"] = r.params;
+  j["schema_version"] = kResultsSchemaVersion;
 }
 
 void from_json(const nlohmann::json& j, RunRecord& r) {

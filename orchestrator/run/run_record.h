@@ -9,6 +9,7 @@
 
 #include "analysis/durability.h"
 #include "job.h"
+#include "job_fields.h"
 #include "ladder.h"
 #include "result.h"
 
@@ -43,6 +44,10 @@ struct RunRecord {
   // and "warmup", so reports can group runs.
   nlohmann::json params = nlohmann::json::object();
 };
+
+// results.json records and manifest.json carry it; version 1 (no key) records hold jobs
+// with the old names, which the job reader renames.
+inline constexpr int kResultsSchemaVersion = kJobSchemaVersion;
 
 void to_json(nlohmann::json& j, const RunRecord& r);
 void from_json(const nlohmann::json& j, RunRecord& r);

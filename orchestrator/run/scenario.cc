@@ -11,6 +11,7 @@
 
 #include "backend/disk_driver.h"
 #include "images/filesystem_image.h"
+#include "run/scenario_fields.h"
 #include "run/scenario_validate.h"
 
 namespace storbed {
@@ -55,48 +56,46 @@ namespace {
 
 // The backing kind: format, driver, filesystem and a named device, with the rules that
 // tie them together. `given` is the disk section as written.
-void BuildDiskKind(const Validator& check, const json& disk, const json& given, DiskConfig& d) {
+void BuildDiskKind(const Validator& check, const json& given, DiskConfig& d) {
   // A field that only applies with another one is fine in a matrix over that other one.
-  auto listed = [&](const char* key) { return given.contains(key) && given[key].is_array(); };
-  d.allow_writes = disk["allow_writes"];
-  d.format = disk["format"];
-  d.driver = disk["driver"];
-  d.null_latency_ns = disk["null_latency"];
-  d.filesystem = disk["filesystem"] == "none" ? "" : disk["filesystem"].get<std::string>();
-  const bool null_co = !DriverHasStorage(d.driver);
+#include "backend/disk_driver.h"
+#include "images/filesystem_image.h"
+#include "run/scenario_fields.h"
   if (null_co && !d.backing.empty())
-    check.Fail("disk.driver", "\"null-co\" has no storage: it cannot use disk.backing (" +
-                                  d.backing + ")");
+    check.Fail(FieldName(&DiskConfig::driver), "\"null-co\" has no storage: it cannot use " +
+                                                     backing + " (" + d.backing + ")");
   if (null_co && d.format != "raw")
-    check.Fail("disk.format", "\"" + d.format + "\" needs an image; driver \"null-co\" has none");
+    check.Fail(FieldName(&DiskConfig::format),
+               "\"" + d.format + "\" needs an image; driver \"null-co\" has none");
   if (null_co && !d.filesystem.empty())
-    check.Fail("disk.filesystem", "\"" + d.filesystem +
-                                      "\" needs an image; driver \"null-co\" has none");
-  if (!null_co && given.contains("null_latency") && !listed("driver"))
-    check.Fail("disk.null_latency", "applies to driver \"null-co\" only (driver is \"" +
+    check.Fail(FieldName(&DiskConfig::filesystem),
+               "\"" + d.filesystem + "\" needs an image; driver \"null-co\" has none");
+  if (!null_co && given.contains(key(&DiskConfig::null_latency_ns)) && !listed(&DiskConfig::driver))
+    check.Fail(FieldName(&DiskConfig::null_latency_ns), "applies to driver \"null-co\" only (driver is \"" +
                                         d.driver + "\")");
   if (!d.backing.empty() && d.format != "raw")
-    check.Fail("disk.format", "\"" + d.format +
-                                  "\" applies to the backing storbed creates, not to " +
-                                  "disk.backing (" + d.backing + ")");
+    check.Fail(FieldName(&DiskConfig::format), "\"" + d.format +
+                                                   "\" applies to the backing storbed creates, "
+                                                   "not to " + backing + " (" + d.backing + ")");
   if (!d.backing.empty() && !d.filesystem.empty())
-    check.Fail("disk.filesystem", "storbed makes the filesystem image itself: it cannot use "
-                                  "disk.backing (" + d.backing + ")");
+    check.Fail(FieldName(&DiskConfig::filesystem),
+               "storbed makes the filesystem image itself: it cannot use " + backing + " (" +
+                   d.backing + ")");
   if (d.allow_writes && d.backing.rfind("/dev/", 0) != 0)
-    check.Fail("disk.allow_writes", "applies to a block device named in disk.backing only");
-  d.fs_file_bytes = disk["fs_file_size"];
+    check.Fail(FieldName(&DiskConfig::allow_writes),
+               "applies to a block device named in " + backing + " only");
   if (d.filesystem.empty()) {
-    if (given.contains("fs_file_size") && !listed("filesystem"))
-      check.Fail("disk.fs_file_size", "applies to filesystem \"ext4\" or \"xfs\" only");
+    if (given.contains(key(&DiskConfig::fs_file_bytes)) && !listed(&DiskConfig::filesystem))
+      check.Fail(FieldName(&DiskConfig::fs_file_bytes), "applies to filesystem \"ext4\" or \"xfs\" only");
     return;
   }
   if (d.fs_file_bytes == 0) d.fs_file_bytes = d.size_bytes / 4 * 3 / 4096 * 4096;
   if (d.fs_file_bytes > d.size_bytes)
-    check.Fail("disk.fs_file_size", "the test file (" + std::to_string(d.fs_file_bytes) +
+    check.Fail(FieldName(&DiskConfig::fs_file_bytes), "the test file (" + std::to_string(d.fs_file_bytes) +
                                         " bytes) is larger than disk.size (" +
                                         std::to_string(d.size_bytes) + " bytes)");
   if (d.fs_file_bytes % 4096 != 0)
-    check.Fail("disk.fs_file_size", "must be a multiple of 4k, got " +
+    check.Fail(FieldName(&DiskConfig::fs_file_bytes), "must be a multiple of 4k, got " +
                                         std::to_string(d.fs_file_bytes));
 }
 
@@ -105,37 +104,21 @@ MachineVariant BuildMachine(const Validator& check, const Combination& m,
   const json& machine = m.values;
   const json& disk = d.values;
   MachineVariant v;
-  v.machine.vcpus = machine["vcpus"];
-  v.machine.memory_bytes = machine["memory"];
-  v.machine.kernel = machine["kernel"];
-  v.machine.modules_dir = machine["modules_dir"];
-  v.machine.accel = machine["accel"];
-  v.machine.boot_timeout_s = machine["boot_timeout"];
-  v.machine.sample_period_ms = machine["sample_period_ms"];
-  v.machine.tunables.read_ahead_kb = machine["read_ahead_kb"];
-  v.machine.tunables.scheduler = machine["scheduler"];
-  v.machine.tunables.nr_requests = machine["nr_requests"];
+  for (const auto& row : MachineRows()) row.set(v.machine, machine[row.spec.name]);
+  for (const auto& row : DiskRows()) row.set(v.disk, disk[row.spec.name]);
   if (v.machine.tunables.nr_requests == 0)
-    check.Fail("machine.nr_requests", "must be at least 1, or -1 to leave it");
-  v.machine.tunables.max_sectors_kb = machine["max_sectors_kb"];
+    check.Fail(FieldName(&MachineConfig::tunables, &BlockTunables::nr_requests),
+               "must be at least 1, or -1 to leave it");
   if (v.machine.tunables.max_sectors_kb == 0)
-    check.Fail("machine.max_sectors_kb", "must be at least 1, or -1 to leave it");
-
-  v.disk.size_bytes = disk["size"];
-  v.disk.backing = disk["backing"];
-  v.disk.num_queues = disk["num_queues"];
-  v.disk.queue_size = disk["queue_size"];
+    check.Fail(FieldName(&MachineConfig::tunables, &BlockTunables::max_sectors_kb),
+               "must be at least 1, or -1 to leave it");
   if ((v.disk.queue_size & (v.disk.queue_size - 1)) != 0)
-    check.Fail("disk.queue_size",
+    check.Fail(FieldName(&DiskConfig::queue_size),
                "must be a power of two, got " + std::to_string(v.disk.queue_size));
-  v.disk.iothread = disk["iothread"];
-  v.disk.aio = ParseAio(disk["aio"]);
-  v.disk.cache = ParseCacheMode(disk["cache"]);
   if (v.disk.aio == Aio::Native && v.disk.cache != CacheMode::None)
-    check.Fail("disk.aio", "\"native\" needs cache \"none\" (QEMU requires O_DIRECT for it)");
-  v.disk.request_merging = disk["request_merging"];
-  v.disk.no_flush = disk["no_flush"];
-  BuildDiskKind(check, disk, given, v.disk);
+    check.Fail(FieldName(&DiskConfig::aio),
+               "\"native\" needs cache \"none\" (QEMU requires O_DIRECT for it)");
+  BuildDiskKind(check, given, v.disk);
   v.params = m.params;
   v.params.update(d.params);
   for (const auto& [k, value] : machine.items()) v.values["machine." + k] = value;

@@ -30,6 +30,7 @@ struct MachineConfig {
   double boot_timeout_s = 180;
   uint32_t sample_period_ms = 100;  // host samplers
   BlockTunables tunables;  // defaults for every job of a guest on this machine
+  bool operator==(const MachineConfig&) const = default;
 };
 
 struct DiskConfig {
@@ -50,6 +51,7 @@ struct DiskConfig {
   CacheMode cache = CacheMode::None;
   bool no_flush = false;
   bool request_merging = true;
+  bool operator==(const DiskConfig&) const = default;
 };
 
 

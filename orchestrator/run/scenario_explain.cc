@@ -39,6 +39,7 @@ std::string ExplainFields(const std::string& field) {
     out << "  default: " << (f.default_json.empty() ? "(required)" : f.default_json) << "\n";
     if (!f.allowed.empty()) out << "  allowed: " << Allowed(f) << "\n";
     if (!Range(f).empty()) out << "  range: " << Range(f) << "\n";
+    if (!f.fio.empty()) out << "  fio: " << f.fio << " (storbed run --fio maps it as is)\n";
   }
   if (!found) throw std::invalid_argument("no scenario field named '" + field + "'");
   return out.str();
@@ -47,7 +48,8 @@ std::string ExplainFields(const std::string& field) {
 std::string ScenarioReferenceMarkdown() {
   std::ostringstream out;
   out << "# Scenario reference\n\n"
-         "Generated from the field table (`orchestrator/run/scenario_fields.cc`) by\n"
+         "Generated from the field rows (`common/job_fields.cc` for jobs,\n"
+         "`orchestrator/run/scenario_fields.cc` for the rest) by\n"
          "`storbed scenario explain --markdown`; a unit test keeps this file in step.\n\n"
          "A scenario is a JSON object: top-level fields, a `machine` object, a `disk` object\n"
          "and a `jobs` list. Unknown fields and bad values are errors naming the file, the\n"
@@ -68,7 +70,8 @@ std::string ScenarioReferenceMarkdown() {
     out << "| `" << f.name << "` | " << TypeName(f.type) << " | "
         << (f.default_json.empty() ? "required" : "`" + f.default_json + "`") << " | "
         << allowed << " | " << f.help
-        << (f.section != "scenario" && !f.matrix ? " One value (not a list)." : "") << " |\n";
+        << (f.section != "scenario" && !f.matrix ? " One value (not a list)." : "")
+        << (f.fio.empty() ? "" : " fio: `" + f.fio + "`.") << " |\n";
   }
   return out.str();
 }

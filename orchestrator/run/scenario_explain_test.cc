@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -20,14 +21,22 @@ TEST(ScenarioExplainTest, EnumListsItsValues) {
             std::string::npos);
 }
 
+TEST(ScenarioExplainTest, NamesFiosOptionWhereItMapsOneToOne) {
+  EXPECT_NE(ExplainFields("job.io_size").find("fio: io_size"), std::string::npos);
+  EXPECT_EQ(ExplainFields("job.stride").find("fio:"), std::string::npos);
+}
+
 TEST(ScenarioExplainTest, UnknownFieldIsAnError) {
   EXPECT_THROW(ExplainFields("job.bsz"), std::invalid_argument);
 }
 
 // docs/scenarios.md is generated; regenerate it with
 // `build/orchestrator/storbed scenario explain --markdown > docs/scenarios.md`.
+// (or run this test with STORBED_UPDATE_DOCS=1, which rewrites the file first).
 TEST(ScenarioExplainTest, DocsScenariosMdIsCurrent) {
-  std::ifstream in(std::string(STORBED_SOURCE_DIR) + "/docs/scenarios.md");
+  const std::string path = std::string(STORBED_SOURCE_DIR) + "/docs/scenarios.md";
+  if (std::getenv("STORBED_UPDATE_DOCS")) std::ofstream(path) << ScenarioReferenceMarkdown();
+  std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(text.str(), ScenarioReferenceMarkdown());

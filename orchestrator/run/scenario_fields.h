@@ -1,5 +1,7 @@
 // Scenario fields, declared once as data: name, type, default, range, unit, help.
-// The table drives parsing, validation messages and `storbed scenario explain`.
+// The table drives parsing, validation messages and `storbed scenario explain`. Machine,
+// disk and job fields are rows bound to their members (common/field.h): the job's live in
+// common/job_fields.cc (the agent reads them too), the machine's and the disk's here.
 #pragma once
 
 #include <cstdint>
@@ -8,26 +10,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include "field.h"
+#include "run/scenario.h"
+
 namespace storbed {
 
-// Duration: "50us", "2ms", "1s" or a number of nanoseconds; normalized to nanoseconds.
-enum class FieldType {
-  Integer, Size, Number, Duration, Bool, String, Enum, TargetList, ExcludeList
-};
+// The machine section's rows and the disk section's, bound to their members.
+const std::vector<FieldRow<MachineConfig>>& MachineRows();
+const std::vector<FieldRow<DiskConfig>>& DiskRows();
 
-struct FieldSpec {
-  std::string section;  // "scenario", "machine", "disk" or "job"
-  std::string name;     // fio's name where fio has the concept
-  FieldType type;
-  std::string default_json;  // JSON text; "" = required
-  double min = 0, max = 0;   // numeric range (inclusive) for Integer, Size and Number
-  std::vector<std::string> allowed;  // Enum values, or TargetList items
-  std::string unit;
-  std::string help;
-  // Machine, disk and job fields may hold a JSON list of values (a matrix); false for
-  // fields that must have one value (job names, the accelerator).
-  bool matrix = true;
-};
+// "disk.queue_size" for &DiskConfig::queue_size: a rule's message names the row.
+template <class M>
+std::string FieldName(M DiskConfig::*member) {
+  return "disk." + RowOf(DiskRows(), member).spec.name;
+}
+template <class M>
+std::string FieldName(M MachineConfig::*member) {
+  return "machine." + RowOf(MachineRows(), member).spec.name;
+}
+template <class M>
+std::string FieldName(BlockTunables MachineConfig::*outer, M BlockTunables::*inner) {
+  return "machine." + RowAt(MachineRows(), OffsetOf(outer) + OffsetOf(inner)).spec.name;
+}
 
 // Every field a scenario file may hold.
 const std::vector<FieldSpec>& ScenarioFields();

@@ -94,17 +94,15 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
   }
   // One entry per distinct backing: a scenario with several disk sizes or filesystems
   // has several bare-metal units, each on its own loop device.
-  ctx.manifest.Update([&](nlohmann::json& m) {
-    nlohmann::json unit = {{"device", loop->path()}, {"backing", ctx.backing.path},
-                           {"loop_direct_io", true}, {"runs", nlohmann::json::array()}};
-    for (const auto& run : runs) unit["runs"].push_back(run.run_id);
-    if (mounted)
-      unit["mount"] = {{"dir", mounted->dir()},
-                       {"filesystem", ctx.backing.filesystem},
-                       {"options", "rw,noatime"}};
-    if (!m["bare_metal"].is_array()) m["bare_metal"] = nlohmann::json::array();
-    m["bare_metal"].push_back(std::move(unit));
-  });
+  ManifestBareMetal unit;
+  unit.device = loop->path();
+  unit.backing = ctx.backing.path;
+  for (const auto& run : runs) unit.runs.push_back(run.run_id);
+  if (mounted) {
+    unit.mount_dir = mounted->dir();
+    unit.mount_filesystem = ctx.backing.filesystem;
+  }
+  ctx.manifest.AddBareMetal(std::move(unit));
   const std::string work_dir = ctx.results.File("bare-metal");
   std::filesystem::create_directories(work_dir);
   for (const auto& run : runs) {

@@ -76,7 +76,7 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
   record.durability = durability;
   record.host = {{"clock_offset_ns", offset.offset_ns},
                  {"clock_uncertainty_ns", offset.uncertainty_ns},
-                 {"sample_period_ms", ctx.scenario.machine.sample_period_ms},
+                 {"sample_period_ms", ctx.machine.sample_period_ms},
                  {"qemu_thread_cpu", host.qemu_thread_cpu},
                  {"warnings", host.warnings}};
   record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
@@ -87,13 +87,13 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
 
 MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std::string& label,
                              const GuestImage& image, Accel accel, const std::string& run_dir) {
-  const DiskConfig& disk = ctx.scenario.disk;
+  const DiskConfig& disk = ctx.disk;
   MachineSpec spec;
   // The label, not the target: two machines of one target ("virtio-blk-m1", "-m2") may
   // run at once on one libvirt host, and the domain name is made from this.
   spec.name = ctx.scenario.name + "-" + label;
-  spec.vcpus = ctx.scenario.machine.vcpus;
-  spec.memory_mib = ctx.scenario.machine.memory_bytes >> 20;
+  spec.vcpus = ctx.machine.vcpus;
+  spec.memory_mib = ctx.machine.memory_bytes >> 20;
   spec.accel = accel;
   spec.kernel = image.kernel_path;
   spec.initrd = image.initrd_path;
@@ -150,8 +150,8 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   const auto boot_start = Clock::now();
   std::unique_ptr<Machine> machine;
   try {
-    machine = backend.Start(spec, std::chrono::seconds(
-                                      static_cast<int64_t>(ctx.scenario.machine.boot_timeout_s)));
+    machine =
+        backend.Start(spec, std::chrono::seconds(static_cast<int64_t>(ctx.machine.boot_timeout_s)));
   } catch (const InterruptedError&) {
     throw;
   } catch (const LibvirtError&) {
@@ -174,7 +174,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
       {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()},
       {"host", ctx.host.name},            {"backend", backend.Name()},
       {"backend_details", machine->Describe()}};
-  ctx.manifest.Update([&](nlohmann::json& m) { m["machines"][label] = entry; });
+  ctx.manifest.SetMachine(label, entry);
 
   std::string seen;
   const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);
@@ -206,7 +206,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
     try {
       const ClockOffset offset = MeasureClockOffset(*machine, check);
       JobSamplerOptions sampling;
-      sampling.period = std::chrono::milliseconds(ctx.scenario.machine.sample_period_ms);
+      sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
       JobSampler sampler(SourceFromMachine(*machine, spec.disks[0]), sampling);
       sampler.Start();
       const Message reply =

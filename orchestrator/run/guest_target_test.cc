@@ -18,9 +18,10 @@ DiskSpec DiskFor(const std::string& scenario_text, TargetKind target, const Back
   RunOptions options;
   ResultsDir results(dir);
   std::ostringstream log;
-  Manifest manifest(results, nlohmann::json::object());
+  Manifest manifest(results, {});
   RunHost host;
-  RunContext ctx{scenario, options, results, log, backing, manifest, host};
+  RunContext ctx{scenario, options, results,          log,          backing,
+                 manifest, host,    scenario.machine, scenario.disk};
   const MachineSpec spec =
       GuestMachineSpec(ctx, target, ToString(target), GuestImage{}, Accel::Tcg, dir + "/machine");
   EXPECT_EQ(spec.disks.size(), 1u);

@@ -33,20 +33,21 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   const PlannedMachine& m = run_.plan.machines[unit];
   const RunHost& host = HostNamed(host_name);
   LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
-  // The machine's view of the scenario: its own machine and disk combination.
-  Scenario variant = run_.scenario;
-  variant.machine = run_.scenario.machines[m.machine].machine;
-  variant.disk = run_.scenario.machines[m.machine].disk;
+  // The unit's own machine variant and disk combination, passed as such: the scenario's
+  // .machine/.disk are machines[0]'s and are not this unit's.
+  const MachineVariant& variant = run_.scenario.machines[m.machine];
+  DiskConfig disk = variant.disk;
   // Bare metal reads the raw file a qcow2 image is converted from: a loop device over a
   // qcow2 file would show the host its metadata, not the guest's disk.
-  if (m.target == TargetKind::BareMetal) variant.disk.format = "raw";
+  if (m.target == TargetKind::BareMetal) disk.format = "raw";
   // A remote host copies the backing per machine (and only reads ours); everything else
   // writes it in place and needs it alone.
   const bool in_place = host.backend != "libvirt" || UriIsOnThisHost(host.uri);
   std::optional<BackingLeases::Lease> lease;
-  if (in_place) lease.emplace(run_.backings.Acquire(variant.disk));
-  const Backing& backing = lease ? lease->backing() : run_.backings.Shared(variant.disk);
-  RunContext ctx{variant, run_.options, run_.results, log, backing, run_.manifest, host};
+  if (in_place) lease.emplace(run_.backings.Acquire(disk));
+  const Backing& backing = lease ? lease->backing() : run_.backings.Shared(disk);
+  RunContext ctx{run_.scenario, run_.options, run_.results,    log, backing,
+                 run_.manifest, host,         variant.machine, disk};
   if (m.target == TargetKind::BareMetal) {
     RunBareMetalTarget(ctx, RunsOf(unit));
     return;
@@ -71,20 +72,16 @@ void PlanExecutor::Forget(size_t unit) {
 
 void PlanExecutor::HostFailed(const HostFailure& failure) {
   const RunHost& host = HostNamed(failure.host);
-  nlohmann::json moved = nlohmann::json::array();
+  std::vector<std::string> moved;
   for (size_t u : failure.moved_units)
     for (const auto& r : RunsOf(u)) moved.push_back(r.run_id);
   LineLog(run_.log, "") << "host " << host.name << " (" << host.uri << ") failed; "
                         << moved.size() << " runs move to another host if one is left\n";
-  run_.manifest.Update([&](nlohmann::json& doc) {
-    doc["host_failures"].push_back({{"host", host.name},
-                                    {"uri", host.uri},
-                                    {"error", failure.error},
-                                    {"at", UtcTimestamp()},
-                                    {"moved_runs", moved}});
-    for (auto& h : doc["hosts"])
-      if (h["name"] == host.name) h["status"] = "failed";
-  });
+  run_.manifest.AddHostFailure({.host = host.name,
+                                .uri = host.uri,
+                                .error = failure.error,
+                                .at = UtcTimestamp(),
+                                .moved_runs = moved});
 }
 
 void PlanExecutor::Abandon(size_t unit, const std::string& why) {

@@ -61,14 +61,14 @@ TEST_F(ResultsDirTest, FailuresComeFromFailedRecordsAndForgetDropsRuns) {
 // Regression: two hosts appending at once could lose a record or collide on the temp file.
 TEST_F(ResultsDirTest, AppendsAndManifestUpdatesFromSeveralThreadsAreAllKept) {
   ResultsDir results(dir_.string());
-  Manifest manifest(results, {{"machines", nlohmann::json::object()}});
+  Manifest manifest(results, {});
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       for (int i = 0; i < 25; ++i) {
         const std::string id = std::to_string(t) + "-" + std::to_string(i);
         results.Append(Record(id, RunStatus::Ok));
-        manifest.Update([&](nlohmann::json& m) { m["machines"][id] = t; });
+        manifest.SetMachine(id, t);
       }
     });
   for (auto& t : threads) t.join();

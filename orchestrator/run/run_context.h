@@ -1,6 +1,7 @@
-// What a target's runner gets for one unit (one boot) of a `storbed run`. Units on
-// different hosts run in parallel threads: results and manifest are thread-safe, `log`
-// is the unit's own LineLog.
+// What a target's runner gets for one unit (one boot) of a `storbed run`: the unit's own
+// machine variant and disk combination (not the scenario's first), its backing and its
+// host. Units on different hosts run in parallel threads: results and manifest are
+// thread-safe, `log` is the unit's own LineLog.
 #pragma once
 
 #include <iosfwd>
@@ -20,13 +21,15 @@
 namespace storbed {
 
 struct RunContext {
-  const Scenario& scenario;
+  const Scenario& scenario;  // scenario-wide facts only (name, jobs); never .machine/.disk
   const RunOptions& options;
   ResultsDir& results;
   std::ostream& log;
   const Backing& backing;
   Manifest& manifest;  // rewritten as machines start
   const RunHost& host;  // where the unit runs; names the records' host_name and backend
+  const MachineConfig& machine;  // the unit's machine variant (scenario.machines[i].machine)
+  const DiskConfig& disk;        // its disk; bare metal's has format "raw"
 };
 
 // Records a run that did not produce a result (a failed one is in ResultsDir::Failures).

@@ -58,9 +58,12 @@ namespace {
 // tie them together. `given` is the disk section as written.
 void BuildDiskKind(const Validator& check, const json& given, DiskConfig& d) {
   // A field that only applies with another one is fine in a matrix over that other one.
-#include "backend/disk_driver.h"
-#include "images/filesystem_image.h"
-#include "run/scenario_fields.h"
+  auto key = [](auto member) { return RowOf(DiskRows(), member).spec.name; };
+  auto listed = [&](auto member) {
+    return given.contains(key(member)) && given[key(member)].is_array();
+  };
+  const std::string backing = FieldName(&DiskConfig::backing);
+  const bool null_co = !DriverHasStorage(d.driver);
   if (null_co && !d.backing.empty())
     check.Fail(FieldName(&DiskConfig::driver), "\"null-co\" has no storage: it cannot use " +
                                                      backing + " (" + d.backing + ")");

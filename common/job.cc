@@ -126,6 +126,7 @@ void from_json(const nlohmann::json& in, JobSpec& s) {
                           &JobRow(&JobSpec::engine), &JobRow(&JobSpec::bs),
                           &JobRow(&JobSpec::iodepth)})
     (void)j.at(row->spec.name);
+  s = JobSpec{};  // a member the document leaves out takes its default, not the old value
   RowsFromJson(JobRows(), j, s);
   CheckJob(s);
 }

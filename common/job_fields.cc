@@ -83,7 +83,7 @@ std::vector<Row> Head() {
                     "iodepth_batch_complete_min=0)."),
                &JobSpec::reap, ParseReap),
       Bind(Job("numjobs", FieldType::Integer, "1", 1, 64, "",
-               "threads running the job at once (fio numjobs); each has its own fd and engine",
+               "threads running the job at once (fio numjobs); each has its own fd and engine.",
                "numjobs"),
            &JobSpec::numjobs),
       Bind(Job("numjobs_split", FieldType::Bool, "false", 0, 0, "",

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/bus_table.h"
 #include "backend/interrupt.h"
 #include "run/bare_metal_target.h"
 #include "run/guest_target.h"
@@ -85,9 +86,12 @@ class FakeMachine : public Machine {
     link_.emplace(AgentLink::FromSocket(UniqueFd(fds[0]), "fake-agent"));
     hello_.agent_version = "fake";
     hello_.kernel_release = "6.0.0-fake";
+    // The guest's name for the first disk, as its bus's driver gives it.
+    const std::string prefix =
+        spec_.disks.empty() ? "vd" : RowOf(spec_.disks[0].bus).guest_dev_prefix;
     BlockDeviceInfo disk;
-    disk.name = "vda";
-    disk.path = "/dev/vda";
+    disk.name = prefix == "nvme" ? "nvme0n1" : prefix + "a";
+    disk.path = "/dev/" + disk.name;
     disk.serial = kTestDiskSerial;
     hello_.devices.push_back(disk);
     server_ = std::thread([this] { Serve(); });

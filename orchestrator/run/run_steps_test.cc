@@ -82,7 +82,7 @@ TEST_F(RunStepsTest, TwoJobsTimesTwoTargetsTimesTwoRepeatsGiveEightRecordsInPlan
   };
   const RunOutcome outcome = Run();
   ASSERT_EQ(outcome.records.size(), 8u);
-  EXPECT_TRUE(outcome.failures.empty());
+  EXPECT_TRUE(outcome.failures.empty()) << (outcome.failures.empty() ? "" : outcome.failures[0]);
   const RunPlan plan = PlanScenario(LoadScenario(options_.scenario_path));
   ASSERT_EQ(plan.runs.size(), 8u);
   for (size_t i = 0; i < 8; ++i) {
@@ -92,7 +92,7 @@ TEST_F(RunStepsTest, TwoJobsTimesTwoTargetsTimesTwoRepeatsGiveEightRecordsInPlan
     EXPECT_EQ(r.status, RunStatus::Ok);
     EXPECT_EQ(r.backend, "fake");
     EXPECT_EQ(r.accel, "tcg");
-    EXPECT_EQ(r.device, "/dev/vda");
+    EXPECT_EQ(r.device, r.target == "nvme" ? "/dev/nvme0n1" : "/dev/vda");
     ASSERT_TRUE(r.result);
     EXPECT_EQ(r.result->iops, r.job.name == "seq" ? 250 : 4000);
   }

@@ -15,7 +15,7 @@ struct FilesystemImageRequest {
   uint64_t image_bytes = 0;  // the filesystem's size
   std::string file;          // path of the test file inside, relative ("storbed.dat")
   uint64_t file_bytes = 0;   // the test file's size; it is filled with data, not holes
-  // Writes `bytes` of non-zero data to a new file (run/backing's CreateFilledBacking);
+  // Writes `bytes` of non-zero data to a new file (execute/backing's CreateFilledBacking);
   // the staging copy is removed once mkfs has copied it in.
   std::function<void(const std::string& path, uint64_t bytes)> fill;
 };

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "run/run_record.h"
+#include "results/run_record.h"
 
 namespace storbed {
 

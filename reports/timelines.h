@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "run/run_record.h"
+#include "results/run_record.h"
 #include "timeline.h"
 
 namespace storbed {

@@ -7,7 +7,7 @@
 
 #include "cleanup/host_scanners.h"
 #include "cleanup/libvirt_scanner.h"
-#include "run/owner_marker.h"
+#include "execute/owner_marker.h"
 
 namespace storbed {
 

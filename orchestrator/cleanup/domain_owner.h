@@ -1,7 +1,7 @@
 // Whose a storbed libvirt domain or "storbed" pool volume is. Domains carry their owner
 // in metadata (libvirt/domain_xml.h OwnerOf: session, pid, host, started); per-machine
 // volumes are named "storbed-<session>-..." and the session itself is "<UTC
-// time>-<pid>" (run/run_hosts.h SessionId), so a volume names its owner even after its
+// time>-<pid>" (plan/run_hosts.h SessionId), so a volume names its owner even after its
 // AUTODESTROY domain went with the killed storbed.
 #pragma once
 

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "run/proc_stat.h"
+#include "execute/proc_stat.h"
 
 namespace storbed {
 namespace {

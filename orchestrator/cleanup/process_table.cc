@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "run/proc_stat.h"
+#include "execute/proc_stat.h"
 
 namespace storbed {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "run/owner_marker.h"
+#include "execute/owner_marker.h"
 
 namespace storbed {
 

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <optional>
 
-#include "run/owner_marker.h"
+#include "execute/owner_marker.h"
 
 namespace storbed {
 namespace {

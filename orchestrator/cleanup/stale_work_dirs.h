@@ -1,5 +1,5 @@
 // Which storbed-work-* directories belong to runs that are gone. A run's TempDir writes
-// an owner marker (run/owner_marker.h); a directory is stale when that process is gone.
+// an owner marker (execute/owner_marker.h); a directory is stale when that process is gone.
 // A directory without a marker (an older storbed, or a crash right after mkdtemp) is
 // stale only when nothing uses it and it has not changed for kUnmarkedMinAge.
 #pragma once

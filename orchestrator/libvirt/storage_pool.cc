@@ -15,8 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "backend/interrupt.h"
 #include "backend/host_channel.h"
+#include "backend/interrupt.h"
 #include "libvirt/domain_xml.h"
 
 namespace storbed {

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/backing.h"
-#include "run/bare_metal_target.h"
-#include "run/loop_device.h"
+#include "execute/backing.h"
+#include "execute/bare_metal_target.h"
+#include "execute/loop_device.h"
 #include "test_env.h"
 
 namespace storbed {
@@ -66,6 +66,21 @@ TEST(BareMetalTest, EveryBackingHasItsOwnManifestEntry) {
     runs.insert(unit["runs"][0].get<std::string>());
   }
   EXPECT_EQ(runs.size(), 2u);
+  // The host CPU sampler runs beside bare-metal jobs too: per-CPU shares over the IO
+  // phase in the record, and its lines in the run's timelines file.
+  const auto results = nlohmann::json::parse(testing::Slurp(dir + "/out/results.json"));
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& record : results) {
+    const auto& all = record["host"]["host_cpu"]["all"];
+    for (const char* metric : {"user", "system", "iowait", "irq", "softirq", "steal"}) {
+      ASSERT_TRUE(all.contains(metric)) << metric << " in " << record["host"].dump();
+      EXPECT_GE(all[metric].get<double>(), 0.0);
+      EXPECT_LE(all[metric].get<double>(), 100.0);
+    }
+    const std::string timelines =
+        testing::Slurp(dir + "/out/" + record["timelines_file"].get<std::string>());
+    EXPECT_NE(timelines.find("\"host.cpu.user\""), std::string::npos);
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -9,7 +9,7 @@
 
 #include "backend/backend_qemu.h"
 #include "backend/bus_table.h"
-#include "run/backing.h"
+#include "execute/backing.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
 #include "test_env.h"

@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "backend/backend_qemu.h"
+#include "execute/backing.h"
 #include "images/filesystem_image.h"
-#include "run/backing.h"
 #include "test_env.h"
 
 namespace storbed {

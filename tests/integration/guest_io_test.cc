@@ -8,8 +8,8 @@
 
 #include "backend/backend_qemu.h"
 #include "backend/qemu_argv.h"
-#include "run/backing.h"
-#include "run/guest_target.h"
+#include "execute/backing.h"
+#include "execute/guest_target.h"
 #include "test_env.h"
 
 namespace storbed {

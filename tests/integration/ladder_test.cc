@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "ladder.h"
-#include "run/results_dir.h"
+#include "results/results_dir.h"
 #include "test_env.h"
 
 namespace storbed {

@@ -13,11 +13,11 @@
 
 #include "backend/qemu_argv.h"
 #include "ladder.h"
+#include "execute/backing.h"
+#include "execute/guest_target.h"
 #include "libvirt/backend_libvirt.h"
 #include "libvirt/domain_xml.h"
 #include "libvirt/virt_handles.h"
-#include "run/backing.h"
-#include "run/guest_target.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
 #include "test_env.h"

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "run/results_dir.h"
+#include "results/results_dir.h"
 #include "test_env.h"
 
 namespace storbed {

@@ -29,7 +29,7 @@
 #include "backend/child_process.h"
 #include "cleanup/process_table.h"
 #include "libvirt/virt_handles.h"
-#include "run/results_dir.h"
+#include "results/results_dir.h"
 #include "second_libvirtd.h"
 #include "test_env.h"
 

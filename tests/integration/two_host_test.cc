@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "backend/child_process.h"
-#include "run/results_dir.h"
+#include "results/results_dir.h"
 #include "second_libvirtd.h"
 #include "test_env.h"
 

@@ -1,0 +1,149 @@
+#include "execute/bare_metal_target.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "analysis/durability.h"
+#include "analysis/ladder_builder.h"
+#include "backend/child_process.h"
+#include "backend/interrupt.h"
+#include "execute/host_mount.h"
+#include "execute/loop_device.h"
+#include "sampling/job_sampler.h"
+
+namespace storbed {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
+                             const std::string& work_dir, std::chrono::milliseconds timeout) {
+  const std::string job_file = work_dir + "/job-" + job.name + ".json";
+  const std::string out_file = work_dir + "/agent-" + job.name + ".log";
+  std::ofstream(job_file) << nlohmann::json(job).dump(2) << "\n";
+  ChildProcess agent = ChildProcess::Start({agent_path, "--standalone", job_file}, out_file);
+  const auto deadline = Clock::now() + timeout;
+  while (agent.Running()) {
+    ThrowIfInterrupted();  // ~ChildProcess kills the agent on the way out
+    if (Clock::now() > deadline)
+      throw std::runtime_error("the bare-metal agent did not finish within " +
+                               std::to_string(timeout.count() / 1000) + " s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // The log holds the agent's stdout (the result, one JSON line) and its stderr.
+  std::string out = ReadAll(out_file);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  if (!agent.ExitedSuccessfully())
+    throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() +
+                             (out.empty() ? "" : ": " + out));
+  const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
+  try {
+    return nlohmann::json::parse(out.substr(start)).get<JobResult>();
+  } catch (const std::exception& e) {
+    throw std::runtime_error("the bare-metal agent printed no result (" + out_file +
+                             "): " + e.what());
+  }
+}
+
+void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
+  ctx.log << "bare metal: loop device over " << ctx.backing.path << "\n";
+  auto base_record = [&](const PlannedRun& run) {
+    RunRecord r;
+    r.run_id = run.run_id;
+    r.target = ToString(TargetKind::BareMetal);
+    r.accel = "host";
+    r.host_name = kLocalHost;  // bare metal is this machine's disk, whatever the hosts
+    r.backend = "none";
+    r.job = run.job;
+    r.params = run.params;
+    return r;
+  };
+  std::optional<LoopDevice> loop;
+  try {
+    // Direct IO on the loop, so host page cache behaviour is the job's, not the loop's.
+    loop = LoopDevice::Attach(ctx.backing.path, /*direct_io=*/true);
+  } catch (const std::exception& e) {
+    for (const auto& run : runs) RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
+    return;
+  }
+  // A filesystem image is mounted here (the standalone agent runs jobs on paths, it does
+  // not mount): on a directory beside the image in the work dir, gone on every path.
+  std::optional<HostMount> mounted;
+  if (!ctx.backing.filesystem.empty()) {
+    const std::string dir = std::filesystem::path(ctx.backing.path).parent_path() /
+                            ("mnt-" + std::filesystem::path(loop->path()).filename().string());
+    try {
+      mounted.emplace(HostMount::Mount(loop->path(), dir, ctx.backing.filesystem));
+    } catch (const std::exception& e) {
+      for (const auto& run : runs)
+        RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
+      return;
+    }
+  }
+  // One entry per distinct backing: a scenario with several disk sizes or filesystems
+  // has several bare-metal units, each on its own loop device.
+  ManifestBareMetal unit;
+  unit.device = loop->path();
+  unit.backing = ctx.backing.path;
+  for (const auto& run : runs) unit.runs.push_back(run.run_id);
+  if (mounted) {
+    unit.mount_dir = mounted->dir();
+    unit.mount_filesystem = ctx.backing.filesystem;
+  }
+  ctx.manifest.AddBareMetal(std::move(unit));
+  const std::string work_dir = ctx.results.File("bare-metal");
+  std::filesystem::create_directories(work_dir);
+  for (const auto& run : runs) {
+    RunRecord record = base_record(run);
+    record.device = loop->path();
+    record.job.target = loop->path();
+    if (mounted) {
+      record.job.target = mounted->dir() + "/" + record.job.fs_file;
+      record.job.filesystem.clear();
+    }
+    ctx.log << "  " << run.run_id << " on " << loop->path() << "...\n";
+    const auto start = Clock::now();
+    try {
+      // No QEMU here: of the host samplers only the CPU one has something to watch. The
+      // standalone agent's CLOCK_MONOTONIC is the host's, so its IO window needs no offset.
+      JobSamplerOptions sampling;
+      sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
+      JobSampler sampler(SamplerSource{}, sampling);
+      sampler.Start();
+      record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
+                                         JobReplyTimeout(record.job));
+      sampler.Stop();
+      const HostLayers host =
+          sampler.Summarize(record.result->io_start_ns, record.result->io_end_ns);
+      record.host.update(host.figures);
+      record.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+      if (run.warmup) record.status = RunStatus::Warmup;
+      record.ladder = BareMetalLadder(*record.result);
+      record.durability = CheckDurability(record.job, *record.result, std::nullopt,
+                                          BareMetalHostFlushes(*record.result));
+      StoreTimelines(ctx, record, host.timelines);
+      ctx.results.Append(record);
+      ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
+    } catch (const InterruptedError&) {
+      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+      throw;
+    } catch (const std::exception& e) {
+      RecordFailure(ctx, record, RunStatus::Failed, e.what());
+    }
+  }
+}
+
+}  // namespace storbed

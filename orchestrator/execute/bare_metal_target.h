@@ -1,0 +1,21 @@
+// The bare-metal twin: the same agent binary runs the same job on the host, against a
+// loop device over the same backing, so its diskstats line is the host-device layer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "execute/run_context.h"
+
+namespace storbed {
+
+// Runs `job` with `storbed-agent --standalone` in `work_dir` and returns its result.
+// Throws std::runtime_error with the agent's own message when it fails.
+JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
+                             const std::string& work_dir, std::chrono::milliseconds timeout);
+
+// Runs `runs` (all bare metal). Failures are recorded, not thrown; throws
+// InterruptedError on Ctrl-C. The loop device is always detached.
+void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs);
+
+}  // namespace storbed

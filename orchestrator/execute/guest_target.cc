@@ -1,0 +1,252 @@
+#include "execute/guest_target.h"
+
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "analysis/durability.h"
+#include "analysis/ladder_builder.h"
+#include "backend/bus_table.h"
+#include "backend/disk_driver.h"
+#include "backend/interrupt.h"
+#include "execute/host_info.h"
+#include "libvirt/virt_handles.h"
+#include "sampling/clock_sync.h"
+#include "sampling/job_sampler.h"
+
+namespace storbed {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The guest disk with our serial whose name has the bus row's prefix (/dev/vdX,
+// /dev/nvme0n1, /dev/sdX): the agent reads each disk's serial from sysfs or its VPD page.
+std::string DeviceWithSerial(const HelloReply& hello, Bus bus, std::string* seen) {
+  const std::string prefix = RowOf(bus).guest_dev_prefix;
+  for (const auto& d : hello.devices) {
+    *seen += (seen->empty() ? "" : ", ") + d.name + "(serial '" + d.serial + "')";
+    if (d.serial == kTestDiskSerial && d.name.rfind(prefix, 0) == 0) return d.path;
+  }
+  return "";
+}
+
+// The agent link usually notices a dead guest first (EOF on its socket) while QEMU is
+// still being reaped: give QEMU a moment, so the record says how it died.
+std::string WhyTheLinkFailed(Machine& machine, const std::exception& link_error) {
+  const auto deadline = Clock::now() + std::chrono::seconds(3);
+  while (Clock::now() < deadline) {
+    try {
+      machine.CheckAlive();
+    } catch (const std::exception& died) {
+      return died.what();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return link_error.what();
+}
+
+// The agent's clock against ours, from a few hello round trips just before the job, so
+// host samples can be cut to the job's IO phase as the agent timed it.
+ClockOffset MeasureClockOffset(Machine& machine, const std::function<void()>& check) {
+  return EstimateClockOffset(
+      [&] {
+        const Message reply =
+            machine.Agent().Call(HelloRequest{}, std::chrono::seconds(30), check);
+        if (const auto* hello = std::get_if<HelloReply>(&reply)) return hello->monotonic_ns;
+        throw std::runtime_error("agent answered '" + MessageType(reply) + "' to hello");
+      },
+      5);
+}
+
+// The host's view of the job (QEMU block layer, virtqueues, host device, QEMU threads),
+// cut to the agent's IO phase, makes the ladder and the durability check.
+void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler,
+                   const ClockOffset& offset, const DiskSpec& disk) {
+  const JobResult& r = *record.result;
+  const HostLayers host = sampler.Summarize(AgentToHostNs(offset, r.io_start_ns),
+                                            AgentToHostNs(offset, r.io_end_ns));
+  record.ladder = GuestLadder(r, host.virtqueue, host.qemu_block, host.host_device);
+  Durability durability = CheckDurability(record.job, r, host.qemu_flushes, host.host_flushes);
+  if (disk.no_flush)
+    durability = MarkFlushesDropped(durability, "QEMU runs the disk with cache.no-flush=on");
+  record.durability = durability;
+  record.host = {{"clock_offset_ns", offset.offset_ns},
+                 {"clock_uncertainty_ns", offset.uncertainty_ns},
+                 {"sample_period_ms", ctx.machine.sample_period_ms},
+                 {"qemu_thread_cpu", host.qemu_thread_cpu},
+                 {"warnings", host.warnings}};
+  record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
+  StoreTimelines(ctx, record, host.timelines);
+}
+
+}  // namespace
+
+MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std::string& label,
+                             const GuestImage& image, Accel accel, const std::string& run_dir) {
+  const DiskConfig& disk = ctx.disk;
+  MachineSpec spec;
+  // The label, not the target: two machines of one target ("virtio-blk-m1", "-m2") may
+  // run at once on one libvirt host, and the domain name is made from this.
+  spec.name = ctx.scenario.name + "-" + label;
+  spec.vcpus = ctx.machine.vcpus;
+  spec.memory_mib = ctx.machine.memory_bytes >> 20;
+  spec.accel = accel;
+  spec.kernel = image.kernel_path;
+  spec.initrd = image.initrd_path;
+  // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
+  spec.cmdline = kGuestCmdline;
+  spec.run_dir = run_dir;
+  DiskSpec d;
+  d.id = "d0";
+  if (!target.bus) throw std::logic_error("GuestMachineSpec: the bare-metal target has no guest");
+  d.bus = *target.bus;
+  d.backing = ctx.backing.path;
+  d.format = ctx.backing.format;
+  d.driver = ctx.backing.block_device ? kDriverHostDevice : kDriverFile;
+  if (ctx.backing.null_co) {
+    d.driver = kDriverNullCo;
+    d.null_size = disk.size_bytes;
+    d.null_latency_ns = disk.null_latency_ns;
+  }
+  d.num_queues = disk.num_queues;
+  d.queue_size = disk.queue_size;
+  d.iothread = disk.iothread && HasVirtqueues(d.bus);  // the scenario's field is for all buses
+  d.aio = disk.aio;
+  d.cache = disk.cache;
+  d.request_merging = disk.request_merging;
+  d.no_flush = disk.no_flush;
+  d.serial = kTestDiskSerial;
+  d.nvme_max_ioqpairs = disk.num_queues;
+  spec.disks.push_back(d);
+  return spec;
+}
+
+void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
+                    const std::vector<PlannedRun>& runs,
+                    const GuestImage& image, const AccelDecision& accel, Backend& backend) {
+  const std::string machine_dir = "machine-" + label;
+  const std::string run_dir = ctx.results.File(machine_dir);
+  const MachineSpec spec = GuestMachineSpec(ctx, target, label, image, accel.accel, run_dir);
+  auto base_record = [&](const PlannedRun& run) {
+    RunRecord r;
+    r.run_id = run.run_id;
+    r.target = ToString(target);
+    r.accel = ToString(accel.accel);
+    r.machine = machine_dir;
+    r.host_name = ctx.host.name;
+    r.backend = backend.Name();
+    r.job = run.job;
+    r.console_log = machine_dir + "/console.log";
+    r.params = run.params;
+    return r;
+  };
+
+  ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
+          << spec.vcpus << " vCPU, " << spec.memory_mib << " MiB)...\n";
+  const auto boot_start = Clock::now();
+  std::unique_ptr<Machine> machine;
+  try {
+    machine =
+        backend.Start(spec, std::chrono::seconds(static_cast<int64_t>(ctx.machine.boot_timeout_s)));
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const LibvirtError&) {
+    throw;  // the host failed, not the guest: the caller moves the runs to another host
+  } catch (const std::exception& e) {
+    for (const auto& run : runs)
+      RecordFailure(ctx, base_record(run), RunStatus::Failed,
+                    std::string("the guest did not boot: ") + e.what());
+    return;
+  }
+  const HelloReply& hello = machine->Hello();
+  ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
+          << " after " << SecondsSince(boot_start) << " s\n";
+  const nlohmann::json entry = {
+      {"argv", machine->Argv()},          {"qemu_version", machine->QemuVersion()},
+      {"accel", ToString(accel.accel)},   {"guest_kernel", hello.kernel_release},
+      {"agent_version", hello.agent_version},
+      {"devices", hello.devices},         {"modules_loaded", hello.modules_loaded},
+      {"console_log", machine_dir + "/console.log"},
+      {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()},
+      {"host", ctx.host.name},            {"backend", backend.Name()},
+      {"backend_details", machine->Describe()}};
+  ctx.manifest.SetMachine(label, entry);
+
+  std::string seen;
+  const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);
+  if (device.empty()) {
+    for (const auto& run : runs)
+      RecordFailure(ctx, base_record(run), RunStatus::Failed,
+                    std::string("the guest shows no ") + RowOf(spec.disks[0].bus).guest_dev_prefix +
+                        "* disk with serial " + kTestDiskSerial +
+                        " (devices: " + (seen.empty() ? "none" : seen) + ")");
+    machine->Shutdown();
+    return;
+  }
+
+  const auto check = [&] {
+    ThrowIfInterrupted();
+    machine->CheckAlive();
+  };
+  std::string died_in;  // the run during which the machine went away
+  for (const auto& run : runs) {
+    RunRecord record = base_record(run);
+    record.device = device;
+    record.job.target = device;
+    if (!died_in.empty()) {
+      RecordFailure(ctx, record, RunStatus::Skipped, "the guest died during " + died_in);
+      continue;
+    }
+    ctx.log << "  " << run.run_id << " on " << device << "...\n";
+    const auto start = Clock::now();
+    try {
+      const ClockOffset offset = MeasureClockOffset(*machine, check);
+      JobSamplerOptions sampling;
+      sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
+      JobSampler sampler(SourceFromMachine(*machine, spec.disks[0]), sampling);
+      sampler.Start();
+      const Message reply =
+          machine->Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);
+      sampler.Stop();
+      record.wall_s = SecondsSince(start);
+      if (const auto* r = std::get_if<ResultReply>(&reply)) {
+        record.result = r->result;
+        if (run.warmup) record.status = RunStatus::Warmup;
+        AddHostLayers(ctx, record, sampler, offset, spec.disks[0]);
+        ctx.results.Append(record);
+        ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
+      } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {
+        RecordFailure(ctx, record, RunStatus::Failed, "agent error: " + e->message);
+      } else {
+        RecordFailure(ctx, record, RunStatus::Failed,
+                      "agent answered '" + MessageType(reply) + "' to a run request");
+      }
+    } catch (const InterruptedError&) {
+      record.wall_s = SecondsSince(start);
+      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+      throw;
+    } catch (const std::exception& e) {
+      record.wall_s = SecondsSince(start);
+      if (Interrupted()) {  // the signal may have reached QEMU too and closed the link first
+        RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+        throw InterruptedError();
+      }
+      RecordFailure(ctx, record, RunStatus::Failed, WhyTheLinkFailed(*machine, e));
+      died_in = run.run_id;
+    }
+  }
+  if (died_in.empty()) {
+    try {
+      machine->Shutdown();
+    } catch (const std::exception& e) {
+      ctx.log << "  warning: " << ToString(target) << " guest shutdown: " << e.what() << "\n";
+    }
+  }
+  // An unhealthy machine is torn down by its destructor (SIGTERM, then SIGKILL).
+}
+
+}  // namespace storbed

@@ -1,0 +1,54 @@
+#include "execute/owner_marker.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "execute/proc_stat.h"
+
+namespace storbed {
+
+OwnerMarker CurrentProcessOwner() {
+  std::ifstream in("/proc/self/stat");
+  std::string line;
+  std::getline(in, line);
+  const auto stat = ParseProcStat(line);
+  if (!stat) throw std::runtime_error("cannot read /proc/self/stat: \"" + line + "\"");
+  return OwnerMarker{.pid = stat->pid, .start_ticks = stat->start_ticks, .host = ThisHostName()};
+}
+
+std::string FormatOwnerMarker(const OwnerMarker& owner) {
+  return nlohmann::json{{"pid", owner.pid},
+                        {"start_ticks", owner.start_ticks},
+                        {"host", owner.host},
+                        {"program", "storbed"}}
+             .dump() +
+         "\n";
+}
+
+std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
+      !j.contains("start_ticks") || !j["start_ticks"].is_number_unsigned() || !j.contains("host") ||
+      !j["host"].is_string())
+    return std::nullopt;
+  OwnerMarker owner{.pid = j["pid"].get<int>(),
+                    .start_ticks = j["start_ticks"].get<uint64_t>(),
+                    .host = j["host"].get<std::string>()};
+  if (owner.pid <= 0) return std::nullopt;
+  return owner;
+}
+
+void WriteOwnerMarker(const std::string& dir) {
+  const std::string path = dir + "/" + kOwnerFileName;
+  std::ofstream out(path, std::ios::trunc);
+  out << FormatOwnerMarker(CurrentProcessOwner());
+  out.flush();
+  if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+}
+
+}  // namespace storbed

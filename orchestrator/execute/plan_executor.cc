@@ -1,0 +1,107 @@
+#include "execute/plan_executor.h"
+
+#include <optional>
+#include <stdexcept>
+
+#include "execute/bare_metal_target.h"
+#include "execute/guest_target.h"
+#include "execute/host_info.h"
+#include "execute/run_context.h"
+#include "libvirt/virt_handles.h"
+
+namespace storbed {
+
+PlanExecutor::PlanExecutor(const PreparedRun& run, BackendMaker make_backend)
+    : run_(run), make_backend_(std::move(make_backend)) {
+  local_.name = kLocalHost;
+  local_.backend = "none";
+}
+
+const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
+  if (name.empty()) return local_;
+  for (const auto& h : run_.hosts)
+    if (h.name == name) return h;
+  throw std::logic_error("scheduler named an unknown host " + name);
+}
+
+std::vector<PlannedRun> PlanExecutor::RunsOf(size_t unit) const {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  return {run_.plan.runs.begin() + m.first_run, run_.plan.runs.begin() + m.first_run + m.run_count};
+}
+
+void PlanExecutor::Run(size_t unit, const std::string& host_name) {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  const RunHost& host = HostNamed(host_name);
+  LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
+  // The unit's own machine variant and disk combination, passed as such: the scenario's
+  // .machine/.disk are machines[0]'s and are not this unit's.
+  const MachineVariant& variant = run_.scenario.machines[m.machine];
+  DiskConfig disk = variant.disk;
+  // Bare metal reads the raw file a qcow2 image is converted from: a loop device over a
+  // qcow2 file would show the host its metadata, not the guest's disk.
+  if (m.target == TargetKind::BareMetal) disk.format = "raw";
+  // A remote host copies the backing per machine (and only reads ours); everything else
+  // writes it in place and needs it alone.
+  const bool in_place = host.backend != "libvirt" || UriIsOnThisHost(host.uri);
+  std::optional<BackingLeases::Lease> lease;
+  if (in_place) lease.emplace(run_.backings.Acquire(disk));
+  const Backing& backing = lease ? lease->backing() : run_.backings.Shared(disk);
+  RunContext ctx{run_.scenario, run_.options, run_.results,    log, backing,
+                 run_.manifest, host,         variant.machine, disk};
+  if (m.target == TargetKind::BareMetal) {
+    RunBareMetalTarget(ctx, RunsOf(unit));
+    return;
+  }
+  try {
+    // The slots of a host boot at once: the storage pool tolerates concurrent uploads
+    // of the shared kernel and initrd (libvirt/storage_pool.h).
+    std::unique_ptr<Backend> backend = make_backend_(host);
+    RunGuestTarget(ctx, m.target, m.label, RunsOf(unit), run_.image_for(variant.machine),
+                   run_.accel, *backend);
+  } catch (const LibvirtError& e) {
+    log << "host " << host.name << " failed: " << e.what() << "\n";
+    throw HostFailedError(e.what());
+  }
+}
+
+void PlanExecutor::Forget(size_t unit) {
+  std::vector<std::string> ids;
+  for (const auto& r : RunsOf(unit)) ids.push_back(r.run_id);
+  run_.results.Forget(ids);
+}
+
+void PlanExecutor::HostFailed(const HostFailure& failure) {
+  const RunHost& host = HostNamed(failure.host);
+  std::vector<std::string> moved;
+  for (size_t u : failure.moved_units)
+    for (const auto& r : RunsOf(u)) moved.push_back(r.run_id);
+  LineLog(run_.log, "") << "host " << host.name << " (" << host.uri << ") failed; "
+                        << moved.size() << " runs move to another host if one is left\n";
+  run_.manifest.AddHostFailure({.host = host.name,
+                                .uri = host.uri,
+                                .error = failure.error,
+                                .at = UtcTimestamp(),
+                                .moved_runs = moved});
+}
+
+void PlanExecutor::Abandon(size_t unit, const std::string& why) {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  LineLog log(run_.log, "");
+  for (const auto& run : RunsOf(unit)) {
+    RunRecord r;
+    r.run_id = run.run_id;
+    r.target = ToString(m.target);
+    r.accel = ToString(run_.accel.accel);
+    r.machine = "machine-" + m.label;
+    r.host_name = "none";
+    r.backend = run_.hosts.empty() ? "" : run_.hosts.front().backend;
+    r.job = run.job;
+    r.params = run.params;
+    r.status = RunStatus::Failed;
+    r.error = why;
+    log << "  " << r.run_id << ": failed: " << why << "\n";
+    run_.results.Append(r);
+  }
+}
+
+}  // namespace storbed

@@ -1,0 +1,40 @@
+#include "execute/run_context.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+
+namespace storbed {
+
+void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const std::string& why) {
+  record.status = status;
+  record.error = why;
+  ctx.log << "  " << record.run_id << ": " << ToString(status) << ": " << why << "\n";
+  ctx.results.Append(record);
+}
+
+void StoreTimelines(RunContext& ctx, RunRecord& record, const std::vector<Timeline>& host) {
+  std::vector<Timeline> guest;
+  if (record.result) guest = std::move(record.result->timelines);
+  if (record.result) record.result->timelines.clear();
+  if (guest.empty() && host.empty()) return;
+  std::filesystem::create_directories(ctx.results.File("timelines"));
+  record.timelines_file = "timelines/" + record.run_id + ".json";
+  const nlohmann::json doc = {{"run_id", record.run_id},
+                              {"clock", "seconds since the job's IO phase began"},
+                              {"guest", guest},
+                              {"host", host}};
+  WriteFileAtomically(ctx.results.File(record.timelines_file), doc.dump() + "\n");
+}
+
+std::chrono::milliseconds JobReplyTimeout(const JobSpec& job) {
+  double seconds = 120;
+  if (job.runtime_s > 0) seconds += job.runtime_s * 3;
+  // A one-pass or io_size job: allow 1 MiB/s, slower than any TCG guest seen here.
+  const uint64_t bytes = job.io_limit ? job.io_limit : job.size;
+  seconds += bytes / double(1 << 20);
+  if (job.runtime_s <= 0 && bytes == 0) seconds = 3600;  // whole disk, size unknown here
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+}  // namespace storbed

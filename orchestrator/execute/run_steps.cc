@@ -1,0 +1,233 @@
+#include "execute/run_steps.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <ctime>
+#include <filesystem>
+#include <ostream>
+
+#include "backend/disk_driver.h"
+#include "execute/host_info.h"
+#include "execute/plan_executor.h"
+#include "images/filesystem_image.h"
+#include "plan/host_backend.h"
+#include "plan/work_groups.h"
+
+namespace storbed {
+namespace {
+
+// The backing of one disk combination: nothing (null-co), the user's file or device, a
+// filesystem image with its test file, or a filled raw file; qcow2 is converted from it.
+Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads, bool writes) {
+  if (!DriverHasStorage(disk.driver)) {
+    Backing b;
+    b.size_bytes = disk.size_bytes;
+    b.how = "none: QEMU's null-co driver completes every request after " +
+            std::to_string(disk.null_latency_ns) + " ns without storage";
+    b.null_co = true;
+    return b;
+  }
+  if (!disk.backing.empty()) {
+    Backing b = UseExistingBacking(disk.backing, reads);
+    // Validation refuses writes on a /dev path; this catches a block device elsewhere.
+    if (b.block_device && writes && !disk.allow_writes)
+      throw ScenarioError("disk.backing: " + disk.backing +
+                          " is a block device and the scenario has write jobs; set "
+                          "disk.allow_writes true if overwriting it is meant");
+    return b;
+  }
+  Backing b;
+  if (disk.filesystem.empty()) {
+    b = CreateFilledBacking(file, disk.size_bytes);
+  } else {
+    const FilesystemImage image =
+        CreateFilesystemImage({.image_path = file,
+                               .type = disk.filesystem,
+                               .image_bytes = disk.image_bytes(),
+                               .file = kFsTestFile,
+                               .file_bytes = disk.fs_file_bytes,
+                               .fill = [](const std::string& path, uint64_t bytes) {
+                                 CreateFilledBacking(path, bytes);
+                               }});
+    b.path = file;
+    b.size_bytes = image.image_bytes;
+    b.created = true;
+    b.how = "created " + image.type + " image of " + std::to_string(image.image_bytes) +
+            " bytes (" + image.mkfs_command + ") holding " + image.file + " of " +
+            std::to_string(image.file_bytes) + " bytes of pseudo-random data";
+    b.filesystem = disk.filesystem;
+  }
+  if (disk.format == "qcow2") {
+    const std::string qcow2 = file.substr(0, file.size() - 4) + ".qcow2";
+    ConvertToQcow2(file, qcow2);
+    b.path = qcow2;
+    b.format = "qcow2";
+    b.how += "; converted to qcow2 with qemu-img convert (every cluster allocated)";
+  }
+  return b;
+}
+
+ManifestDoc InitialManifest(const PreparedScenario& p) {
+  ManifestDoc doc;
+  for (const auto& m : p.plan.machines)
+    for (size_t i = m.first_run; i < m.first_run + m.run_count; ++i)
+      doc.plan.push_back({{"run_id", p.plan.runs[i].run_id},
+                          {"machine", m.label},
+                          {"params", p.plan.runs[i].params}});
+  doc.host = DescribeHost();
+  doc.scenario_file = p.options.fio_path.empty() ? p.options.scenario_path : p.options.fio_path;
+  doc.scenario = p.scenario.expanded;
+  doc.order = p.scenario.order == RunOrder::Random ? "random" : "sequential";
+  doc.order_seed = p.scenario.order_seed;
+  doc.session = p.session;
+  doc.hosts = DescribeHosts(p.hosts, {});
+  doc.started_at = UtcTimestamp();
+  return doc;
+}
+
+// One backing per distinct disk size or backing path (most scenarios have one), and a
+// copy for each further machine that runs at the same time (backing_leases.h).
+void MakeBackingLeases(PreparedScenario& p) {
+  auto files = std::make_shared<std::atomic<size_t>>(0);
+  p.backings.emplace([&p, files](const DiskConfig& disk, size_t copy) {
+    if (DriverHasStorage(disk.driver))
+      LineLog(*p.sink, "") << "preparing backing (" << (disk.image_bytes() >> 20) << " MiB"
+                           << (disk.filesystem.empty() ? "" : " " + disk.filesystem) << ")...\n";
+    const size_t n = (*files)++;
+    const std::string file =
+        p.work->path() + "/backing" + (n == 0 ? "" : "-" + std::to_string(n)) + ".raw";
+    Backing b = MakeBacking(disk, file, p.reads, p.writes);
+    const std::string key = BackingLeases::KeyOf(disk);
+    if (copy > 0)
+      p.manifest->AddBackingCopy(key, b.path);
+    else
+      p.manifest->AddBacking(key, {.path = b.path,
+                                   .size_bytes = b.size_bytes,
+                                   .how = b.how,
+                                   .format = b.format,
+                                   .filesystem = b.filesystem,
+                                   .null_co = b.null_co});
+    return b;
+  });
+}
+
+// One guest image per distinct kernel (a kernel list makes an A/B matrix).
+const GuestImage& ImageFor(PreparedScenario& p, const RunDeps& deps, const MachineConfig& machine,
+                           std::ostream& log) {
+  const std::string key = GuestImageKey(machine);
+  auto it = p.images.find(key);
+  if (it != p.images.end()) return it->second;
+  GuestImage image = deps.build_image(machine, p.options);
+  log << DescribeImage(image);
+  p.manifest->AddGuestImage(key, {.kernel = image.kernel_path,
+                                  .kernel_release = image.kernel_release,
+                                  .initrd = image.initrd_path,
+                                  .content_hash = image.content_hash,
+                                  .modules = image.modules,
+                                  .builtin = image.builtin,
+                                  .from_cache = image.from_cache});
+  return p.images.emplace(key, std::move(image)).first->second;
+}
+
+// Every image and each disk's first backing are made now: threads only look them up.
+// The accelerator is decided here for every host: inventory hosts are expected to be
+// alike (--accel overrides when they are not).
+void PrepareMachines(PreparedScenario& p, const RunDeps& deps, std::ostream& log) {
+  p.backings->Shared(p.scenario.machines.at(0).disk);
+  bool needs_guest = false;
+  for (const auto t : p.scenario.targets) needs_guest |= t != TargetKind::BareMetal;
+  if (needs_guest) {
+    const MachineConfig& first = p.scenario.machines.at(0).machine;
+    const GuestImage& image = ImageFor(p, deps, first, log);
+    const std::string choice = p.options.accel.empty() ? first.accel : p.options.accel;
+    p.accel = deps.decide_accel(choice, image, p.results->File("kvm-probe"));
+    log << "accelerator: " << ToString(p.accel.accel) << " (" << p.accel.reason << ")\n";
+    p.manifest->SetAccel(ToString(p.accel.accel), p.accel.reason, deps.qemu_version());
+  }
+  for (const PlannedMachine& m : p.plan.machines) {
+    DiskConfig disk = p.scenario.machines[m.machine].disk;
+    if (m.target == TargetKind::BareMetal) disk.format = "raw";  // as PlanExecutor leases it
+    p.backings->Shared(disk);
+    if (m.target != TargetKind::BareMetal)
+      ImageFor(p, deps, p.scenario.machines[m.machine].machine, log);
+  }
+}
+
+}  // namespace
+
+std::string GuestImageKey(const MachineConfig& machine) {
+  return machine.kernel + "\n" + machine.modules_dir;
+}
+
+std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const RunDeps& deps,
+                                             std::ostream& out) {
+  auto p = std::make_unique<PreparedScenario>();
+  p->options = options;
+  p->scenario = LoadScenarioFor(options);
+  p->hosts = HostsFor(options);
+  p->results.emplace(options.out_dir);
+  p->sink.emplace(out);
+  p->plan = PlanScenario(p->scenario);
+  p->session = SessionId(std::time(nullptr), getpid());
+  p->manifest.emplace(*p->results, InitialManifest(*p));
+  p->work.emplace(options.work_dir, "storbed-work-");
+  // A local libvirt daemon uses the backing in place, from QEMU running as its own user
+  // (libvirt-qemu): that user must be able to pass through the (0700) work directory.
+  for (const auto& h : p->hosts)
+    if (h.backend == "libvirt")
+      std::filesystem::permissions(
+          p->work->path(), std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+          std::filesystem::perm_options::add);
+  for (const auto& j : p->scenario.jobs) {
+    p->reads |= j.rw != Direction::Write;
+    p->writes |= j.rw != Direction::Read;
+  }
+  MakeBackingLeases(*p);
+  LineLog log(*p->sink, "");
+  PrepareMachines(*p, deps, log);
+  return p;
+}
+
+std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
+  size_t slots = 0;
+  for (const auto& h : p.hosts) slots += h.max_guests;
+  const bool sequential = slots == 1;
+  auto image_for = [&p](const MachineConfig& m) -> const GuestImage& {
+    return p.images.at(GuestImageKey(m));  // PrepareRun made every one
+  };
+  PreparedRun prepared{p.scenario,  p.plan,    p.options, *p.results, *p.manifest,       *p.sink,
+                       *p.backings, image_for, p.accel,   p.hosts,    p.hosts.size() > 1};
+  PlanExecutor executor(prepared,
+                        [&](const RunHost& h) { return deps.make_backend(h, p.session); });
+  if (!sequential) PrepareBackendsForThreads(p.hosts);
+  std::vector<ScheduledHost> scheduled;
+  for (const auto& h : p.hosts) scheduled.push_back({h.name, h.max_guests});
+  try {
+    return RunSchedule(
+        sequential ? UnitsInPlanOrder(p.plan) : GroupUnitsForHosts(p.plan, p.scenario), scheduled,
+        executor);
+  } catch (...) {
+    p.manifest->MarkInterrupted();
+    p.manifest->Finish(UtcTimestamp(), p.results->Failures(), nullptr);
+    throw;
+  }
+}
+
+RunOutcome FinishRun(PreparedScenario& p, const std::vector<HostStatus>& status) {
+  std::vector<std::string> statuses;
+  for (const auto s : status) statuses.push_back(ToString(s));
+  p.manifest->Finish(UtcTimestamp(), p.results->Failures(),
+                     statuses.empty() ? nlohmann::json() : DescribeHosts(p.hosts, statuses));
+  RunOutcome outcome;
+  outcome.records = p.results->records();
+  outcome.failures = p.results->Failures();
+  return outcome;
+}
+
+RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::ostream& log) {
+  const std::unique_ptr<PreparedScenario> run = PrepareRun(options, deps, log);
+  return FinishRun(*run, ExecuteRun(*run, deps));
+}
+
+}  // namespace storbed

@@ -1,0 +1,83 @@
+// `storbed run` in three steps, each testable without a VM: PrepareRun (load, validate,
+// plan, results dir, manifest, backings, guest images, accelerator), ExecuteRun (the
+// plan's units through PlanExecutor and the scheduler) and FinishRun (the manifest's end
+// and the outcome). RunDeps holds the side effects a test swaps for fakes.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/accel.h"
+#include "backend/backend.h"
+#include "execute/backing_leases.h"
+#include "execute/line_log.h"
+#include "execute/runner.h"
+#include "execute/temp_dir.h"
+#include "images/image_builder.h"
+#include "plan/run_hosts.h"
+#include "plan/run_plan.h"
+#include "plan/scheduler.h"
+#include "results/manifest.h"
+#include "results/results_dir.h"
+
+namespace storbed {
+
+struct RunDeps {
+  // The backend of one unit on `host`; names libvirt domains after `session`.
+  std::function<std::unique_ptr<Backend>(const RunHost& host, const std::string& session)>
+      make_backend;
+  // The guest image (kernel + initramfs with the agent) for `machine`.
+  std::function<GuestImage(const MachineConfig& machine, const RunOptions& options)> build_image;
+  // The accelerator for `choice` ("auto", "kvm", "tcg"); may boot `image` in `probe_dir`.
+  std::function<AccelDecision(const std::string& choice, const GuestImage& image,
+                              const std::string& probe_dir)>
+      decide_accel;
+  std::function<std::string()> qemu_version;  // this host's qemu-system-x86_64 --version
+};
+
+// The real backends, image builder, KVM probe and QEMU.
+RunDeps RealRunDeps();
+
+// What PrepareRun made; ExecuteRun and FinishRun use it. Owns the work directory (the
+// backings) until destroyed. Not movable: leases and the manifest point into it.
+struct PreparedScenario {
+  RunOptions options;
+  Scenario scenario;
+  RunPlan plan;
+  std::vector<RunHost> hosts;
+  std::string session;
+  std::optional<ResultsDir> results;
+  std::optional<Manifest> manifest;
+  std::optional<LogSink> sink;
+  std::optional<TempDir> work;
+  std::optional<BackingLeases> backings;     // after work: released first
+  std::map<std::string, GuestImage> images;  // by GuestImageKey
+  AccelDecision accel;
+  bool reads = false, writes = false;  // the scenario has read (write) jobs
+};
+
+// The images map's key of `machine`'s kernel.
+std::string GuestImageKey(const MachineConfig& machine);
+
+// Loads and validates the scenario, makes the results dir, writes the first manifest,
+// and makes every backing and guest image the plan needs and decides the accelerator.
+// Throws ScenarioError for bad input, std::runtime_error when setup fails.
+std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const RunDeps& deps,
+                                             std::ostream& log);
+
+// Runs every planned unit. Failed runs are recorded, not thrown; throws InterruptedError
+// on Ctrl-C after marking the manifest interrupted (records so far stay on disk).
+std::vector<HostStatus> ExecuteRun(PreparedScenario& run, const RunDeps& deps);
+
+// Stamps the manifest's end and the hosts' statuses; returns the records and failures.
+RunOutcome FinishRun(PreparedScenario& run, const std::vector<HostStatus>& statuses);
+
+// PrepareRun, ExecuteRun, FinishRun.
+RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::ostream& log);
+
+}  // namespace storbed

@@ -1,0 +1,95 @@
+#include "execute/runner.h"
+
+#include <filesystem>
+#include <ostream>
+
+#include "backend/accel.h"
+#include "backend/backend_qemu.h"
+#include "backend/interrupt.h"
+#include "execute/run_steps.h"
+#include "images/image_builder.h"
+#include "images/kernel_locator.h"
+#include "plan/host_backend.h"
+#include "scenario/fio_import.h"
+
+namespace storbed {
+namespace {
+
+GuestKernel KernelFor(const MachineConfig& machine) {
+  if (machine.kernel == "host") return FindNewestHostKernel();
+  std::string modules = machine.modules_dir;
+  if (modules.empty()) {
+    // A Debian-style name vmlinuz-<release> points at /lib/modules/<release>.
+    const std::string base = std::filesystem::path(machine.kernel).filename();
+    const std::string prefix = "vmlinuz-";
+    if (base.rfind(prefix, 0) != 0)
+      throw ScenarioError("machine.modules_dir: required when machine.kernel (" + machine.kernel +
+                          ") is not named vmlinuz-<release>");
+    modules = "/lib/modules/" + base.substr(prefix.size());
+  }
+  return KernelFromPaths(machine.kernel, modules);
+}
+
+std::optional<Accel> ForcedAccel(const std::string& accel) {
+  if (accel == "auto" || accel.empty()) return std::nullopt;
+  return ParseAccel(accel);
+}
+
+// Boots the image under KVM and waits briefly for the agent: a stock kernel can hang
+// under a /dev/kvm that opens but does not work, so flags alone are not enough.
+KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
+  return [image, dir](std::string* why) {
+    MachineSpec spec;
+    spec.name = "kvm-probe";
+    spec.vcpus = 1;
+    spec.memory_mib = 256;
+    spec.accel = Accel::Kvm;
+    spec.kernel = image.kernel_path;
+    spec.initrd = image.initrd_path;
+    spec.cmdline = kGuestCmdline;
+    spec.run_dir = dir;
+    try {
+      QemuBackend backend;
+      auto machine = backend.Start(spec, std::chrono::seconds(30));
+      machine->Shutdown();
+      return true;
+    } catch (const InterruptedError&) {
+      throw;
+    } catch (const std::exception& e) {
+      *why = std::string("a probe guest under KVM did not answer: ") + e.what();
+      return false;
+    }
+  };
+}
+
+}  // namespace
+
+RunDeps RealRunDeps() {
+  RunDeps deps;
+  deps.make_backend = MakeHostBackend;
+  deps.build_image = [](const MachineConfig& machine, const RunOptions& options) {
+    ImageRequest request;
+    request.kernel = KernelFor(machine);
+    request.agent_path = options.agent_path;
+    request.cache_dir = options.image_cache_dir;
+    return BuildGuestImage(request);
+  };
+  deps.decide_accel = [](const std::string& choice, const GuestImage& image,
+                         const std::string& probe_dir) {
+    RealAccelHost host(MakeKvmProbe(image, probe_dir));
+    return DetectAccel(host, ForcedAccel(choice));
+  };
+  deps.qemu_version = [] { return QemuVersionOf("qemu-system-x86_64"); };
+  return deps;
+}
+
+Scenario LoadScenarioFor(const RunOptions& options) {
+  if (options.fio_path.empty()) return LoadScenario(options.scenario_path);
+  return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).scenario;
+}
+
+RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
+  return RunScenarioWith(options, RealRunDeps(), out);
+}
+
+}  // namespace storbed

@@ -1,0 +1,26 @@
+// What `storbed run` was asked for: the scenario (or fio file), where results and work
+// files go, and where guests run. The CLI fills it; planning and execution read it.
+#pragma once
+
+#include <string>
+
+namespace storbed {
+
+struct RunOptions {
+  std::string scenario_path;
+  std::string out_dir;
+  std::string agent_path;         // the static storbed-agent binary
+  std::string image_cache_dir;    // where built initramfs images are kept
+  std::string work_dir = "/var/tmp";  // backing files live here (needs a real block device)
+  std::string accel;              // "" = the scenario's (auto, kvm or tcg)
+  std::string fio_path;           // a fio job file to import instead of scenario_path
+  std::string fio_targets;        // with fio_path: "virtio-blk,nvme"; "" = all three
+  // Where guests run (run_hosts.h, docs/hosts.md): "qemu" (default), "libvirt";
+  // connect_uri or inventory_path imply libvirt.
+  std::string backend;
+  std::string connect_uri;        // "" = qemu:///system
+  std::string inventory_path;     // several hosts, in parallel
+  std::string host_label;         // with inventory_path: only hosts with this label
+};
+
+}  // namespace storbed

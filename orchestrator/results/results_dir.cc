@@ -1,0 +1,83 @@
+#include "results/results_dir.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace storbed {
+
+void WriteFileAtomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+}
+
+ResultsDir::ResultsDir(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  std::filesystem::create_directories(path_, ec);
+  if (ec) throw std::runtime_error("cannot create results directory " + path_ + ": " + ec.message());
+}
+
+void ResultsDir::WriteManifest(const nlohmann::json& manifest) const {
+  const std::string text = manifest.dump(2) + "\n";
+  std::lock_guard lock(mu_);
+  WriteFileAtomically(File("manifest.json"), text);
+}
+
+void ResultsDir::WriteResultsLocked() const {
+  WriteFileAtomically(File("results.json"), nlohmann::json(records_).dump(2) + "\n");
+}
+
+void ResultsDir::Append(const RunRecord& record) {
+  std::lock_guard lock(mu_);
+  records_.push_back(record);
+  WriteResultsLocked();
+}
+
+void ResultsDir::Forget(const std::vector<std::string>& run_ids) {
+  std::lock_guard lock(mu_);
+  const auto gone = [&](const RunRecord& r) {
+    return std::find(run_ids.begin(), run_ids.end(), r.run_id) != run_ids.end();
+  };
+  const auto before = records_.size();
+  records_.erase(std::remove_if(records_.begin(), records_.end(), gone), records_.end());
+  if (records_.size() != before) WriteResultsLocked();
+}
+
+std::vector<RunRecord> ResultsDir::records() const {
+  std::lock_guard lock(mu_);
+  return records_;
+}
+
+std::vector<std::string> ResultsDir::Failures() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& r : records_)
+    if (r.status == RunStatus::Failed) out.push_back(r.run_id + ": " + r.error);
+  return out;
+}
+
+std::vector<RunRecord> LoadResults(const std::string& dir) {
+  const std::string file = dir + "/results.json";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot open " + file + ": " + std::strerror(errno));
+  try {
+    return nlohmann::json::parse(in).get<std::vector<RunRecord>>();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file + ": not a storbed results file: " + e.what());
+  }
+}
+
+}  // namespace storbed

@@ -1,0 +1,47 @@
+// One directory per invocation: manifest.json, results.json (rewritten whole after
+// every run, atomically, so a crash loses only the run in flight) and per-machine
+// folders with console logs. Thread-safe: hosts that run in parallel share one.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/run_record.h"
+
+namespace storbed {
+
+class ResultsDir {
+ public:
+  // Creates `path` (and parents). Throws std::runtime_error naming the path.
+  explicit ResultsDir(std::string path);
+
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& relative) const { return path_ + "/" + relative; }
+
+  void WriteManifest(const nlohmann::json& manifest) const;
+  // Adds the record and rewrites results.json.
+  void Append(const RunRecord& record);
+  // Drops the records of `run_ids` (a group moving to another host reruns them) and
+  // rewrites results.json.
+  void Forget(const std::vector<std::string>& run_ids);
+  std::vector<RunRecord> records() const;
+  // "RUN_ID: reason" for every failed run, in record order.
+  std::vector<std::string> Failures() const;
+
+ private:
+  void WriteResultsLocked() const;
+  std::string path_;
+  mutable std::mutex mu_;  // records_ and every file write (temp names are per process)
+  std::vector<RunRecord> records_;
+};
+
+// Writes `text` to `path` through a temp file and rename(2).
+void WriteFileAtomically(const std::string& path, const std::string& text);
+
+// Loads results.json of a results directory. Throws std::runtime_error naming the file.
+std::vector<RunRecord> LoadResults(const std::string& dir);
+
+}  // namespace storbed

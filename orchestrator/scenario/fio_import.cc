@@ -1,0 +1,354 @@
+#include "scenario/fio_import.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "job_fields.h"
+#include "scenario/scenario_fields.h"
+
+namespace storbed {
+namespace {
+
+using nlohmann::json;
+
+struct Option {
+  std::string key, value;
+  int line = 0;
+};
+
+struct Section {
+  std::string name;
+  int line = 0;
+  std::vector<Option> options;
+};
+
+std::string Trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = std::tolower(static_cast<unsigned char>(c));
+  return s;
+}
+
+// Errors are gathered so one message names every problem of the file.
+class Problems {
+ public:
+  explicit Problems(std::string path) : path_(std::move(path)) {}
+  void Add(int line, const std::string& text) {
+    items_.push_back(path_ + ":" + std::to_string(line) + ": " + text);
+  }
+  void ThrowIfAny() const {
+    if (items_.empty()) return;
+    std::string all;
+    for (const auto& i : items_) all += (all.empty() ? "" : "; ") + i;
+    throw ScenarioError(all);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::vector<std::string> items_;
+};
+
+std::vector<Section> ParseIni(const std::string& text, Problems& problems) {
+  std::vector<Section> sections;
+  std::istringstream in(text);
+  std::string raw;
+  int n = 0;
+  while (std::getline(in, raw)) {
+    ++n;
+    std::string line = Trim(raw);
+    if (line.empty() || line[0] == ';' || line[0] == '#') continue;
+    if (line.front() == '[') {
+      if (line.back() != ']') {
+        problems.Add(n, "section header '" + line + "' has no closing ']'");
+        continue;
+      }
+      sections.push_back({Trim(line.substr(1, line.size() - 2)), n, {}});
+      continue;
+    }
+    if (sections.empty()) {
+      problems.Add(n, "option '" + line + "' comes before any [section]");
+      continue;
+    }
+    const auto eq = line.find('=');
+    Option o{Lower(Trim(line.substr(0, eq))), eq == std::string::npos ? "1" : Trim(line.substr(eq + 1)), n};
+    sections.back().options.push_back(o);
+  }
+  return sections;
+}
+
+bool ParseBool(const Option& o, Problems& p) {
+  const std::string v = Lower(o.value);
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  p.Add(o.line, "option '" + o.key + "': expected 0 or 1, got '" + o.value + "'");
+  return false;
+}
+
+std::optional<uint64_t> Bytes(const Option& o, const std::string& text, Problems& p) {
+  try {
+    return ParseSize(json(text));
+  } catch (const std::invalid_argument& e) {
+    p.Add(o.line, "option '" + o.key + "': " + e.what());
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> Integer(const Option& o, Problems& p) {
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(o.value, &used);
+    if (used == o.value.size()) return v;
+  } catch (const std::exception&) {
+  }
+  p.Add(o.line, "option '" + o.key + "': expected a whole number, got '" + o.value + "'");
+  return std::nullopt;
+}
+
+// fio runtime: seconds, or a number with s, m, h, ms or us.
+std::optional<double> Seconds(const Option& o, Problems& p) {
+  size_t i = 0;
+  while (i < o.value.size() && (std::isdigit(static_cast<unsigned char>(o.value[i])) || o.value[i] == '.')) ++i;
+  const std::string unit = Lower(o.value.substr(i));
+  static const std::map<std::string, double> kUnits = {
+      {"", 1}, {"s", 1}, {"m", 60}, {"h", 3600}, {"ms", 1e-3}, {"us", 1e-6}};
+  if (i == 0 || !kUnits.count(unit)) {
+    p.Add(o.line, "option '" + o.key + "': expected seconds like 10 or 10s, got '" + o.value + "'");
+    return std::nullopt;
+  }
+  return std::stod(o.value.substr(0, i)) * kUnits.at(unit);
+}
+
+// fio's aliases of one option.
+std::string Canonical(const std::string& key) {
+  static const std::map<std::string, std::string> kAliases = {
+      {"readwrite", "rw"}, {"blocksize", "bs"}, {"io_limit", "io_size"}};
+  const auto it = kAliases.find(key);
+  return it == kAliases.end() ? key : it->second;
+}
+
+// The job row whose fio option is `key` and maps 1:1, or nullptr.
+const FieldSpec* FioRow(const std::string& key) {
+  for (const auto& row : JobRows())
+    if (!row.spec.fio.empty() && row.spec.fio == key) return &row.spec;
+  return nullptr;
+}
+
+// A fio value in the row's type, as the scenario field takes it.
+std::optional<json> FioValue(const FieldSpec& f, const Option& o, Problems& p) {
+  switch (f.type) {
+    case FieldType::Integer:
+      if (auto v = Integer(o, p)) return json(*v);
+      return std::nullopt;
+    case FieldType::Size:
+      if (auto b = Bytes(o, o.value, p)) return json(*b);
+      return std::nullopt;
+    case FieldType::Bool: return json(ParseBool(o, p));
+    default: return json(o.value);
+  }
+}
+
+// One fio job (its own options after [global]'s) -> a storbed job object.
+json MapJob(const std::string& name, const std::vector<Option>& options, Problems& p,
+            std::vector<std::string>& notes) {
+  std::map<std::string, Option> last;  // a later value wins, as in fio
+  for (const auto& o : options) last[Canonical(o.key)] = o;
+  json job = {{"name", name}, {"direct", false}};  // fio's default is buffered IO
+  std::optional<Option> rw_skip;
+  bool time_based = false;
+  for (const auto& [key, o] : last) {
+    if (key == "rw") {
+      const std::string base = Lower(o.value.substr(0, o.value.find(':')));
+      static const std::map<std::string, std::pair<const char*, const char*>> kRw = {
+          {"read", {"sequential", "read"}},      {"write", {"sequential", "write"}},
+          {"randread", {"random", "read"}},      {"randwrite", {"random", "write"}},
+          {"rw", {"sequential", "mixed"}},       {"readwrite", {"sequential", "mixed"}},
+          {"randrw", {"random", "mixed"}}};
+      if (!kRw.count(base)) {
+        p.Add(o.line, "option 'rw': '" + base + "' is not supported by storbed (read, write, "
+                      "randread, randwrite, rw, readwrite, randrw)");
+        continue;
+      }
+      job["pattern"] = kRw.at(base).first;
+      job["rw"] = kRw.at(base).second;
+      if (o.value.find(':') != std::string::npos) rw_skip = o;
+    } else if (const FieldSpec* f = FioRow(key)) {
+      if (auto v = FioValue(*f, o, p)) job[f->name] = *v;
+    } else if (key == "rwmixwrite") {
+      if (auto v = Integer(o, p)) job["rwmixread"] = 100 - *v;
+    } else if (key == "ioengine") {
+      const std::string e = Lower(o.value);
+      if (const EngineRow* row = FindFioEngineRow(e)) {
+        job["ioengine"] = row->name;
+        if (e != row->name)
+          notes.push_back(p.path() + ":" + std::to_string(o.line) + ": ioengine " + e +
+                          " runs as " + row->name + " (" + row->fio_why + ")");
+      } else {
+        p.Add(o.line, "option 'ioengine': '" + o.value + "' is not supported by storbed (" +
+                          EngineNameList() + ")");
+      }
+    } else if (key == "invalidate") {
+      job[key] = ParseBool(o, p);
+    } else if (key == "buffered") {
+      job["direct"] = !ParseBool(o, p);
+    } else if (key == "runtime") {
+      if (auto s = Seconds(o, p)) job["runtime"] = *s;
+    } else if (key == "time_based") {
+      time_based = ParseBool(o, p);
+    } else if (key == "fadvise_hint") {
+      const std::string v = Lower(o.value);
+      if (v == "0") job["fadvise_hint"] = "none";
+      else if (v == "1") job["fadvise_hint"] = "fio-1";  // resolved below from the pattern
+      else if (v == "sequential" || v == "random" || v == "willneed") job["fadvise_hint"] = v;
+      else p.Add(o.line, "option 'fadvise_hint': expected 0, 1, sequential, random or willneed, got '" + o.value + "'");
+    } else if (key == "iodepth_batch_complete_min" || key == "iodepth_batch_complete") {
+      // 0: fio polls for completions instead of waiting for at least one.
+      if (auto v = Integer(o, p)) {
+        if (*v == 0) job["reap"] = "poll";
+        else if (*v == 1) job["reap"] = "wait";
+        else p.Add(o.line, "option '" + key + "': storbed reaps whatever has completed, waiting "
+                           "for at least 1 (1) or polling (0), got '" + o.value + "'");
+      }
+    } else if (key == "userspace_reap") {
+      if (ParseBool(o, p)) job["reap"] = "poll";
+    } else if (key == "verify") {
+      job["verify"] = o.value != "0";
+    } else if (key == "random_distribution") {
+      const std::string v = Lower(o.value);
+      if (v == "random") {
+        job["random_distribution"] = "uniform";
+      } else if (v.rfind("zipf:", 0) == 0) {
+        job["random_distribution"] = "zipf";
+        try {
+          job["zipf_theta"] = std::stod(v.substr(5));
+        } catch (const std::exception&) {
+          p.Add(o.line, "option 'random_distribution': bad zipf theta in '" + o.value + "'");
+        }
+      } else if (v.rfind("zoned:", 0) == 0) {
+        // zoned:P1/F1:P2/F2 with two zones is a hot share F1% taking P1% of the IOs.
+        double p1 = 0, f1 = 0, p2 = 0, f2 = 0;
+        char extra = 0;
+        if (std::sscanf(v.c_str(), "zoned:%lf/%lf:%lf/%lf%c", &p1, &f1, &p2, &f2, &extra) == 4 &&
+            p1 + p2 == 100 && f1 + f2 == 100) {
+          job["random_distribution"] = "hotcold";
+          job["hot_pct"] = p1;
+          job["hot_fraction"] = f1 / 100;
+        } else {
+          p.Add(o.line, "option 'random_distribution': storbed maps zoned only with two zones "
+                        "(zoned:P/F:100-P/100-F, a hot and a cold share), got '" + o.value + "'");
+        }
+      } else {
+        p.Add(o.line, "option 'random_distribution': '" + o.value +
+                          "' is not supported by storbed (random, zipf:<theta>, zoned with two zones)");
+      }
+    } else if (key == "filename" || key == "name" || key == "group_reporting" ||
+               key == "description") {
+      notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option '" + key +
+                      "' ignored (storbed picks the disk under test and names jobs by section)");
+    } else {
+      p.Add(o.line, "option '" + key + "' is not supported by storbed");
+    }
+  }
+  const uint64_t bs = job.value("bs", uint64_t{4096});
+  if (rw_skip) {
+    const std::string skip_text = rw_skip->value.substr(rw_skip->value.find(':') + 1);
+    if (auto skip = Bytes(*rw_skip, skip_text, p)) {
+      if (job["pattern"] != "sequential" || job["rw"] == "mixed") {
+        p.Add(rw_skip->line, "option 'rw': a ':<skip>' suffix maps to storbed's gappy pattern, "
+                             "which reads or writes sequentially only");
+      } else if (*skip % bs != 0) {
+        p.Add(rw_skip->line, "option 'rw': skip " + skip_text + " is not a multiple of bs (" +
+                                 std::to_string(bs) + " bytes)");
+      } else if (*skip > 0) {
+        job["pattern"] = "gappy";
+        job["gappy_read"] = 1;
+        job["gappy_skip"] = *skip / bs;
+      }
+    }
+  }
+  if (job.value("fadvise_hint", "") == "fio-1")
+    job["fadvise_hint"] = job.value("pattern", "sequential") == "random" ? "random" : "sequential";
+  if (job.contains("runtime") && !time_based && !job.contains("io_size") &&
+      job.value("pattern", "sequential") != "random") {
+    // fio without time_based stops after one pass; storbed's runtime loops like time_based.
+    job["io_size"] = job.value("size", uint64_t{0});
+  }
+  if (time_based && !job.contains("runtime"))
+    notes.push_back(p.path() + ": " + name + ": time_based without runtime has no effect");
+  return job;
+}
+
+}  // namespace
+
+std::vector<std::string> ParseFioTargets(const std::string& list) {
+  const std::vector<std::string> all = TargetNames();
+  // The scenario's default targets; the others only when asked for.
+  if (list.empty()) return DefaultTargetNames();
+  std::vector<std::string> out;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item = Trim(item);
+    if (std::find(all.begin(), all.end(), item) == all.end()) {
+      std::string names;
+      for (const std::string& t : all) names += (names.empty() ? "" : ", ") + t;
+      throw ScenarioError("--target: '" + item + "' is not a target (" + names + ")");
+    }
+    out.push_back(item);
+  }
+  return out;
+}
+
+FioImport ImportFio(const std::string& text, const std::string& path,
+                    const std::vector<std::string>& targets) {
+  Problems problems(path);
+  FioImport out;
+  const std::vector<Section> sections = ParseIni(text, problems);
+  std::vector<Option> global;
+  json jobs = json::array();
+  for (const auto& s : sections) {
+    if (s.name == "global") {
+      global.insert(global.end(), s.options.begin(), s.options.end());
+      continue;
+    }
+    std::vector<Option> options = global;
+    options.insert(options.end(), s.options.begin(), s.options.end());
+    jobs.push_back(MapJob(s.name, options, problems, out.notes));
+  }
+  problems.ThrowIfAny();
+  if (jobs.empty()) throw ScenarioError(path + ": no job sections (only [global] or nothing)");
+  uint64_t disk = 64ull << 20;
+  for (const auto& j : jobs) disk = std::max(disk, j.value("size", uint64_t{0}));
+  for (auto& j : jobs) {
+    if (j.contains("io_size") && j["io_size"] == 0) j["io_size"] = disk;  // one pass of the disk
+  }
+  out.document = {{"name", std::filesystem::path(path).stem().string()},
+                  {"description", "Imported from the fio job file " + path + "."},
+                  {"targets", targets},
+                  {"disk", {{"size", disk}}},
+                  {"jobs", jobs}};
+  out.scenario = ScenarioFromJson(out.document, path);
+  return out;
+}
+
+FioImport ImportFioFile(const std::string& path, const std::vector<std::string>& targets) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError(path + ": cannot open the fio job file: " + std::strerror(errno));
+  std::stringstream text;
+  text << in.rdbuf();
+  return ImportFio(text.str(), path, targets);
+}
+
+}  // namespace storbed

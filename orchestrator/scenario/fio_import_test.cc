@@ -1,0 +1,156 @@
+#include "scenario/fio_import.h"
+
+#include <gtest/gtest.h>
+
+namespace storbed {
+namespace {
+
+const std::vector<std::string> kNvme = {"nvme"};
+
+TEST(FioImportTest, MapsGlobalAndJobSections) {
+  const FioImport f = ImportFio(R"(; a comment
+[global]
+ioengine=libaio
+direct=1
+bs=64k
+runtime=3s
+time_based
+filename=/dev/vdb
+# another comment
+[seq]
+rw=read
+[rand]
+rw=randread
+bs=4k
+iodepth=16
+random_distribution=zipf:1.2
+[mix]
+rw=randrw
+rwmixread=70
+verify=crc32c
+fsync=8
+)",
+                                "job.fio", kNvme);
+  const Scenario& s = f.scenario;
+  ASSERT_EQ(s.jobs.size(), 3u);
+  EXPECT_EQ(s.name, "job");
+  EXPECT_EQ(s.targets, std::vector<TargetKind>{TargetKind{Bus::Nvme}});
+  EXPECT_EQ(s.jobs[0].engine, Engine::Libaio);
+  EXPECT_TRUE(s.jobs[0].direct);
+  EXPECT_EQ(s.jobs[0].bs, 65536u);
+  EXPECT_DOUBLE_EQ(s.jobs[0].runtime_s, 3);
+  EXPECT_EQ(s.jobs[1].pattern, Pattern::Random);
+  EXPECT_EQ(s.jobs[1].bs, 4096u);
+  EXPECT_EQ(s.jobs[1].iodepth, 16u);
+  EXPECT_EQ(s.jobs[1].distribution, Distribution::Zipf);
+  EXPECT_DOUBLE_EQ(s.jobs[1].zipf_theta, 1.2);
+  EXPECT_EQ(s.jobs[2].rw, Direction::Mixed);
+  EXPECT_EQ(s.jobs[2].read_pct, 70u);
+  EXPECT_TRUE(s.jobs[2].verify);
+  EXPECT_EQ(s.jobs[2].fsync_every, 8u);
+  ASSERT_EQ(f.notes.size(), 3u);  // filename, once per job
+  EXPECT_EQ(f.notes[0].rfind("job.fio:8: option 'filename' ignored", 0), 0u) << f.notes[0];
+}
+
+TEST(FioImportTest, SkipSuffixBecomesGappyInBlocks) {
+  const Scenario s = ImportFio("[g]\nrw=read:48k\nbs=16k\nsize=32m\ninvalidate=0\n"
+                               "fadvise_hint=1\n", "g.fio", kNvme).scenario;
+  EXPECT_EQ(s.jobs[0].pattern, Pattern::Gappy);
+  EXPECT_EQ(s.jobs[0].gappy_read, 1u);
+  EXPECT_EQ(s.jobs[0].gappy_skip, 3u);
+  EXPECT_EQ(s.jobs[0].size, 32ull << 20);
+  EXPECT_FALSE(s.jobs[0].direct);  // fio's default is buffered
+  EXPECT_EQ(s.jobs[0].cache, CacheState::Keep);
+  EXPECT_EQ(s.jobs[0].fadvise, AccessHint::Sequential);
+}
+
+TEST(FioImportTest, ZonedWithTwoZonesIsHotCold) {
+  const Scenario s = ImportFio("[z]\nrw=randread\nrandom_distribution=zoned:80/20:20/80\n",
+                               "z.fio", kNvme).scenario;
+  EXPECT_EQ(s.jobs[0].distribution, Distribution::HotCold);
+  EXPECT_DOUBLE_EQ(s.jobs[0].hot_pct, 80);
+  EXPECT_DOUBLE_EQ(s.jobs[0].hot_fraction, 0.2);
+}
+
+TEST(FioImportTest, UnsupportedOptionsAreListedInOneLine) {
+  try {
+    ImportFio("[global]\nbs=4k\n\n[a]\nrw=read\nnumjobs=4\nramp_time=2\nrate=10m\n", "job.fio",
+              kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "job.fio:7: option 'ramp_time' is not supported by storbed; job.fio:8: "
+              "option 'rate' is not supported by storbed");
+  }
+}
+
+TEST(FioImportTest, NumjobsMapsToThreadsSharingTheRegion) {
+  const auto f = ImportFio("[a]\nrw=randread\nbs=4k\nnumjobs=4\n", "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 1u);
+  EXPECT_EQ(f.scenario.jobs[0].numjobs, 4u);
+  EXPECT_FALSE(f.scenario.jobs[0].numjobs_split);
+  EXPECT_THROW(ImportFio("[a]\nrw=read\nnumjobs=65\n", "j.fio", kNvme), ScenarioError);
+}
+
+TEST(FioImportTest, Pvsync2IsItsOwnEngineAndSyncRunsAsPsyncWithANote) {
+  const auto f = ImportFio("[a]\nioengine=pvsync2\n[b]\nioengine=sync\n", "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 2u);
+  EXPECT_EQ(f.scenario.jobs[0].engine, Engine::Pvsync2);
+  EXPECT_EQ(f.scenario.jobs[1].engine, Engine::Psync);
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0], "j.fio:4: ioengine sync runs as psync (one positioned call at a time)");
+}
+
+TEST(FioImportTest, CompletionPollingMapsToReapPoll) {
+  const auto f = ImportFio(
+      "[p]\nioengine=io_uring\niodepth_batch_complete_min=0\n"
+      "[u]\nioengine=libaio\nuserspace_reap=1\n"
+      "[w]\nioengine=io_uring\niodepth_batch_complete_min=1\n",
+      "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 3u);
+  EXPECT_EQ(f.scenario.jobs[0].reap, Reap::Poll);
+  EXPECT_EQ(f.scenario.jobs[1].reap, Reap::Poll);
+  EXPECT_EQ(f.scenario.jobs[2].reap, Reap::Wait);
+  try {
+    ImportFio("[a]\nioengine=io_uring\niodepth_batch_complete_min=4\n", "j.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "j.fio:3: option 'iodepth_batch_complete_min': storbed reaps whatever has "
+              "completed, waiting for at least 1 (1) or polling (0), got '4'");
+  }
+}
+
+TEST(FioImportTest, BadValuesNameTheLine) {
+  EXPECT_THROW(ImportFio("[a]\nrw=trim\n", "j.fio", kNvme), ScenarioError);
+  EXPECT_THROW(ImportFio("[a]\nrw=read:6k\nbs=4k\n", "j.fio", kNvme), ScenarioError);
+  EXPECT_THROW(ImportFio("[a]\nrw=randread\nrandom_distribution=pareto:0.9\n", "j.fio", kNvme),
+               ScenarioError);
+  EXPECT_THROW(ImportFio("[global]\nbs=4k\n", "j.fio", kNvme), ScenarioError);
+  try {
+    ImportFio("[a]\nioengine=posixaio\n", "j.fio", kNvme);
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), "j.fio:2: option 'ioengine': 'posixaio' is not supported by "
+                                     "storbed (psync, io_uring, libaio, mmap, pvsync2, "
+                                     "pvsync2_hipri, pvsync2_nowait)");
+  }
+  // The mapped scenario is validated as usual.
+  try {
+    ImportFio("[m]\nioengine=mmap\ndirect=1\n", "j.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "j.fio: jobs[0].ioengine: mmap reads go through the page cache: set direct false");
+  }
+}
+
+TEST(FioImportTest, TargetsList) {
+  EXPECT_EQ(ParseFioTargets("virtio-blk,bare-metal"),
+            (std::vector<std::string>{"virtio-blk", "bare-metal"}));
+  EXPECT_EQ(ParseFioTargets("").size(), 3u);
+  EXPECT_EQ(ParseFioTargets("virtio-scsi"), std::vector<std::string>{"virtio-scsi"});
+  EXPECT_THROW(ParseFioTargets("ide"), ScenarioError);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,79 @@
+#include "scenario/scenario_explain.h"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "scenario/scenario_fields.h"
+
+namespace storbed {
+namespace {
+
+std::string Allowed(const FieldSpec& f) {
+  std::string out;
+  for (const auto& a : f.allowed) out += (out.empty() ? "" : ", ") + a;
+  return out;
+}
+
+std::string Range(const FieldSpec& f) {
+  if (f.type != FieldType::Integer && f.type != FieldType::Size && f.type != FieldType::Number &&
+      f.type != FieldType::Duration)
+    return "";
+  return FormatFieldValue(f, f.min) + " .. " + FormatFieldValue(f, f.max);
+}
+
+std::string Qualified(const FieldSpec& f) {
+  return f.section == "scenario" ? f.name : f.section + "." + f.name;
+}
+
+}  // namespace
+
+std::string ExplainFields(const std::string& field) {
+  std::ostringstream out;
+  bool found = false;
+  for (const auto& f : ScenarioFields()) {
+    if (!field.empty() && field != f.name && field != Qualified(f)) continue;
+    found = true;
+    out << Qualified(f) << "  (" << TypeName(f.type);
+    if (!f.unit.empty()) out << ", " << f.unit;
+    out << ")\n  " << f.help << "\n";
+    out << "  default: " << (f.default_json.empty() ? "(required)" : f.default_json) << "\n";
+    if (!f.allowed.empty()) out << "  allowed: " << Allowed(f) << "\n";
+    if (!Range(f).empty()) out << "  range: " << Range(f) << "\n";
+    if (!f.fio.empty()) out << "  fio: " << f.fio << " (storbed run --fio maps it as is)\n";
+  }
+  if (!found) throw std::invalid_argument("no scenario field named '" + field + "'");
+  return out.str();
+}
+
+std::string ScenarioReferenceMarkdown() {
+  std::ostringstream out;
+  out << "# Scenario reference\n\n"
+         "Generated from the field rows (`common/job_fields.cc` for jobs,\n"
+         "`orchestrator/scenario/scenario_fields.cc` for the rest) by\n"
+         "`storbed scenario explain --markdown`; a unit test keeps this file in step.\n\n"
+         "A scenario is a JSON object: top-level fields, a `machine` object, a `disk` object\n"
+         "and a `jobs` list. Unknown fields and bad values are errors naming the file, the\n"
+         "field and the reason. Sizes take a number of bytes or a string with a k, m, g or t\n"
+         "suffix (powers of 1024).\n\n"
+         "Any machine, disk or job field (unless marked one value) may be a JSON list: the\n"
+         "cartesian product becomes runs (see docs/matrices.md for matrix_exclude, repeats,\n"
+         "warmup and order, and for `storbed run --fio`).\n";
+  std::string section;
+  for (const auto& f : ScenarioFields()) {
+    if (f.section != section) {
+      section = f.section;
+      out << "\n## " << (section == "scenario" ? "top level" : section) << "\n\n"
+          << "| field | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+    }
+    std::string allowed = f.allowed.empty() ? Range(f) : Allowed(f);
+    if (!f.unit.empty() && !allowed.empty()) allowed += " " + f.unit;
+    out << "| `" << f.name << "` | " << TypeName(f.type) << " | "
+        << (f.default_json.empty() ? "required" : "`" + f.default_json + "`") << " | "
+        << allowed << " | " << f.help
+        << (f.section != "scenario" && !f.matrix ? " One value (not a list)." : "")
+        << (f.fio.empty() ? "" : " fio: `" + f.fio + "`.") << " |\n";
+  }
+  return out.str();
+}
+
+}  // namespace storbed

@@ -1,0 +1,305 @@
+#include "scenario/scenario_fields.h"
+
+#include "engine_table.h"
+#include "job_fields.h"
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+#include <cstdint>
+#include <sstream>
+
+#include "backend/disk_driver.h"
+#include "scenario/target_kind.h"
+
+namespace storbed {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMaxBytes = 16.0 * (1ull << 40);
+
+FieldSpec Spec(const std::string& section, std::string name, FieldType type,
+               std::string default_json, double min, double max, std::string unit,
+               std::string help, std::vector<std::string> allowed = {}) {
+  FieldSpec f{};
+  f.section = section;
+  f.name = std::move(name);
+  f.type = type;
+  f.default_json = std::move(default_json);
+  f.min = min;
+  f.max = max;
+  f.allowed = std::move(allowed);
+  f.unit = std::move(unit);
+  f.help = std::move(help);
+  return f;
+}
+
+// The guest block queue tunables of a section, declared once: a job's own (job_fields.cc)
+// and the machine's defaults for every job on it.
+template <class T>
+std::vector<FieldRow<T>> QueueTunables(const std::string& section, BlockTunables T::*t,
+                                       const std::string& prefix) {
+  std::vector<FieldRow<T>> rows;
+  for (const auto& job : JobRows()) {
+    FieldSpec f = job.spec;
+    f.section = section;
+    f.help = prefix + f.help;
+    f.fio = "";
+    if (f.name == "read_ahead_kb")
+      rows.push_back(BindNested(f, t, &BlockTunables::read_ahead_kb));
+    else if (f.name == "scheduler")
+      rows.push_back(BindNested(f, t, &BlockTunables::scheduler));
+    else if (f.name == "nr_requests")
+      rows.push_back(BindNested(f, t, &BlockTunables::nr_requests));
+    else if (f.name == "max_sectors_kb")
+      rows.push_back(BindNested(f, t, &BlockTunables::max_sectors_kb));
+  }
+  return rows;
+}
+
+std::vector<FieldSpec> TopLevel() {
+  return {
+      Spec("scenario", "name", FieldType::String, "", 0, 0, "", "Name of the suite, used in reports."),
+      Spec("scenario", "description", FieldType::String, "\"\"", 0, 0, "", "What the suite shows."),
+      Spec("scenario", "targets", FieldType::TargetList,
+           nlohmann::json(DefaultTargetNames()).dump(), 0, 0, "", TargetsHelp(), TargetNames()),
+      Spec("scenario", "matrix_exclude", FieldType::ExcludeList, "[]", 0, 0, "",
+           "Combinations to drop from the matrix: a list of objects of field -> value "
+           "(\"disk.aio\", \"job.bs\", a short name when unambiguous, or \"target\"); a "
+           "combination matching every entry of one object is dropped."),
+      Spec("scenario", "repeats", FieldType::Integer, "1", 1, 1000, "",
+           "Measured runs per combination (run ids end in -r<N> when more than 1)."),
+      Spec("scenario", "warmup", FieldType::Integer, "0", 0, 100, "",
+           "Warm-up runs per combination before the measured ones; recorded with status "
+           "\"warmup\" and left out of the report table."),
+      Spec("scenario", "order", FieldType::Enum, "\"sequential\"", 0, 0, "",
+           "Run order: sequential (as declared), or random (machines and runs shuffled with "
+           "order_seed; the runs of one machine stay together).",
+           {"sequential", "random"}),
+      Spec("scenario", "order_seed", FieldType::Integer, "1", 0, 9007199254740991.0, "",
+           "Seed of the random order (recorded in the manifest, so a run order can be "
+           "repeated)."),
+  };
+}
+
+std::vector<FieldRow<MachineConfig>> MakeMachineRows() {
+  using M = MachineConfig;
+  auto spec = [](auto&&... a) { return Spec("machine", a...); };
+  std::vector<std::string> accels = {"auto"};
+  for (const auto& a : EnumNames<Accel>()) accels.push_back(a);
+  FieldSpec accel = spec("accel", FieldType::Enum, "\"auto\"", 0, 0, "",
+                         "Accelerator: auto uses kvm only when the CPU flags, /dev/kvm and a "
+                         "probe guest allow it.",
+                         accels);
+  accel.matrix = false;
+  std::vector<FieldRow<M>> rows = {
+      Bind(spec("vcpus", FieldType::Integer, "2", 1, 64, "", "Guest vCPUs."), &M::vcpus),
+      Bind(spec("memory", FieldType::Size, "\"1g\"", 128 << 20, 64.0 * (1ull << 30), "bytes",
+                "Guest memory (accepts k, m, g suffixes)."),
+           &M::memory_bytes),
+      Bind(spec("kernel", FieldType::String, "\"host\"", 0, 0, "",
+                "Guest kernel image: \"host\" = newest /boot/vmlinuz-*, or a bzImage path."),
+           &M::kernel),
+      Bind(spec("modules_dir", FieldType::String, "\"\"", 0, 0, "",
+                "Modules directory for a kernel path (holds modules.dep); default "
+                "/lib/modules/<release>."),
+           &M::modules_dir),
+      Bind(accel, &M::accel),
+      Bind(spec("sample_period_ms", FieldType::Integer, "100", 10, 60000, "ms",
+                "Host samplers' period during each job: QMP blockstats, virtqueues, QEMU "
+                "threads, host device."),
+           &M::sample_period_ms),
+      Bind(spec("boot_timeout", FieldType::Number, "180", 5, 3600, "s",
+                "Seconds to wait for the agent's hello after QEMU starts."),
+           &M::boot_timeout_s),
+  };
+  for (auto& r : QueueTunables("machine", &M::tunables,
+                               "Default for every job on this machine (a job's own value wins). "))
+    rows.push_back(std::move(r));
+  return rows;
+}
+
+// disk.filesystem "none" is the member's "".
+FieldRow<DiskConfig> FilesystemRow(FieldSpec spec) {
+  FieldRow<DiskConfig> row = Bind(std::move(spec), &DiskConfig::filesystem);
+  row.get = [](const DiskConfig& d) { return json(d.filesystem.empty() ? "none" : d.filesystem); };
+  row.set = [](DiskConfig& d, const json& v) {
+    d.filesystem = v == "none" ? "" : v.get<std::string>();
+  };
+  return row;
+}
+
+std::vector<FieldRow<DiskConfig>> MakeDiskRows() {
+  using D = DiskConfig;
+  auto spec = [](auto&&... a) { return Spec("disk", a...); };
+  return {
+      Bind(spec("size", FieldType::Size, "\"64m\"", 1 << 20, kMaxBytes, "bytes",
+                "Size of the raw backing file storbed creates and fills with data (with driver "
+                "null-co: the size of the disk QEMU shows)."),
+           &D::size_bytes),
+      Bind(spec("backing", FieldType::String, "\"\"", 0, 0, "",
+                "An existing file or block device to use instead (never created, never "
+                "filled); a block device (/dev/...) goes to QEMU through driver host_device."),
+           &D::backing),
+      Bind(spec("allow_writes", FieldType::Bool, "false", 0, 0, "",
+                "Allow write jobs on a block device named in disk.backing (they overwrite its "
+                "data)."),
+           &D::allow_writes),
+      Bind(spec("format", FieldType::Enum, "\"raw\"", 0, 0, "",
+                "Image format of the backing storbed creates: qcow2 is converted from the "
+                "filled raw file (qemu-img convert), so every cluster holds data. Bare metal "
+                "reads the raw file.",
+                std::vector<std::string>{"raw", "qcow2"}),
+           &D::format),
+      Bind(spec("driver", FieldType::Enum, "\"file\"", 0, 0, "",
+                "QEMU's protocol driver: file (the backing), or null-co (no storage: QEMU "
+                "completes each request after null_latency, so only the virtual path is "
+                "measured; guest targets only).",
+                ScenarioDiskDrivers()),
+           &D::driver),
+      Bind(spec("null_latency", FieldType::Duration, "0", 0, 1e9, "",
+                "driver null-co: time QEMU waits before completing each request (\"50us\", "
+                "\"1ms\")."),
+           &D::null_latency_ns),
+      FilesystemRow(spec(
+          "filesystem", FieldType::Enum, "\"none\"", 0, 0, "",
+          "none: jobs run on the block device. ext4 or xfs: storbed makes an image of "
+          "max(disk.size, what the filesystem needs; xfs at least 300 MiB) holding a filled "
+          "test file, and jobs run on that file (guests mount it at /mnt/storbed/<dev>, bare "
+          "metal on a loop device in the work directory).",
+          std::vector<std::string>{"none", "ext4", "xfs"})),
+      Bind(spec("fs_file_size", FieldType::Size, "0", 0, kMaxBytes, "bytes",
+                "filesystem ext4 or xfs: size of the test file; 0 = 3/4 of disk.size."),
+           &D::fs_file_bytes),
+      Bind(spec("num_queues", FieldType::Integer, "1", 1, 64, "",
+                "virtio-blk and virtio-scsi queues (num-queues); NVMe max_ioqpairs."),
+           &D::num_queues),
+      Bind(spec("queue_size", FieldType::Integer, "256", 2, 1024, "",
+                "virtio-blk and virtio-scsi queue-size (a power of two)."),
+           &D::queue_size),
+      Bind(spec("iothread", FieldType::Bool, "false", 0, 0, "",
+                "Give the virtio-blk disk or the virtio-scsi controller its own QEMU iothread."),
+           &D::iothread),
+      BindEnum(spec("aio", FieldType::Enum, "\"threads\"", 0, 0, "",
+                    "QEMU's host IO method for the backing (native needs cache none)."),
+               &D::aio, ParseAio),
+      BindEnum(spec("cache", FieldType::Enum, "\"none\"", 0, 0, "",
+                    "QEMU cache mode: none = O_DIRECT on the host, writeback = host page cache."),
+               &D::cache, ParseCacheMode),
+      Bind(spec("no_flush", FieldType::Bool, "false", 0, 0, "",
+                "cache.no-flush=on: QEMU acknowledges guest flushes without passing them on "
+                "(nothing is durable; the durability check shows it)."),
+           &D::no_flush),
+      Bind(spec("request_merging", FieldType::Bool, "true", 0, 0, "",
+                "virtio-blk request-merging in QEMU (merges adjacent guest requests before "
+                "submission)."),
+           &D::request_merging),
+  };
+}
+
+// The job section: the job rows a scenario holds, and `invalidate`, fio's bool for cache
+// cold or keep (not a member of its own: BuildJob turns it into JobSpec::cache).
+std::vector<FieldSpec> JobSection() {
+  std::vector<FieldSpec> out;
+  for (const auto& row : JobRows()) {
+    if (!row.spec.in_scenario) continue;
+    if (&row == &JobRow(&JobSpec::cache))
+      out.push_back(Spec("job", "invalidate", FieldType::Bool, "true", 0, 0, "",
+                         "Cold start before the job: sync, drop_caches, POSIX_FADV_DONTNEED "
+                         "(timed separately). fio's bool for cache cold (true) or keep (false)."));
+    out.push_back(row.spec);
+  }
+  return out;
+}
+
+std::vector<FieldSpec> MakeFields() {
+  std::vector<FieldSpec> fields = TopLevel();
+  for (const auto& r : MachineRows()) fields.push_back(r.spec);
+  for (const auto& r : DiskRows()) fields.push_back(r.spec);
+  for (auto& f : JobSection()) fields.push_back(std::move(f));
+  return fields;
+}
+
+}  // namespace
+
+const std::vector<FieldRow<MachineConfig>>& MachineRows() {
+  static const auto kRows = MakeMachineRows();
+  return kRows;
+}
+
+const std::vector<FieldRow<DiskConfig>>& DiskRows() {
+  static const auto kRows = MakeDiskRows();
+  return kRows;
+}
+
+const std::vector<FieldSpec>& ScenarioFields() {
+  static const std::vector<FieldSpec> kFields = MakeFields();
+  return kFields;
+}
+
+std::vector<const FieldSpec*> FieldsOf(const std::string& section) {
+  std::vector<const FieldSpec*> out;
+  for (const auto& f : ScenarioFields())
+    if (f.section == section) out.push_back(&f);
+  return out;
+}
+
+std::string FormatFieldValue(const FieldSpec& f, double v) {
+  if (f.type == FieldType::Size) {
+    static const char* const kSuffix[] = {"", "k", "m", "g", "t"};
+    uint64_t n = static_cast<uint64_t>(v);
+    int i = 0;
+    while (i < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++i;
+    return std::to_string(n) + kSuffix[i];
+  }
+  if (f.type == FieldType::Duration) {
+    static const std::pair<const char*, uint64_t> kUnits[] = {
+        {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}};
+    const uint64_t ns = static_cast<uint64_t>(v);
+    for (const auto& [unit, scale] : kUnits)
+      if (ns != 0 && ns % scale == 0) return std::to_string(ns / scale) + unit;
+    return std::to_string(ns) + (ns == 0 ? "" : "ns");
+  }
+  if (v == std::floor(v) && std::fabs(v) < 1e16) return std::to_string(static_cast<int64_t>(v));
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+uint64_t ParseDuration(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) return value.get<uint64_t>();
+  if (value.is_number_integer() && value.get<int64_t>() >= 0) return value.get<uint64_t>();
+  const std::string usage = "expected a duration like \"50us\", \"2ms\" or \"1s\", got ";
+  if (!value.is_string()) throw std::invalid_argument(usage + value.dump());
+  const std::string s = value.get<std::string>();
+  size_t i = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == 0 || i > 12) throw std::invalid_argument(usage + value.dump());
+  const uint64_t n = std::stoull(s.substr(0, i));
+  static const std::pair<const char*, uint64_t> kUnits[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+  for (const auto& [unit, scale] : kUnits)
+    if (s.substr(i) == unit) return n * scale;
+  throw std::invalid_argument("unknown duration unit '" + s.substr(i) + "' in \"" + s +
+                              "\" (use ns, us, ms or s)");
+}
+
+std::string TypeName(FieldType type) {
+  switch (type) {
+    case FieldType::Integer: return "integer";
+    case FieldType::Size: return "size";
+    case FieldType::Number: return "number";
+    case FieldType::Duration: return "duration";
+    case FieldType::Bool: return "boolean";
+    case FieldType::String: return "string";
+    case FieldType::Enum: return "one of a set";
+    case FieldType::TargetList: return "list of targets";
+    case FieldType::ExcludeList: return "list of objects";
+  }
+  return "?";
+}
+
+}  // namespace storbed

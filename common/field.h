@@ -48,6 +48,25 @@ struct FieldSpec {
   bool in_scenario = true;
 };
 
+// A field's description, in the order the row tables write it.
+inline FieldSpec Spec(std::string section, std::string name, FieldType type,
+                      std::string default_json, double min, double max, std::string unit,
+                      std::string help, std::vector<std::string> allowed = {},
+                      std::string fio = "") {
+  FieldSpec f{};
+  f.section = std::move(section);
+  f.name = std::move(name);
+  f.type = type;
+  f.default_json = std::move(default_json);
+  f.min = min;
+  f.max = max;
+  f.allowed = std::move(allowed);
+  f.unit = std::move(unit);
+  f.help = std::move(help);
+  f.fio = std::move(fio);
+  return f;
+}
+
 // A FieldSpec bound to a member of T. `offset` is the member's byte offset in T, so a
 // rule can find a member's row (and its name) from the member pointer.
 template <class T>

@@ -12,17 +12,8 @@ constexpr double kMaxSeed = 9007199254740991.0;  // 2^53 - 1: exact in a JSON nu
 // A job row's description; `fio` is set only where fio's option maps 1:1.
 FieldSpec Job(std::string name, FieldType type, std::string default_json, double min, double max,
               std::string unit, std::string help, std::string fio = "") {
-  FieldSpec f{};
-  f.section = "job";
-  f.name = std::move(name);
-  f.type = type;
-  f.default_json = std::move(default_json);
-  f.min = min;
-  f.max = max;
-  f.unit = std::move(unit);
-  f.help = std::move(help);
-  f.fio = std::move(fio);
-  return f;
+  return Spec("job", std::move(name), type, std::move(default_json), min, max, std::move(unit),
+              std::move(help), {}, std::move(fio));
 }
 
 FieldSpec WireOnly(std::string name, FieldType type, std::string default_json, std::string help) {

@@ -185,16 +185,12 @@ Prepared PrepareTarget(const PrepareRequest& request) {
   return out;
 }
 
-JobResult RunJob(const JobSpec& spec, const std::string& layer) {
-  CheckSpec(spec);
-  JobResult result;
-  result.job = spec.name;
-  result.target = spec.target;
+namespace {
 
-  // Queue tunables before the target is opened: a file takes its readahead window from
-  // the queue's read_ahead_kb at open(), so setting it later only affects the next open.
-  // Always read back, so every result records the settings it ran with.
-  const TargetDevice dev = ResolveTargetDevice(spec.target);
+// Queue tunables before the target is opened: a file takes its readahead window from
+// the queue's read_ahead_kb at open(), so setting it later only affects the next open.
+// Always read back, so every result records the settings it ran with.
+void ApplyTunables(const JobSpec& spec, const TargetDevice& dev, JobResult& result) {
   if (dev.name) {
     std::vector<std::string> tunable_warnings;
     result.tunables_applied =
@@ -204,14 +200,12 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
              spec.tunables.nr_requests >= 0 || spec.tunables.max_sectors_kb >= 0) {
     throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
   }
+}
 
-  UniqueFd fd = OpenTarget(spec);
-  const uint64_t size = RegionSize(spec, fd.get());
-  const int hole_fd = fd.get();
-  std::vector<Worker> workers = MakeWorkers(spec, std::move(fd), size);
-
+// What the figures will not show by themselves: holes, pollers sharing CPUs, dirty data.
+void WarnBeforeIo(const JobSpec& spec, int fd, uint64_t size, JobResult& result) {
   if (spec.rw != Direction::Write)
-    if (auto hole = FirstHole(hole_fd, spec.offset, spec.offset + size))
+    if (auto hole = FirstHole(fd, spec.offset, spec.offset + size))
       result.warnings.push_back(
           "target has holes: reads of holes never reach the device (first hole at byte " +
           std::to_string(*hole) + ")");
@@ -225,8 +219,11 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   if (spec.rw != Direction::Read && (!spec.direct || spec.engine == Engine::Mmap))
     result.warnings.push_back(
         "buffered writes: part of the data may still be in the page cache when the job ends");
+}
 
-  // Before the IO phase and outside its clock (DESIGN: preparation is never runtime).
+// Before the IO phase and outside its clock (DESIGN: preparation is never runtime).
+void PrepareCacheAndHints(const JobSpec& spec, uint64_t size,
+                          const std::vector<Worker>& workers, JobResult& result) {
   const CachePrepared prepared =
       PrepareCache(spec.target, spec.cache, RealCacheSystem(), CacheRegionFor(spec, size));
   result.prepare_s = prepared.seconds;
@@ -241,21 +238,36 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
       throw JobError(JobLabel(spec) + ": " + e.what());
     }
   }
+}
 
-  const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
-  if (dev.name) {
-    const BlkMqShape mq = ReadBlkMqShape(*dev.name, RealTextSource());
-    result.nr_hw_queues = mq.nr_hw_queues;
-    result.nr_tags = mq.nr_tags;
-  }
-  // The sampler's files are opened and its baseline read before the first IO, so the
-  // IO phase pays only for its periodic preads.
-  GuestSampler sampler({.device = dev.name,
-                        .fast_ms = spec.inflight_sample_ms,
-                        .slow_ms = spec.stats_sample_ms},
-                       RealTextSource());
-  // Like fio, runtime and io_limit apply to each thread: numjobs=4 with io_limit=1G moves
-  // 4G. The engines take their own runtime clock from their first submission.
+// The engine's view of one worker's share of the job.
+EngineJob EngineJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* stop) {
+  // The engine seed stays the job's: writes stamp it and verify reads check it.
+  return EngineJob{.fd = w.fd.get(),
+                   .target = spec.target,
+                   .rw = spec.rw,
+                   .bs = spec.bs,
+                   .iodepth = spec.iodepth,
+                   .reap = spec.reap,
+                   .runtime_s = spec.runtime_s,
+                   .io_limit = spec.io_limit,
+                   .fsync_every = spec.fsync_every,
+                   .end_fsync = spec.end_fsync,
+                   .read_pct = spec.read_pct,
+                   .seed = spec.seed,
+                   .verify = spec.verify,
+                   .region_offset = w.offset,
+                   .region_size = w.size,
+                   .mmap_window = spec.mmap_window,
+                   .madvise = spec.madvise,
+                   .stop = stop};
+}
+
+// Runs every worker on its own thread, released together once the sampler has started.
+// Like fio, runtime and io_limit apply to each thread: numjobs=4 with io_limit=1G moves
+// 4G. The engines take their own runtime clock from their first submission.
+EngineStats RunWorkers(const JobSpec& spec, const std::vector<Worker>& workers,
+                       GuestSampler& sampler) {
   std::atomic<bool> stop{false};
   std::vector<EngineStats> parts(workers.size());
   std::exception_ptr first_error;
@@ -268,29 +280,10 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
     try {
       for (size_t i = 0; i < workers.size(); ++i) {
         threads.emplace_back([&, i] {
-          const Worker& w = workers[i];
-          // The engine seed stays the job's: writes stamp it and verify reads check it.
-          const EngineJob job{.fd = w.fd.get(),
-                              .target = spec.target,
-                              .rw = spec.rw,
-                              .bs = spec.bs,
-                              .iodepth = spec.iodepth,
-                              .reap = spec.reap,
-                              .runtime_s = spec.runtime_s,
-                              .io_limit = spec.io_limit,
-                              .fsync_every = spec.fsync_every,
-                              .end_fsync = spec.end_fsync,
-                              .read_pct = spec.read_pct,
-                              .seed = spec.seed,
-                              .verify = spec.verify,
-                              .region_offset = w.offset,
-                              .region_size = w.size,
-                              .mmap_window = spec.mmap_window,
-                              .madvise = spec.madvise,
-                              .stop = &stop};
+          const EngineJob job = EngineJobFor(spec, workers[i], &stop);
           go.arrive_and_wait();
           try {
-            parts[i] = w.engine->Run(job, *w.offsets);
+            parts[i] = workers[i].engine->Run(job, *workers[i].offsets);
           } catch (...) {
             // The others stop issuing, drain and return; the first error wins.
             stop = true;
@@ -309,10 +302,12 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
     go.count_down();
   }
   sampler.Stop();
-  const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
   if (first_error) std::rethrow_exception(first_error);
-  EngineStats stats = parts.size() == 1 ? std::move(parts[0]) : MergeEngineStats(parts);
+  return parts.size() == 1 ? std::move(parts[0]) : MergeEngineStats(parts);
+}
 
+// The engines' figures into the result.
+void FillFromStats(const JobSpec& spec, EngineStats& stats, JobResult& result) {
   result.ios = stats.ios;
   result.bytes = stats.bytes;
   result.runtime_s = stats.runtime_s;
@@ -324,25 +319,59 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.app_avg_depth = stats.avg_depth;
   result.avg_submit_batch = stats.avg_submit_batch;
   result.avg_complete_batch = stats.avg_complete_batch;
-  if (RowOf(spec.engine).async)
-    result.reap = ToString(spec.reap);
+  if (RowOf(spec.engine).async) result.reap = ToString(spec.reap);
   result.fsyncs = stats.fsyncs;
   result.reads = stats.reads;
   result.writes = stats.writes;
   result.verified_bytes = stats.verified_bytes;
   result.io_start_ns = stats.start_ns;
   result.io_end_ns = stats.end_ns;
-  result.timelines = sampler.Timelines(stats.start_ns);
-  if (!stats.fsync_end_ns.empty()) result.timelines.push_back(FsyncTimeline(stats));
-  for (const auto& w : sampler.warnings()) result.warnings.push_back(w);
-  result.block = BlockDelta(dev, before, after, spec.target);
-  result.block.layer = layer;
   for (auto& w : stats.warnings) result.warnings.push_back(std::move(w));
   // JobResult has no field for the remaps, and they explain mmap's figures.
   if (stats.mmap_calls > 0)
     result.warnings.push_back("mmap: " + std::to_string(stats.mmap_calls) + " maps, " +
                               std::to_string(stats.munmap_calls) + " unmaps of " +
                               std::to_string(stats.mmap_window_bytes) + "-byte windows");
+}
+
+}  // namespace
+
+JobResult RunJob(const JobSpec& spec, const std::string& layer) {
+  CheckSpec(spec);
+  JobResult result;
+  result.job = spec.name;
+  result.target = spec.target;
+  const TargetDevice dev = ResolveTargetDevice(spec.target);
+  ApplyTunables(spec, dev, result);
+
+  UniqueFd fd = OpenTarget(spec);
+  const uint64_t size = RegionSize(spec, fd.get());
+  WarnBeforeIo(spec, fd.get(), size, result);
+  std::vector<Worker> workers = MakeWorkers(spec, std::move(fd), size);
+  PrepareCacheAndHints(spec, size, workers, result);
+
+  const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
+  if (dev.name) {
+    const BlkMqShape mq = ReadBlkMqShape(*dev.name, RealTextSource());
+    result.nr_hw_queues = mq.nr_hw_queues;
+    result.nr_tags = mq.nr_tags;
+  }
+  // The sampler's files are opened and its baseline read before the first IO, so the
+  // IO phase pays only for its periodic preads.
+  GuestSampler sampler({.device = dev.name,
+                        .fast_ms = spec.inflight_sample_ms,
+                        .slow_ms = spec.stats_sample_ms},
+                       RealTextSource());
+  EngineStats stats = RunWorkers(spec, workers, sampler);
+  const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
+
+  // Timelines and sampler warnings before the engines' (the order results always had).
+  result.timelines = sampler.Timelines(stats.start_ns);
+  if (!stats.fsync_end_ns.empty()) result.timelines.push_back(FsyncTimeline(stats));
+  for (const auto& w : sampler.warnings()) result.warnings.push_back(w);
+  FillFromStats(spec, stats, result);
+  result.block = BlockDelta(dev, before, after, spec.target);
+  result.block.layer = layer;
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "backend/accel.h"
@@ -83,18 +84,9 @@ int DryRunMain(const RunOptions& options) {
   return 0;
 }
 
-}  // namespace
-
-int RunMain(int argc, char** argv) {
-  CLI::App app{"storbed: what does the virtual disk path cost, and where?"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(kStorbedVersion) + " (" + kGitRevision + ")");
-
-  RunOptions run;
-  run.agent_path = DefaultAgentPath();
-  run.image_cache_dir = DefaultImageCache();
+// `storbed run`: its options fill `run`; --dry-run sets `dry_run`.
+CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   auto* run_cmd = app.add_subcommand("run", "Run a scenario and print the results table.");
-  bool dry_run = false;
   auto* scenario_opt = run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)");
   auto* fio_opt = run_cmd->add_option("--fio", run.fio_path,
                                       "Run a fio job file instead (see docs/matrices.md)");
@@ -126,11 +118,12 @@ int RunMain(int argc, char** argv) {
   run_cmd->add_option("--host-label", run.host_label,
                       "With --inventory: only the hosts carrying this label")
       ->needs(inventory_opt);
+  return run_cmd;
+}
 
-  ImageRequest image;
-  image.cache_dir = DefaultImageCache();
-  image.agent_path = DefaultAgentPath();
-  std::string kernel, modules;
+// `storbed image build`: its options fill `image`, `kernel` and `modules`.
+CLI::App* AddImageBuildCommand(CLI::App& app, ImageRequest& image, std::string& kernel,
+                               std::string& modules) {
   auto* image_cmd = app.add_subcommand("image", "Guest images.");
   image_cmd->require_subcommand(1);
   auto* build_cmd = image_cmd->add_subcommand("build", "Build (or find cached) a guest image.");
@@ -139,6 +132,49 @@ int RunMain(int argc, char** argv) {
   build_cmd->add_option("--agent", image.agent_path, "The static storbed-agent binary")
       ->capture_default_str();
   build_cmd->add_option("--cache", image.cache_dir, "Image cache directory")->capture_default_str();
+  return build_cmd;
+}
+
+// Runs a command and maps what it throws to storbed's exit codes: 2 for bad input, 130
+// for Ctrl-C (after saying where the finished runs are), 1 for anything else.
+int WithExitCodes(const std::string& out_dir, const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
+  } catch (const ScenarioError& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
+  } catch (const InterruptedError& e) {
+    std::cerr << "storbed: interrupted; finished runs are in " << out_dir
+              << "/results.json\n";
+    return 130;
+  } catch (const std::exception& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}
+
+}  // namespace
+
+int RunMain(int argc, char** argv) {
+  CLI::App app{"storbed: what does the virtual disk path cost, and where?"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(kStorbedVersion) + " (" + kGitRevision + ")");
+
+  RunOptions run;
+  run.agent_path = DefaultAgentPath();
+  run.image_cache_dir = DefaultImageCache();
+  bool dry_run = false;
+  auto* run_cmd = AddRunCommand(app, run, dry_run);
+
+  ImageRequest image;
+  image.cache_dir = DefaultImageCache();
+  image.agent_path = DefaultAgentPath();
+  std::string kernel, modules;
+  auto* build_cmd = AddImageBuildCommand(app, image, kernel, modules);
 
   std::string explain_field;
   bool explain_markdown = false;
@@ -169,7 +205,7 @@ int RunMain(int argc, char** argv) {
   }
   if (*cleanup_cmd) return cleanup_exit;
 
-  try {
+  return WithExitCodes(run.out_dir, [&] {
     if (*run_cmd) {
       if (run.scenario_path.empty() && run.fio_path.empty())
         throw ScenarioError("run: give a scenario file or --fio JOB_FILE");
@@ -196,21 +232,8 @@ int RunMain(int argc, char** argv) {
       for (const ReportFormat* f : formats) std::cout << f->render(input);
       return 0;
     }
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
-  } catch (const ScenarioError& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
-  } catch (const InterruptedError& e) {
-    std::cerr << "storbed: interrupted; finished runs are in " << run.out_dir
-              << "/results.json\n";
-    return 130;
-  } catch (const std::exception& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }
 
 }  // namespace storbed

@@ -58,6 +58,45 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   }
 }
 
+namespace {
+
+// One run of the standalone agent on the loop device (record.job.target is set), with
+// the host samplers beside it; the record goes to the results, failed or not.
+void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
+               const std::string& work_dir) {
+  ctx.log << "  " << run.run_id << " on " << record.device << "...\n";
+  const auto start = Clock::now();
+  try {
+    // No QEMU here: of the host samplers only the CPU one has something to watch. The
+    // standalone agent's CLOCK_MONOTONIC is the host's, so its IO window needs no offset.
+    JobSamplerOptions sampling;
+    sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
+    JobSampler sampler(SamplerSource{}, sampling);
+    sampler.Start();
+    record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
+                                       JobReplyTimeout(record.job));
+    sampler.Stop();
+    const HostLayers host =
+        sampler.Summarize(record.result->io_start_ns, record.result->io_end_ns);
+    record.host.update(host.figures);
+    record.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+    if (run.warmup) record.status = RunStatus::Warmup;
+    record.ladder = BareMetalLadder(*record.result);
+    record.durability = CheckDurability(record.job, *record.result, std::nullopt,
+                                        BareMetalHostFlushes(*record.result));
+    StoreTimelines(ctx, record, host.timelines);
+    ctx.results.Append(record);
+    ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
+  } catch (const InterruptedError&) {
+    RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+    throw;
+  } catch (const std::exception& e) {
+    RecordFailure(ctx, record, RunStatus::Failed, e.what());
+  }
+}
+
+}  // namespace
+
 void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
   ctx.log << "bare metal: loop device over " << ctx.backing.path << "\n";
   auto base_record = [&](const PlannedRun& run) {
@@ -114,35 +153,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.job.target = mounted->dir() + "/" + record.job.fs_file;
       record.job.filesystem.clear();
     }
-    ctx.log << "  " << run.run_id << " on " << loop->path() << "...\n";
-    const auto start = Clock::now();
-    try {
-      // No QEMU here: of the host samplers only the CPU one has something to watch. The
-      // standalone agent's CLOCK_MONOTONIC is the host's, so its IO window needs no offset.
-      JobSamplerOptions sampling;
-      sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
-      JobSampler sampler(SamplerSource{}, sampling);
-      sampler.Start();
-      record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
-                                         JobReplyTimeout(record.job));
-      sampler.Stop();
-      const HostLayers host =
-          sampler.Summarize(record.result->io_start_ns, record.result->io_end_ns);
-      record.host.update(host.figures);
-      record.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
-      if (run.warmup) record.status = RunStatus::Warmup;
-      record.ladder = BareMetalLadder(*record.result);
-      record.durability = CheckDurability(record.job, *record.result, std::nullopt,
-                                          BareMetalHostFlushes(*record.result));
-      StoreTimelines(ctx, record, host.timelines);
-      ctx.results.Append(record);
-      ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
-    } catch (const InterruptedError&) {
-      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
-      throw;
-    } catch (const std::exception& e) {
-      RecordFailure(ctx, record, RunStatus::Failed, e.what());
-    }
+    RunOnHost(ctx, std::move(record), run, work_dir);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "execute/runner.h"
 
 #include <filesystem>
+#include <memory>
 #include <ostream>
 
 #include "backend/accel.h"
@@ -38,27 +39,20 @@ std::optional<Accel> ForcedAccel(const std::string& accel) {
 // Boots the image under KVM and waits briefly for the agent: a stock kernel can hang
 // under a /dev/kvm that opens but does not work, so flags alone are not enough.
 KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
-  return [image, dir](std::string* why) {
-    MachineSpec spec;
-    spec.name = "kvm-probe";
-    spec.vcpus = 1;
-    spec.memory_mib = 256;
-    spec.accel = Accel::Kvm;
-    spec.kernel = image.kernel_path;
-    spec.initrd = image.initrd_path;
-    spec.cmdline = kGuestCmdline;
-    spec.run_dir = dir;
-    try {
-      QemuBackend backend;
-      auto machine = backend.Start(spec, std::chrono::seconds(30));
-      machine->Shutdown();
-      return true;
-    } catch (const InterruptedError&) {
-      throw;
-    } catch (const std::exception& e) {
-      *why = std::string("a probe guest under KVM did not answer: ") + e.what();
-      return false;
-    }
+  MachineSpec spec;
+  spec.name = "kvm-probe";
+  spec.vcpus = 1;
+  spec.memory_mib = 256;
+  spec.kernel = image.kernel_path;
+  spec.initrd = image.initrd_path;
+  spec.cmdline = kGuestCmdline;
+  spec.run_dir = dir;
+  auto backend = std::make_shared<QemuBackend>();
+  KvmGuestProbe boot = MakeKvmBootProbe(*backend, spec, std::chrono::seconds(30));
+  return [backend, boot](std::string* why) {
+    if (boot(why)) return true;
+    *why = "a probe guest under KVM did not answer: " + *why;
+    return false;
   };
 }
 

@@ -170,6 +170,53 @@ std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
   return prefix + suffix;
 }
 
+namespace {
+
+// The disks libvirt has no <disk> form for (OnQemuCommandline), as QEMU arguments.
+void WriteQemuCommandline(std::ostream& x, const MachineSpec& spec, const DomainPlacement& p) {
+  // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
+  // open a backing given on <qemu:commandline>. This domain's QEMU runs as root.
+  x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
+  x << "  <qemu:commandline>\n";
+  int pci_index = 0;
+  for (size_t i = 0; i < spec.disks.size(); ++i) {
+    if (!OnQemuCommandline(spec.disks[i])) continue;
+    DiskSpec on_host = spec.disks[i];
+    on_host.backing = p.disk_paths[i];
+    for (std::string arg : DiskArgv(on_host)) {
+      // libvirt does not know this device and gives pcie.0 slots from 1 up to its own
+      // root ports, which QEMU would then find taken: pin it far above them. Like the
+      // QEMU backend's, it stays an integrated endpoint on pcie.0.
+      if (IsPciFunctionDevice(arg)) arg += ",bus=pcie.0,addr=" + PciSlot(pci_index++);
+      x << "    <qemu:arg" << Attr("value", arg) << "/>\n";
+    }
+  }
+  x << "  </qemu:commandline>\n";
+}
+
+void WriteMergingOverride(std::ostream& x, const MachineSpec& spec) {
+  // libvirt has no request-merging attribute; set the frontend property explicitly either
+  // way, so the -device line says what BuildQemuArgv says.
+  auto merging = [](const DiskSpec& d) {
+    return !OnQemuCommandline(d) && RowOf(d.bus).merging_prop != nullptr;
+  };
+  if (std::any_of(spec.disks.begin(), spec.disks.end(), merging)) {
+    x << "  <qemu:override>\n";
+    for (const DiskSpec& d : spec.disks) {
+      if (!merging(d)) continue;
+      x << "    <qemu:device" << Attr("alias", LibvirtDeviceId(d)) << ">\n"
+        << "      <qemu:frontend>\n"
+        << "        <qemu:property" << Attr("name", RowOf(d.bus).merging_prop)
+        << " type='bool' value='" << (d.request_merging ? "true" : "false") << "'/>\n"
+        << "      </qemu:frontend>\n"
+        << "    </qemu:device>\n";
+    }
+    x << "  </qemu:override>\n";
+  }
+}
+
+}  // namespace
+
 std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   ValidateForLibvirt(spec);
   if (p.disk_paths.size() != spec.disks.size()) {
@@ -228,44 +275,8 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     << "    </channel>\n"
     << "    <memballoon model='none'/>\n"
     << "  </devices>\n";
-  if (has_commandline_disk) {
-    // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
-    // open a backing given on <qemu:commandline>. This domain's QEMU runs as root.
-    x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
-    x << "  <qemu:commandline>\n";
-    int pci_index = 0;
-    for (size_t i = 0; i < spec.disks.size(); ++i) {
-      if (!OnQemuCommandline(spec.disks[i])) continue;
-      DiskSpec on_host = spec.disks[i];
-      on_host.backing = p.disk_paths[i];
-      for (std::string arg : DiskArgv(on_host)) {
-        // libvirt does not know this device and gives pcie.0 slots from 1 up to its own
-        // root ports, which QEMU would then find taken: pin it far above them. Like the
-        // QEMU backend's, it stays an integrated endpoint on pcie.0.
-        if (IsPciFunctionDevice(arg)) arg += ",bus=pcie.0,addr=" + PciSlot(pci_index++);
-        x << "    <qemu:arg" << Attr("value", arg) << "/>\n";
-      }
-    }
-    x << "  </qemu:commandline>\n";
-  }
-  // libvirt has no request-merging attribute; set the frontend property explicitly either
-  // way, so the -device line says what BuildQemuArgv says.
-  auto merging = [](const DiskSpec& d) {
-    return !OnQemuCommandline(d) && RowOf(d.bus).merging_prop != nullptr;
-  };
-  if (std::any_of(spec.disks.begin(), spec.disks.end(), merging)) {
-    x << "  <qemu:override>\n";
-    for (const DiskSpec& d : spec.disks) {
-      if (!merging(d)) continue;
-      x << "    <qemu:device" << Attr("alias", LibvirtDeviceId(d)) << ">\n"
-        << "      <qemu:frontend>\n"
-        << "        <qemu:property" << Attr("name", RowOf(d.bus).merging_prop)
-        << " type='bool' value='" << (d.request_merging ? "true" : "false") << "'/>\n"
-        << "      </qemu:frontend>\n"
-        << "    </qemu:device>\n";
-    }
-    x << "  </qemu:override>\n";
-  }
+  if (has_commandline_disk) WriteQemuCommandline(x, spec, p);
+  WriteMergingOverride(x, spec);
   x << "</domain>\n";
   return x.str();
 }

@@ -76,96 +76,94 @@ bool Excluded(const Scenario& s, const json& values) {
 
 }  // namespace
 
-RunPlan PlanScenario(const Scenario& s) {
-  std::mt19937_64 rng(s.order_seed);
-  const bool random = s.order == RunOrder::Random;
-  struct Group {
-    TargetKind target;
-    size_t machine;
-    std::vector<Pending> runs;
-  };
-  std::vector<Group> groups;
-  for (const TargetKind target : s.targets) {
-    std::vector<std::string> backings_seen;
-    for (size_t m = 0; m < s.machines.size(); ++m) {
-      const MachineVariant& mv = s.machines[m];
-      json machine_params = mv.params;
-      json bare_values = json::object();
-      if (target == TargetKind::BareMetal) {
-        // null-co has no storage; validation made sure the scenario excludes this pair.
-        if (!DriverHasStorage(mv.disk.driver)) continue;
-        // Bare metal has no machine: only the backing (and the filesystem on it) tells
-        // two combinations apart.
-        static const char* const kBareKeys[] = {"disk.size", "disk.backing", "disk.filesystem",
-                                                "disk.fs_file_size"};
-        std::string key;
-        for (const char* k : kBareKeys) key += mv.values[k].dump();
-        if (std::find(backings_seen.begin(), backings_seen.end(), key) != backings_seen.end())
-          continue;
-        backings_seen.push_back(key);
-        machine_params = json::object();
-        for (const char* k : kBareKeys)
-          if (mv.params.contains(k)) machine_params[k] = mv.params[k];
-        for (const char* k : {"disk.filesystem", "disk.fs_file_size"})
-          bare_values[k] = mv.values[k];
-      }
-      // Each combination of this machine: its job case and its parameters.
-      std::vector<Pending> combos;
-      for (const JobCase& c : s.job_cases) {
-        json values = c.values;
-        values.update(target != TargetKind::BareMetal ? mv.values : bare_values);
-        values["target"] = ToString(target);
-        if (Excluded(s, values)) continue;
-        Pending p;
-        p.run.target = target;
-        p.run.job = JobOnMachine(c.job, mv, target);
-        p.run.machine = m;
-        p.run.params = machine_params;
-        p.run.params.update(c.params);
-        p.base = ToString(target) + "-" + c.job.name;
-        for (const auto& [k, v] : p.run.params.items()) p.base += "-" + IdPart(k, v);
-        combos.push_back(std::move(p));
-      }
-      if (combos.empty()) continue;
-      auto round = [&](std::vector<Pending>& out, uint32_t n, bool warmup) {
-        for (Pending p : combos) {
-          p.run.warmup = warmup;
-          p.run.params["repeat"] = warmup ? 0 : n;
-          p.run.params["warmup"] = warmup;
-          if (warmup) p.base += "-w" + std::to_string(n);
-          else if (s.repeats > 1) p.base += "-r" + std::to_string(n);
-          out.push_back(std::move(p));
-        }
-      };
-      Group g{target, m, {}};
-      if (!random) {
-        // Declared order: each combination's warm-ups, then its repeats.
-        std::vector<Pending> all;
-        for (uint32_t w = 1; w <= s.warmup; ++w) round(all, w, true);
-        for (uint32_t r = 1; r <= s.repeats; ++r) round(all, r, false);
-        const size_t per = s.warmup + s.repeats;
-        for (size_t c = 0; c < combos.size(); ++c)
-          for (size_t k = 0; k < per; ++k) g.runs.push_back(all[k * combos.size() + c]);
-      } else {
-        // Rounds: every warm-up round, then every measured round, each freshly shuffled.
-        for (uint32_t w = 1; w <= s.warmup; ++w) {
-          std::vector<Pending> r;
-          round(r, w, true);
-          Shuffle(r, rng);
-          g.runs.insert(g.runs.end(), r.begin(), r.end());
-        }
-        for (uint32_t n = 1; n <= s.repeats; ++n) {
-          std::vector<Pending> r;
-          round(r, n, false);
-          Shuffle(r, rng);
-          g.runs.insert(g.runs.end(), r.begin(), r.end());
-        }
-      }
-      groups.push_back(std::move(g));
-    }
-  }
-  if (random) Shuffle(groups, rng);
+namespace {
 
+// Bare metal has no machine: only the backing (and the filesystem on it) tells two
+// combinations apart. False for a backing already seen (or none, null-co); else the
+// parameters and values that name this one.
+bool BareMetalBacking(const MachineVariant& mv, std::vector<std::string>& seen,
+                      json& machine_params, json& bare_values) {
+  // null-co has no storage; validation made sure the scenario excludes this pair.
+  if (!DriverHasStorage(mv.disk.driver)) return false;
+  static const char* const kBareKeys[] = {"disk.size", "disk.backing", "disk.filesystem",
+                                          "disk.fs_file_size"};
+  std::string key;
+  for (const char* k : kBareKeys) key += mv.values[k].dump();
+  if (std::find(seen.begin(), seen.end(), key) != seen.end()) return false;
+  seen.push_back(key);
+  machine_params = json::object();
+  for (const char* k : kBareKeys)
+    if (mv.params.contains(k)) machine_params[k] = mv.params[k];
+  for (const char* k : {"disk.filesystem", "disk.fs_file_size"}) bare_values[k] = mv.values[k];
+  return true;
+}
+
+// Each combination of machine `m` on `target`: its job case and its parameters.
+std::vector<Pending> Combos(const Scenario& s, size_t m, TargetKind target,
+                            const json& machine_params, const json& bare_values) {
+  const MachineVariant& mv = s.machines[m];
+  std::vector<Pending> combos;
+  for (const JobCase& c : s.job_cases) {
+    json values = c.values;
+    values.update(target != TargetKind::BareMetal ? mv.values : bare_values);
+    values["target"] = ToString(target);
+    if (Excluded(s, values)) continue;
+    Pending p;
+    p.run.target = target;
+    p.run.job = JobOnMachine(c.job, mv, target);
+    p.run.machine = m;
+    p.run.params = machine_params;
+    p.run.params.update(c.params);
+    p.base = ToString(target) + "-" + c.job.name;
+    for (const auto& [k, v] : p.run.params.items()) p.base += "-" + IdPart(k, v);
+    combos.push_back(std::move(p));
+  }
+  return combos;
+}
+
+// The warm-ups and repeats of a machine's combinations, in declared order (each
+// combination's warm-ups, then its repeats) or in freshly shuffled rounds.
+std::vector<Pending> OrderRuns(const Scenario& s, const std::vector<Pending>& combos,
+                               std::mt19937_64& rng) {
+  auto round = [&](std::vector<Pending>& out, uint32_t n, bool warmup) {
+    for (Pending p : combos) {
+      p.run.warmup = warmup;
+      p.run.params["repeat"] = warmup ? 0 : n;
+      p.run.params["warmup"] = warmup;
+      if (warmup) p.base += "-w" + std::to_string(n);
+      else if (s.repeats > 1) p.base += "-r" + std::to_string(n);
+      out.push_back(std::move(p));
+    }
+  };
+  std::vector<Pending> runs;
+  if (s.order != RunOrder::Random) {
+    std::vector<Pending> all;
+    for (uint32_t w = 1; w <= s.warmup; ++w) round(all, w, true);
+    for (uint32_t r = 1; r <= s.repeats; ++r) round(all, r, false);
+    const size_t per = s.warmup + s.repeats;
+    for (size_t c = 0; c < combos.size(); ++c)
+      for (size_t k = 0; k < per; ++k) runs.push_back(all[k * combos.size() + c]);
+    return runs;
+  }
+  // Rounds: every warm-up round, then every measured round, each freshly shuffled.
+  for (uint32_t w = 1; w <= s.warmup + s.repeats; ++w) {
+    const bool warmup = w <= s.warmup;
+    std::vector<Pending> r;
+    round(r, warmup ? w : w - s.warmup, warmup);
+    Shuffle(r, rng);
+    runs.insert(runs.end(), r.begin(), r.end());
+  }
+  return runs;
+}
+
+struct Group {
+  TargetKind target;
+  size_t machine;
+  std::vector<Pending> runs;
+};
+
+// Numbers the runs in group order and labels the machines.
+RunPlan Number(const std::vector<Group>& groups) {
   RunPlan plan;
   for (const Group& g : groups) {
     size_t variants = 0;
@@ -182,6 +180,28 @@ RunPlan PlanScenario(const Scenario& s) {
     }
   }
   return plan;
+}
+
+}  // namespace
+
+RunPlan PlanScenario(const Scenario& s) {
+  std::mt19937_64 rng(s.order_seed);
+  std::vector<Group> groups;
+  for (const TargetKind target : s.targets) {
+    std::vector<std::string> backings_seen;
+    for (size_t m = 0; m < s.machines.size(); ++m) {
+      json machine_params = s.machines[m].params;
+      json bare_values = json::object();
+      if (target == TargetKind::BareMetal &&
+          !BareMetalBacking(s.machines[m], backings_seen, machine_params, bare_values))
+        continue;
+      const std::vector<Pending> combos = Combos(s, m, target, machine_params, bare_values);
+      if (combos.empty()) continue;
+      groups.push_back(Group{target, m, OrderRuns(s, combos, rng)});
+    }
+  }
+  if (s.order == RunOrder::Random) Shuffle(groups, rng);
+  return Number(groups);
 }
 
 std::vector<PlannedRun> PlanRuns(const Scenario& scenario) { return PlanScenario(scenario).runs; }

@@ -144,6 +144,44 @@ bool ExcludedEarly(const std::vector<ExcludeRule>& rules, const json& values,
   return false;
 }
 
+// A job's region and block size fit every machine's disk, and it writes to a named block
+// device only when the scenario allows it.
+void CheckJobFitsDisks(const Validator& check, const JobSpec& spec,
+                       const std::vector<MachineVariant>& machines, const std::string& where) {
+  for (const auto& m : machines) {
+    const bool on_file = !m.disk.filesystem.empty();
+    const uint64_t room = on_file ? m.disk.fs_file_bytes : m.disk.size_bytes;
+    if (spec.size != 0 && spec.size > room && m.disk.backing.empty())
+      check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
+                                      " bytes) is larger than " +
+                                      (on_file ? "disk.fs_file_size (" : "disk.size (") +
+                                      std::to_string(room) + " bytes)");
+    if (spec.bs > (spec.size ? spec.size : room))
+      check.Fail(where + ".bs", "block size is larger than the job's region");
+    if (spec.rw != Direction::Read && m.disk.backing.rfind("/dev/", 0) == 0 &&
+        !m.disk.allow_writes)
+      check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the block "
+                                "device " + m.disk.backing + " named in disk.backing; set "
+                                "disk.allow_writes true if that is meant");
+  }
+}
+
+// null-co has no storage: a bare-metal run on it must be excluded.
+void CheckBareMetalHasStorage(const Validator& check, const Scenario& s) {
+  for (const auto& m : s.machines) {
+    if (DriverHasStorage(m.disk.driver)) continue;
+    json values = m.values;
+    values["target"] = "bare-metal";
+    const bool excluded = std::any_of(s.exclude.begin(), s.exclude.end(),
+                                      [&](const ExcludeRule& r) { return Matches(r, values); });
+    if (!excluded &&
+        std::find(s.targets.begin(), s.targets.end(), TargetKind::BareMetal) != s.targets.end())
+      check.Fail("disk.driver", "\"null-co\" has no storage for the bare-metal target: drop "
+                                "\"bare-metal\" from targets, or exclude {\"target\": "
+                                "\"bare-metal\", \"disk.driver\": \"null-co\"}");
+  }
+}
+
 }  // namespace
 
 Scenario ScenarioFromJson(const json& doc, const std::string& path) {
@@ -183,18 +221,7 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
     check.Fail("matrix_exclude", "drops every machine and disk combination");
   s.machine = s.machines[0].machine;
   s.disk = s.machines[0].disk;
-  for (const auto& m : s.machines) {
-    if (DriverHasStorage(m.disk.driver)) continue;
-    json values = m.values;
-    values["target"] = "bare-metal";
-    const bool excluded = std::any_of(s.exclude.begin(), s.exclude.end(),
-                                      [&](const ExcludeRule& r) { return Matches(r, values); });
-    if (!excluded &&
-        std::find(s.targets.begin(), s.targets.end(), TargetKind::BareMetal) != s.targets.end())
-      check.Fail("disk.driver", "\"null-co\" has no storage for the bare-metal target: drop "
-                                "\"bare-metal\" from targets, or exclude {\"target\": "
-                                "\"bare-metal\", \"disk.driver\": \"null-co\"}");
-  }
+  CheckBareMetalHasStorage(check, s);
 
   json expanded_jobs = json::array();
   std::set<std::string> names;
@@ -210,23 +237,7 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
       if (ExcludedEarly(s.exclude, c.values, {"job"})) continue;
       c.job = BuildJob(check, combination.values, doc["jobs"][i], where);
       c.params = combination.params;
-      for (const auto& m : s.machines) {
-        const JobSpec& spec = c.job;
-        const bool on_file = !m.disk.filesystem.empty();
-        const uint64_t room = on_file ? m.disk.fs_file_bytes : m.disk.size_bytes;
-        if (spec.size != 0 && spec.size > room && m.disk.backing.empty())
-          check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
-                                          " bytes) is larger than " +
-                                          (on_file ? "disk.fs_file_size (" : "disk.size (") +
-                                          std::to_string(room) + " bytes)");
-        if (spec.bs > (spec.size ? spec.size : room))
-          check.Fail(where + ".bs", "block size is larger than the job's region");
-        if (spec.rw != Direction::Read && m.disk.backing.rfind("/dev/", 0) == 0 &&
-            !m.disk.allow_writes)
-          check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the block "
-                                    "device " + m.disk.backing + " named in disk.backing; set "
-                                    "disk.allow_writes true if that is meant");
-      }
+      CheckJobFitsDisks(check, c.job, s.machines, where);
       s.jobs.push_back(c.job);
       s.job_cases.push_back(std::move(c));
     }

@@ -21,22 +21,6 @@ using nlohmann::json;
 
 constexpr double kMaxBytes = 16.0 * (1ull << 40);
 
-FieldSpec Spec(const std::string& section, std::string name, FieldType type,
-               std::string default_json, double min, double max, std::string unit,
-               std::string help, std::vector<std::string> allowed = {}) {
-  FieldSpec f{};
-  f.section = section;
-  f.name = std::move(name);
-  f.type = type;
-  f.default_json = std::move(default_json);
-  f.min = min;
-  f.max = max;
-  f.allowed = std::move(allowed);
-  f.unit = std::move(unit);
-  f.help = std::move(help);
-  return f;
-}
-
 // The guest block queue tunables of a section, declared once: a job's own (job_fields.cc)
 // and the machine's defaults for every job on it.
 template <class T>

@@ -230,13 +230,17 @@ JobError ShortIoError(const std::string& target, const std::string& syscall, uin
                   " bytes (past the end of the target?)");
 }
 
-void FinishAsyncStats(FsyncPolicy& fsync, const InFlightIntegral& in_flight,
-                      const BatchCounts& batches, uint64_t now, EngineStats& stats) {
-  if (fsync.EndDue()) now = fsync.Fsync(stats);
+void EndPhase(const InFlightIntegral& in_flight, uint64_t now, EngineStats& stats) {
   if (stats.start_ns == 0) stats.start_ns = now;
   stats.end_ns = now;
   stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
   stats.avg_depth = in_flight.Average(stats.start_ns, stats.end_ns);
+}
+
+void FinishAsyncStats(FsyncPolicy& fsync, const InFlightIntegral& in_flight,
+                      const BatchCounts& batches, uint64_t now, EngineStats& stats) {
+  if (fsync.EndDue()) now = fsync.Fsync(stats);
+  EndPhase(in_flight, now, stats);
   if (batches.submit_calls)
     stats.avg_submit_batch = double(batches.submitted) / double(batches.submit_calls);
   if (batches.reap_rounds)

@@ -113,6 +113,10 @@ class InFlightIntegral {
   long double integral_ = 0;  // request-ns
 };
 
+// Closes the IO phase at `now`: its start (now when no IO was issued), end, runtime and
+// the average in-flight depth over it.
+void EndPhase(const InFlightIntegral& in_flight, uint64_t now, EngineStats& stats);
+
 // The write jobs' fsync policy (fio's fsync=N and end_fsync). Engines call Wrote() per
 // issued write and, when Due() says so, drain their in-flight writes and call Fsync().
 class FsyncPolicy {

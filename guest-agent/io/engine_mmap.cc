@@ -103,6 +103,7 @@ class MmapEngine : public IoEngine {
     DirectionChooser direction(job);
     AlignedBuffer buf(job.bs);
     FsyncPolicy fsync(job);
+    InFlightIntegral in_flight_time;
     Window map;
     // msync covers the current window only; writes left dirty in windows unmapped
     // since the last sync are still in the page cache, and fsync reaches them too.
@@ -113,7 +114,6 @@ class MmapEngine : public IoEngine {
       if (whole_file) return fsync.Fsync(stats);
       return fsync.Sync(stats, "msync", [&map] { return map.Msync(); });
     };
-    InFlightIntegral in_flight_time;
     IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
     uint64_t now = MonotonicNs();
     while (budget.MayIssue(now)) {
@@ -154,10 +154,7 @@ class MmapEngine : public IoEngine {
       if (fsync.Due()) now = sync();
     }
     if (fsync.EndDue()) now = sync();
-    if (stats.start_ns == 0) stats.start_ns = now;
-    stats.end_ns = now;
-    stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
-    stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
+    EndPhase(in_flight_time, now, stats);
     map.Unmap(job, stats);
     return stats;
   }

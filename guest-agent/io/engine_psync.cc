@@ -40,10 +40,7 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
     if (fsync.Due()) now = fsync.Fsync(stats);
   }
   if (fsync.EndDue()) now = fsync.Fsync(stats);
-  if (stats.start_ns == 0) stats.start_ns = now;
-  stats.end_ns = now;
-  stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
-  stats.avg_depth = in_flight_time.Average(stats.start_ns, stats.end_ns);
+  EndPhase(in_flight_time, now, stats);
   return stats;
 }
 

@@ -64,7 +64,7 @@ int Run(const RunOptions& options) {
 int DryRunMain(const RunOptions& options) {
   const Scenario scenario = LoadScenarioFor(options);
   const std::vector<RunHost> hosts = HostsFor(options);  // a bad inventory fails here too
-  if (hosts.size() > 1 || hosts[0].backend != "qemu") {
+  if (hosts.size() > 1 || hosts[0].backend != HostBackend::Qemu) {
     std::cerr << "storbed: note: guests would go to";
     for (const auto& h : hosts)
       std::cerr << " " << h.name << " (" << h.uri << ", " << h.max_guests << " at once)";

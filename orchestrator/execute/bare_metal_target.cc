@@ -105,7 +105,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     r.target = ToString(TargetKind::BareMetal);
     r.accel = "host";
     r.host_name = kLocalHost;  // bare metal is this machine's disk, whatever the hosts
-    r.backend = "none";
+    r.backend = ToString(HostBackend::None);
     r.job = run.job;
     r.params = run.params;
     return r;

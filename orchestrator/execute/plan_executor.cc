@@ -14,7 +14,7 @@ namespace storbed {
 PlanExecutor::PlanExecutor(const PreparedRun& run, BackendMaker make_backend)
     : run_(run), make_backend_(std::move(make_backend)) {
   local_.name = kLocalHost;
-  local_.backend = "none";
+  local_.backend = HostBackend::None;
 }
 
 const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
@@ -42,7 +42,7 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   if (m.target == TargetKind::BareMetal) disk.format = "raw";
   // A remote host copies the backing per machine (and only reads ours); everything else
   // writes it in place and needs it alone.
-  const bool in_place = host.backend != "libvirt" || UriIsOnThisHost(host.uri);
+  const bool in_place = host.backend != HostBackend::Libvirt || UriIsOnThisHost(host.uri);
   std::optional<BackingLeases::Lease> lease;
   if (in_place) lease.emplace(run_.backings.Acquire(disk));
   const Backing& backing = lease ? lease->backing() : run_.backings.Shared(disk);
@@ -94,7 +94,7 @@ void PlanExecutor::Abandon(size_t unit, const std::string& why) {
     r.accel = ToString(run_.accel.accel);
     r.machine = "machine-" + m.label;
     r.host_name = "none";
-    r.backend = run_.hosts.empty() ? "" : run_.hosts.front().backend;
+    r.backend = run_.hosts.empty() ? "" : ToString(run_.hosts.front().backend);
     r.job = run.job;
     r.params = run.params;
     r.status = RunStatus::Failed;

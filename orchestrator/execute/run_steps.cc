@@ -175,7 +175,7 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
   // A local libvirt daemon uses the backing in place, from QEMU running as its own user
   // (libvirt-qemu): that user must be able to pass through the (0700) work directory.
   for (const auto& h : p->hosts)
-    if (h.backend == "libvirt")
+    if (h.backend == HostBackend::Libvirt)
       std::filesystem::permissions(
           p->work->path(), std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
           std::filesystem::perm_options::add);

@@ -9,7 +9,7 @@
 namespace storbed {
 
 std::unique_ptr<Backend> MakeHostBackend(const RunHost& host, const std::string& session) {
-  if (host.backend == "qemu") return std::make_unique<QemuBackend>();
+  if (host.backend == HostBackend::Qemu) return std::make_unique<QemuBackend>();
   LibvirtOptions options;
   options.uri = host.uri;
   options.session = session;
@@ -19,7 +19,7 @@ std::unique_ptr<Backend> MakeHostBackend(const RunHost& host, const std::string&
 
 void PrepareBackendsForThreads(const std::vector<RunHost>& hosts) {
   for (const auto& h : hosts) {
-    if (h.backend != "libvirt") continue;
+    if (h.backend != HostBackend::Libvirt) continue;
     SilenceLibvirtErrors();
     if (virInitialize() != 0) ThrowLastLibvirtError(h.uri, "initialize libvirt");
     return;

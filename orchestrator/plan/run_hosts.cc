@@ -1,13 +1,32 @@
 #include "plan/run_hosts.h"
 
+#include <optional>
+
 #include "libvirt/virt_handles.h"
 #include "plan/inventory.h"
 
 namespace storbed {
 
+std::string ToString(HostBackend b) {
+  switch (b) {
+    case HostBackend::Qemu: return "qemu";
+    case HostBackend::Libvirt: return "libvirt";
+    case HostBackend::None: return "none";
+  }
+  return "?";
+}
+
+HostBackend ParseHostBackend(const std::string& name) {
+  for (const HostBackend b : {HostBackend::Qemu, HostBackend::Libvirt})
+    if (ToString(b) == name) return b;
+  throw ScenarioError("run: --backend '" + name + "' is not qemu or libvirt");
+}
+
 std::vector<RunHost> HostsFor(const RunOptions& options) {
   const bool wants_libvirt = !options.connect_uri.empty() || !options.inventory_path.empty();
-  if (options.backend == "qemu" && wants_libvirt)
+  const std::optional<HostBackend> asked =
+      options.backend.empty() ? std::nullopt : std::optional(ParseHostBackend(options.backend));
+  if (asked == HostBackend::Qemu && wants_libvirt)
     throw ScenarioError(std::string("run: --backend qemu runs guests here; --") +
                         (options.inventory_path.empty() ? "connect" : "inventory") +
                         " needs the libvirt backend");
@@ -17,15 +36,15 @@ std::vector<RunHost> HostsFor(const RunOptions& options) {
     std::vector<RunHost> hosts;
     for (const auto& h : SelectHosts(LoadInventory(options.inventory_path), options.host_label)
                              .hosts)
-      hosts.push_back({h.name, "libvirt", h.uri, h.max_guests, h.labels, h.pool_dir});
+      hosts.push_back({h.name, HostBackend::Libvirt, h.uri, h.max_guests, h.labels, h.pool_dir});
     return hosts;
   }
-  if (options.backend == "libvirt" || wants_libvirt) {
+  if (asked == HostBackend::Libvirt || wants_libvirt) {
     const std::string uri =
         options.connect_uri.empty() ? kDefaultLibvirtUri : options.connect_uri;
-    return {{HostNameForUri(uri), "libvirt", uri, 1, {}, ""}};
+    return {{HostNameForUri(uri), HostBackend::Libvirt, uri, 1, {}, ""}};
   }
-  return {{kLocalHost, "qemu", "", 1, {}, ""}};
+  return {{kLocalHost, HostBackend::Qemu, "", 1, {}, ""}};
 }
 
 std::string HostNameForUri(const std::string& uri) {
@@ -55,7 +74,7 @@ nlohmann::json DescribeHosts(const std::vector<RunHost>& hosts,
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < hosts.size(); ++i)
     out.push_back({{"name", hosts[i].name},
-                   {"backend", hosts[i].backend},
+                   {"backend", ToString(hosts[i].backend)},
                    {"uri", hosts[i].uri},
                    {"labels", hosts[i].labels},
                    {"max_guests", hosts[i].max_guests},

@@ -17,9 +17,16 @@ namespace storbed {
 inline constexpr const char* kLocalHost = "local";
 inline constexpr const char* kDefaultLibvirtUri = "qemu:///system";
 
+// Who starts a host's guests: QEMU as storbed's child, or a libvirt daemon; bare metal
+// has none. The names are the --backend values and what records and manifests say.
+enum class HostBackend { Qemu, Libvirt, None };
+std::string ToString(HostBackend b);
+// "qemu" or "libvirt" (the --backend values); throws ScenarioError naming the option.
+HostBackend ParseHostBackend(const std::string& name);
+
 struct RunHost {
-  std::string name;              // inventory name, or kLocalHost
-  std::string backend = "qemu";  // "qemu" or "libvirt"
+  std::string name;                         // inventory name, or kLocalHost
+  HostBackend backend = HostBackend::Qemu;
   std::string uri;               // libvirt URI; "" for the QEMU backend
   uint32_t max_guests = 1;
   std::vector<std::string> labels;

@@ -15,7 +15,7 @@ TEST(RunHostsTest, DefaultIsOneLocalQemuHost) {
   const auto hosts = HostsFor(RunOptions{});
   ASSERT_EQ(hosts.size(), 1u);
   EXPECT_EQ(hosts[0].name, "local");
-  EXPECT_EQ(hosts[0].backend, "qemu");
+  EXPECT_EQ(hosts[0].backend, HostBackend::Qemu);
   EXPECT_EQ(hosts[0].max_guests, 1u);
 }
 
@@ -24,13 +24,13 @@ TEST(RunHostsTest, ConnectImpliesLibvirtAndNamesTheHostAfterTheUri) {
   o.backend = "libvirt";
   auto hosts = HostsFor(o);
   ASSERT_EQ(hosts.size(), 1u);
-  EXPECT_EQ(hosts[0].backend, "libvirt");
+  EXPECT_EQ(hosts[0].backend, HostBackend::Libvirt);
   EXPECT_EQ(hosts[0].uri, "qemu:///system");
   EXPECT_EQ(hosts[0].name, "local");
   o = RunOptions{};
   o.connect_uri = "qemu+ssh://root@lab1:2222/system";
   hosts = HostsFor(o);
-  EXPECT_EQ(hosts[0].backend, "libvirt");
+  EXPECT_EQ(hosts[0].backend, HostBackend::Libvirt);
   EXPECT_EQ(hosts[0].name, "lab1");
 }
 
@@ -61,7 +61,7 @@ TEST(RunHostsTest, InventoryHostsFilteredByLabel) {
   o.inventory_path = path;
   auto hosts = HostsFor(o);
   ASSERT_EQ(hosts.size(), 2u);
-  EXPECT_EQ(hosts[0].backend, "libvirt");
+  EXPECT_EQ(hosts[0].backend, HostBackend::Libvirt);
   EXPECT_EQ(hosts[0].max_guests, 2u);
   EXPECT_EQ(hosts[0].pool_dir, "/srv/p");
   o.host_label = "nvme";
@@ -84,7 +84,7 @@ TEST(RunHostsTest, SessionIdIsUtcTimeAndPid) {
 }
 
 TEST(RunHostsTest, DescribeHostsListsEveryFieldAndStatus) {
-  const std::vector<RunHost> hosts = {{"lab1", "libvirt", "qemu+ssh://lab1/system", 2, {"nvme"}, ""}};
+  const std::vector<RunHost> hosts = {{"lab1", HostBackend::Libvirt, "qemu+ssh://lab1/system", 2, {"nvme"}, ""}};
   const auto doc = DescribeHosts(hosts, {"failed"});
   EXPECT_EQ(doc[0]["name"], "lab1");
   EXPECT_EQ(doc[0]["uri"], "qemu+ssh://lab1/system");

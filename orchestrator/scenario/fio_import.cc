@@ -160,124 +160,111 @@ std::optional<json> FioValue(const FieldSpec& f, const Option& o, Problems& p) {
   }
 }
 
-// One fio job (its own options after [global]'s) -> a storbed job object.
-json MapJob(const std::string& name, const std::vector<Option>& options, Problems& p,
-            std::vector<std::string>& notes) {
-  std::map<std::string, Option> last;  // a later value wins, as in fio
-  for (const auto& o : options) last[Canonical(o.key)] = o;
-  json job = {{"name", name}, {"direct", false}};  // fio's default is buffered IO
-  std::optional<Option> rw_skip;
-  bool time_based = false;
-  for (const auto& [key, o] : last) {
-    if (key == "rw") {
-      const std::string base = Lower(o.value.substr(0, o.value.find(':')));
-      static const std::map<std::string, std::pair<const char*, const char*>> kRw = {
-          {"read", {"sequential", "read"}},      {"write", {"sequential", "write"}},
-          {"randread", {"random", "read"}},      {"randwrite", {"random", "write"}},
-          {"rw", {"sequential", "mixed"}},       {"readwrite", {"sequential", "mixed"}},
-          {"randrw", {"random", "mixed"}}};
-      if (!kRw.count(base)) {
-        p.Add(o.line, "option 'rw': '" + base + "' is not supported by storbed (read, write, "
-                      "randread, randwrite, rw, readwrite, randrw)");
-        continue;
-      }
-      job["pattern"] = kRw.at(base).first;
-      job["rw"] = kRw.at(base).second;
-      if (o.value.find(':') != std::string::npos) rw_skip = o;
-    } else if (const FieldSpec* f = FioRow(key)) {
-      if (auto v = FioValue(*f, o, p)) job[f->name] = *v;
-    } else if (key == "rwmixwrite") {
-      if (auto v = Integer(o, p)) job["rwmixread"] = 100 - *v;
-    } else if (key == "ioengine") {
-      const std::string e = Lower(o.value);
-      if (const EngineRow* row = FindFioEngineRow(e)) {
-        job["ioengine"] = row->name;
-        if (e != row->name)
-          notes.push_back(p.path() + ":" + std::to_string(o.line) + ": ioengine " + e +
-                          " runs as " + row->name + " (" + row->fio_why + ")");
-      } else {
-        p.Add(o.line, "option 'ioengine': '" + o.value + "' is not supported by storbed (" +
-                          EngineNameList() + ")");
-      }
-    } else if (key == "invalidate") {
-      job[key] = ParseBool(o, p);
-    } else if (key == "buffered") {
-      job["direct"] = !ParseBool(o, p);
-    } else if (key == "runtime") {
-      if (auto s = Seconds(o, p)) job["runtime"] = *s;
-    } else if (key == "time_based") {
-      time_based = ParseBool(o, p);
-    } else if (key == "fadvise_hint") {
-      const std::string v = Lower(o.value);
-      if (v == "0") job["fadvise_hint"] = "none";
-      else if (v == "1") job["fadvise_hint"] = "fio-1";  // resolved below from the pattern
-      else if (v == "sequential" || v == "random" || v == "willneed") job["fadvise_hint"] = v;
-      else p.Add(o.line, "option 'fadvise_hint': expected 0, 1, sequential, random or willneed, got '" + o.value + "'");
-    } else if (key == "iodepth_batch_complete_min" || key == "iodepth_batch_complete") {
-      // 0: fio polls for completions instead of waiting for at least one.
-      if (auto v = Integer(o, p)) {
-        if (*v == 0) job["reap"] = "poll";
-        else if (*v == 1) job["reap"] = "wait";
-        else p.Add(o.line, "option '" + key + "': storbed reaps whatever has completed, waiting "
-                           "for at least 1 (1) or polling (0), got '" + o.value + "'");
-      }
-    } else if (key == "userspace_reap") {
-      if (ParseBool(o, p)) job["reap"] = "poll";
-    } else if (key == "verify") {
-      job["verify"] = o.value != "0";
-    } else if (key == "random_distribution") {
-      const std::string v = Lower(o.value);
-      if (v == "random") {
-        job["random_distribution"] = "uniform";
-      } else if (v.rfind("zipf:", 0) == 0) {
-        job["random_distribution"] = "zipf";
-        try {
-          job["zipf_theta"] = std::stod(v.substr(5));
-        } catch (const std::exception&) {
-          p.Add(o.line, "option 'random_distribution': bad zipf theta in '" + o.value + "'");
-        }
-      } else if (v.rfind("zoned:", 0) == 0) {
-        // zoned:P1/F1:P2/F2 with two zones is a hot share F1% taking P1% of the IOs.
-        double p1 = 0, f1 = 0, p2 = 0, f2 = 0;
-        char extra = 0;
-        if (std::sscanf(v.c_str(), "zoned:%lf/%lf:%lf/%lf%c", &p1, &f1, &p2, &f2, &extra) == 4 &&
-            p1 + p2 == 100 && f1 + f2 == 100) {
-          job["random_distribution"] = "hotcold";
-          job["hot_pct"] = p1;
-          job["hot_fraction"] = f1 / 100;
-        } else {
-          p.Add(o.line, "option 'random_distribution': storbed maps zoned only with two zones "
-                        "(zoned:P/F:100-P/100-F, a hot and a cold share), got '" + o.value + "'");
-        }
-      } else {
-        p.Add(o.line, "option 'random_distribution': '" + o.value +
-                          "' is not supported by storbed (random, zipf:<theta>, zoned with two zones)");
-      }
-    } else if (key == "filename" || key == "name" || key == "group_reporting" ||
-               key == "description") {
-      notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option '" + key +
-                      "' ignored (storbed picks the disk under test and names jobs by section)");
+// fio's rw: the pattern and direction, and a ":<skip>" suffix kept for ApplyRwSkip.
+void MapRw(const Option& o, json& job, Problems& p, std::optional<Option>& rw_skip) {
+  const std::string base = Lower(o.value.substr(0, o.value.find(':')));
+  static const std::map<std::string, std::pair<const char*, const char*>> kRw = {
+      {"read", {"sequential", "read"}},      {"write", {"sequential", "write"}},
+      {"randread", {"random", "read"}},      {"randwrite", {"random", "write"}},
+      {"rw", {"sequential", "mixed"}},       {"readwrite", {"sequential", "mixed"}},
+      {"randrw", {"random", "mixed"}}};
+  if (!kRw.count(base)) {
+    p.Add(o.line, "option 'rw': '" + base + "' is not supported by storbed (read, write, "
+                  "randread, randwrite, rw, readwrite, randrw)");
+    return;
+  }
+  job["pattern"] = kRw.at(base).first;
+  job["rw"] = kRw.at(base).second;
+  if (o.value.find(':') != std::string::npos) rw_skip = o;
+}
+
+void MapIoengine(const Option& o, json& job, Problems& p, std::vector<std::string>& notes) {
+  const std::string e = Lower(o.value);
+  if (const EngineRow* row = FindFioEngineRow(e)) {
+    job["ioengine"] = row->name;
+    if (e != row->name)
+      notes.push_back(p.path() + ":" + std::to_string(o.line) + ": ioengine " + e + " runs as " +
+                      row->name + " (" + row->fio_why + ")");
+  } else {
+    p.Add(o.line, "option 'ioengine': '" + o.value + "' is not supported by storbed (" +
+                      EngineNameList() + ")");
+  }
+}
+
+// fio's iodepth_batch_complete_min (0: poll for completions) and userspace_reap.
+void MapReap(const std::string& key, const Option& o, json& job, Problems& p) {
+  if (key == "userspace_reap") {
+    if (ParseBool(o, p)) job["reap"] = "poll";
+    return;
+  }
+  if (auto v = Integer(o, p)) {
+    if (*v == 0) job["reap"] = "poll";
+    else if (*v == 1) job["reap"] = "wait";
+    else p.Add(o.line, "option '" + key + "': storbed reaps whatever has completed, waiting "
+                       "for at least 1 (1) or polling (0), got '" + o.value + "'");
+  }
+}
+
+void MapFadvise(const Option& o, json& job, Problems& p) {
+  const std::string v = Lower(o.value);
+  if (v == "0") job["fadvise_hint"] = "none";
+  else if (v == "1") job["fadvise_hint"] = "fio-1";  // resolved in FinishJob from the pattern
+  else if (v == "sequential" || v == "random" || v == "willneed") job["fadvise_hint"] = v;
+  else p.Add(o.line, "option 'fadvise_hint': expected 0, 1, sequential, random or willneed, got '" + o.value + "'");
+}
+
+void MapDistribution(const Option& o, json& job, Problems& p) {
+  const std::string v = Lower(o.value);
+  if (v == "random") {
+    job["random_distribution"] = "uniform";
+  } else if (v.rfind("zipf:", 0) == 0) {
+    job["random_distribution"] = "zipf";
+    try {
+      job["zipf_theta"] = std::stod(v.substr(5));
+    } catch (const std::exception&) {
+      p.Add(o.line, "option 'random_distribution': bad zipf theta in '" + o.value + "'");
+    }
+  } else if (v.rfind("zoned:", 0) == 0) {
+    // zoned:P1/F1:P2/F2 with two zones is a hot share F1% taking P1% of the IOs.
+    double p1 = 0, f1 = 0, p2 = 0, f2 = 0;
+    char extra = 0;
+    if (std::sscanf(v.c_str(), "zoned:%lf/%lf:%lf/%lf%c", &p1, &f1, &p2, &f2, &extra) == 4 &&
+        p1 + p2 == 100 && f1 + f2 == 100) {
+      job["random_distribution"] = "hotcold";
+      job["hot_pct"] = p1;
+      job["hot_fraction"] = f1 / 100;
     } else {
-      p.Add(o.line, "option '" + key + "' is not supported by storbed");
+      p.Add(o.line, "option 'random_distribution': storbed maps zoned only with two zones "
+                    "(zoned:P/F:100-P/100-F, a hot and a cold share), got '" + o.value + "'");
     }
+  } else {
+    p.Add(o.line, "option 'random_distribution': '" + o.value +
+                      "' is not supported by storbed (random, zipf:<theta>, zoned with two zones)");
   }
+}
+
+// rw=read:<skip> is storbed's gappy pattern.
+void ApplyRwSkip(const Option& rw_skip, json& job, Problems& p) {
   const uint64_t bs = job.value("bs", uint64_t{4096});
-  if (rw_skip) {
-    const std::string skip_text = rw_skip->value.substr(rw_skip->value.find(':') + 1);
-    if (auto skip = Bytes(*rw_skip, skip_text, p)) {
-      if (job["pattern"] != "sequential" || job["rw"] == "mixed") {
-        p.Add(rw_skip->line, "option 'rw': a ':<skip>' suffix maps to storbed's gappy pattern, "
-                             "which reads or writes sequentially only");
-      } else if (*skip % bs != 0) {
-        p.Add(rw_skip->line, "option 'rw': skip " + skip_text + " is not a multiple of bs (" +
-                                 std::to_string(bs) + " bytes)");
-      } else if (*skip > 0) {
-        job["pattern"] = "gappy";
-        job["gappy_read"] = 1;
-        job["gappy_skip"] = *skip / bs;
-      }
-    }
+  const std::string skip_text = rw_skip.value.substr(rw_skip.value.find(':') + 1);
+  auto skip = Bytes(rw_skip, skip_text, p);
+  if (!skip) return;
+  if (job["pattern"] != "sequential" || job["rw"] == "mixed") {
+    p.Add(rw_skip.line, "option 'rw': a ':<skip>' suffix maps to storbed's gappy pattern, "
+                        "which reads or writes sequentially only");
+  } else if (*skip % bs != 0) {
+    p.Add(rw_skip.line, "option 'rw': skip " + skip_text + " is not a multiple of bs (" +
+                            std::to_string(bs) + " bytes)");
+  } else if (*skip > 0) {
+    job["pattern"] = "gappy";
+    job["gappy_read"] = 1;
+    job["gappy_skip"] = *skip / bs;
   }
+}
+
+// The rules that need the whole job: fadvise_hint=1, and runtime without time_based.
+void FinishJob(const std::string& name, bool time_based, json& job, Problems& p,
+               std::vector<std::string>& notes) {
   if (job.value("fadvise_hint", "") == "fio-1")
     job["fadvise_hint"] = job.value("pattern", "sequential") == "random" ? "random" : "sequential";
   if (job.contains("runtime") && !time_based && !job.contains("io_size") &&
@@ -287,6 +274,75 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
   }
   if (time_based && !job.contains("runtime"))
     notes.push_back(p.path() + ": " + name + ": time_based without runtime has no effect");
+}
+
+// fio's pvsync2 flags hipri (RWF_HIPRI) and nowait (RWF_NOWAIT) are storbed engines of
+// their own: pvsync2_hipri and pvsync2_nowait (common/engine_table.cc).
+void ApplyPvsync2Flags(const std::map<std::string, bool>& flags, json& job, Problems& p,
+                       int line) {
+  std::string chosen;
+  for (const auto& [flag, on] : flags) {
+    if (!on) continue;
+    if (job.value("ioengine", "") != "pvsync2" || !chosen.empty()) {
+      p.Add(line, "option '" + flag + "': storbed maps it with ioengine pvsync2 only, and "
+                  "one of hipri and nowait at a time (ioengine pvsync2_hipri or pvsync2_nowait)");
+      return;
+    }
+    chosen = flag;
+  }
+  if (!chosen.empty()) job["ioengine"] = "pvsync2_" + chosen;
+}
+
+// One fio job (its own options after [global]'s) -> a storbed job object.
+json MapJob(const std::string& name, const std::vector<Option>& options, Problems& p,
+            std::vector<std::string>& notes) {
+  std::map<std::string, Option> last;  // a later value wins, as in fio
+  for (const auto& o : options) last[Canonical(o.key)] = o;
+  json job = {{"name", name}, {"direct", false}};  // fio's default is buffered IO
+  std::optional<Option> rw_skip;
+  bool time_based = false;
+  std::map<std::string, bool> pvsync2_flags;
+  int pvsync2_line = 0;
+  for (const auto& [key, o] : last) {
+    if (key == "rw") {
+      MapRw(o, job, p, rw_skip);
+    } else if (const FieldSpec* f = FioRow(key)) {
+      if (auto v = FioValue(*f, o, p)) job[f->name] = *v;
+    } else if (key == "rwmixwrite") {
+      if (auto v = Integer(o, p)) job["rwmixread"] = 100 - *v;
+    } else if (key == "ioengine") {
+      MapIoengine(o, job, p, notes);
+    } else if (key == "invalidate") {
+      job[key] = ParseBool(o, p);
+    } else if (key == "buffered") {
+      job["direct"] = !ParseBool(o, p);
+    } else if (key == "runtime") {
+      if (auto s = Seconds(o, p)) job["runtime"] = *s;
+    } else if (key == "time_based") {
+      time_based = ParseBool(o, p);
+    } else if (key == "fadvise_hint") {
+      MapFadvise(o, job, p);
+    } else if (key == "iodepth_batch_complete_min" || key == "iodepth_batch_complete" ||
+               key == "userspace_reap") {
+      MapReap(key, o, job, p);
+    } else if (key == "hipri" || key == "nowait") {
+      pvsync2_flags[key] = ParseBool(o, p);
+      pvsync2_line = o.line;
+    } else if (key == "verify") {
+      job["verify"] = o.value != "0";
+    } else if (key == "random_distribution") {
+      MapDistribution(o, job, p);
+    } else if (key == "filename" || key == "name" || key == "group_reporting" ||
+               key == "description") {
+      notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option '" + key +
+                      "' ignored (storbed picks the disk under test and names jobs by section)");
+    } else {
+      p.Add(o.line, "option '" + key + "' is not supported by storbed");
+    }
+  }
+  if (rw_skip) ApplyRwSkip(*rw_skip, job, p);
+  ApplyPvsync2Flags(pvsync2_flags, job, p, pvsync2_line);
+  FinishJob(name, time_based, job, p, notes);
   return job;
 }
 

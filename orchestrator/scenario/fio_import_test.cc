@@ -101,6 +101,25 @@ TEST(FioImportTest, Pvsync2IsItsOwnEngineAndSyncRunsAsPsyncWithANote) {
   EXPECT_EQ(f.notes[0], "j.fio:4: ioengine sync runs as psync (one positioned call at a time)");
 }
 
+TEST(FioImportTest, Pvsync2FlagsPickItsVariants) {
+  const auto f = ImportFio("[a]\nioengine=pvsync2\nhipri\n[b]\nioengine=pvsync2\nnowait=1\n"
+                           "[c]\nioengine=pvsync2\nhipri=0\n",
+                           "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 3u);
+  EXPECT_EQ(f.scenario.jobs[0].engine, Engine::Pvsync2Hipri);
+  EXPECT_EQ(f.scenario.jobs[1].engine, Engine::Pvsync2Nowait);
+  EXPECT_EQ(f.scenario.jobs[2].engine, Engine::Pvsync2);
+  try {
+    ImportFio("[a]\nioengine=io_uring\nhipri\n", "k.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("k.fio:3: option 'hipri': storbed maps it with "
+                                         "ioengine pvsync2 only"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(FioImportTest, CompletionPollingMapsToReapPoll) {
   const auto f = ImportFio(
       "[p]\nioengine=io_uring\niodepth_batch_complete_min=0\n"

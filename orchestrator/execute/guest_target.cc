@@ -1,6 +1,7 @@
 #include "execute/guest_target.h"
 
 #include <chrono>
+#include <functional>
 #include <ostream>
 #include <thread>
 
@@ -125,6 +126,75 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   return spec;
 }
 
+namespace {
+
+// The machine's manifest entry: how it was started and what the guest reported.
+void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
+                   const AccelDecision& accel, const Backend& backend, double boot_s) {
+  const HelloReply& hello = machine.Hello();
+  const nlohmann::json entry = {{"argv", machine.Argv()},
+                                {"qemu_version", machine.QemuVersion()},
+                                {"accel", ToString(accel.accel)},
+                                {"guest_kernel", hello.kernel_release},
+                                {"agent_version", hello.agent_version},
+                                {"devices", hello.devices},
+                                {"modules_loaded", hello.modules_loaded},
+                                {"console_log", "machine-" + label + "/console.log"},
+                                {"boot_s", boot_s},
+                                {"started_at", UtcTimestamp()},
+                                {"host", ctx.host.name},
+                                {"backend", backend.Name()},
+                                {"backend_details", machine.Describe()}};
+  ctx.manifest.SetMachine(label, entry);
+}
+
+// One job on the booted guest, with the host samplers beside it; the record goes to the
+// results, failed or not. False when the machine went away during it.
+bool RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunRecord record,
+                const PlannedRun& run, const std::function<void()>& check) {
+  const std::string& device = record.device;
+  ctx.log << "  " << run.run_id << " on " << device << "...\n";
+  const auto start = Clock::now();
+  try {
+    const ClockOffset offset = MeasureClockOffset(machine, check);
+    JobSamplerOptions sampling;
+    sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
+    JobSampler sampler(SourceFromMachine(machine, disk), sampling);
+    sampler.Start();
+    const Message reply =
+        machine.Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);
+    sampler.Stop();
+    record.wall_s = SecondsSince(start);
+    if (const auto* r = std::get_if<ResultReply>(&reply)) {
+      record.result = r->result;
+      if (run.warmup) record.status = RunStatus::Warmup;
+      AddHostLayers(ctx, record, sampler, offset, disk);
+      ctx.results.Append(record);
+      ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
+    } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {
+      RecordFailure(ctx, record, RunStatus::Failed, "agent error: " + e->message);
+    } else {
+      RecordFailure(ctx, record, RunStatus::Failed,
+                    "agent answered '" + MessageType(reply) + "' to a run request");
+    }
+  } catch (const InterruptedError&) {
+    record.wall_s = SecondsSince(start);
+    RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+    throw;
+  } catch (const std::exception& e) {
+    record.wall_s = SecondsSince(start);
+    if (Interrupted()) {  // the signal may have reached QEMU too and closed the link first
+      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+      throw InterruptedError();
+    }
+    RecordFailure(ctx, record, RunStatus::Failed, WhyTheLinkFailed(machine, e));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
                     const std::vector<PlannedRun>& runs,
                     const GuestImage& image, const AccelDecision& accel, Backend& backend) {
@@ -165,16 +235,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   const HelloReply& hello = machine->Hello();
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << SecondsSince(boot_start) << " s\n";
-  const nlohmann::json entry = {
-      {"argv", machine->Argv()},          {"qemu_version", machine->QemuVersion()},
-      {"accel", ToString(accel.accel)},   {"guest_kernel", hello.kernel_release},
-      {"agent_version", hello.agent_version},
-      {"devices", hello.devices},         {"modules_loaded", hello.modules_loaded},
-      {"console_log", machine_dir + "/console.log"},
-      {"boot_s", SecondsSince(boot_start)}, {"started_at", UtcTimestamp()},
-      {"host", ctx.host.name},            {"backend", backend.Name()},
-      {"backend_details", machine->Describe()}};
-  ctx.manifest.SetMachine(label, entry);
+  RecordMachine(ctx, label, *machine, accel, backend, SecondsSince(boot_start));
 
   std::string seen;
   const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);
@@ -201,43 +262,8 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
       RecordFailure(ctx, record, RunStatus::Skipped, "the guest died during " + died_in);
       continue;
     }
-    ctx.log << "  " << run.run_id << " on " << device << "...\n";
-    const auto start = Clock::now();
-    try {
-      const ClockOffset offset = MeasureClockOffset(*machine, check);
-      JobSamplerOptions sampling;
-      sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
-      JobSampler sampler(SourceFromMachine(*machine, spec.disks[0]), sampling);
-      sampler.Start();
-      const Message reply =
-          machine->Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);
-      sampler.Stop();
-      record.wall_s = SecondsSince(start);
-      if (const auto* r = std::get_if<ResultReply>(&reply)) {
-        record.result = r->result;
-        if (run.warmup) record.status = RunStatus::Warmup;
-        AddHostLayers(ctx, record, sampler, offset, spec.disks[0]);
-        ctx.results.Append(record);
-        ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
-      } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {
-        RecordFailure(ctx, record, RunStatus::Failed, "agent error: " + e->message);
-      } else {
-        RecordFailure(ctx, record, RunStatus::Failed,
-                      "agent answered '" + MessageType(reply) + "' to a run request");
-      }
-    } catch (const InterruptedError&) {
-      record.wall_s = SecondsSince(start);
-      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
-      throw;
-    } catch (const std::exception& e) {
-      record.wall_s = SecondsSince(start);
-      if (Interrupted()) {  // the signal may have reached QEMU too and closed the link first
-        RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
-        throw InterruptedError();
-      }
-      RecordFailure(ctx, record, RunStatus::Failed, WhyTheLinkFailed(*machine, e));
+    if (!RunOnGuest(ctx, *machine, spec.disks[0], std::move(record), run, check))
       died_in = run.run_id;
-    }
   }
   if (died_in.empty()) {
     try {

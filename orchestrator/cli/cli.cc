@@ -11,6 +11,7 @@
 #include "backend/accel.h"
 #include "backend/interrupt.h"
 #include "cli/cleanup_command.h"
+#include "cli/compare_command.h"
 #include "execute/runner.h"
 #include "images/image_builder.h"
 #include "images/kernel_locator.h"
@@ -197,6 +198,8 @@ int RunMain(int argc, char** argv) {
   // Runs inside app.parse() and never throws; its exit code is returned below.
   int cleanup_exit = 0;
   auto* cleanup_cmd = AddCleanupCommand(app, &cleanup_exit);
+  int compare_exit = 0;
+  auto* compare_cmd = AddCompareCommand(app, &compare_exit);
 
   try {
     app.parse(argc, argv);
@@ -204,6 +207,7 @@ int RunMain(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (*cleanup_cmd) return cleanup_exit;
+  if (*compare_cmd) return compare_exit;
 
   return WithExitCodes(run.out_dir, [&] {
     if (*run_cmd) {

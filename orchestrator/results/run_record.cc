@@ -1,5 +1,7 @@
 #include "results/run_record.h"
 
+#include <stdexcept>
+
 namespace storbed {
 
 std::string ToString(RunStatus s) {
@@ -30,6 +32,11 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
 }
 
 void from_json(const nlohmann::json& j, RunRecord& r) {
+  const int version = j.value("schema_version", 1);
+  if (version > kResultsSchemaVersion)
+    throw std::invalid_argument("a record of schema_version " + std::to_string(version) +
+                                " (a newer storbed); this one reads up to " +
+                                std::to_string(kResultsSchemaVersion));
   r.run_id = j.at("run_id").get<std::string>();
   r.target = j.at("target").get<std::string>();
   r.accel = j.at("accel").get<std::string>();

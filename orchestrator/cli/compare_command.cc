@@ -1,0 +1,101 @@
+#include "cli/compare_command.h"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include "reports/compare.h"
+#include "results/results_dir.h"
+
+namespace storbed {
+namespace {
+
+constexpr int kExitWorse = 4, kExitBadInput = 2;
+
+struct CompareArgs {
+  std::string base, cand, by;
+  double alpha = 0.01;
+  double noise_pct = 2;
+  bool json = false;
+};
+
+// A results directory's records; throws std::invalid_argument naming what is wrong.
+std::vector<RunRecord> LoadSide(const std::string& dir, const char* side) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(dir))
+    throw std::invalid_argument(std::string(side) + " " + dir + ": not a directory");
+  if (!fs::exists(fs::path(dir) / "results.json"))
+    throw std::invalid_argument(std::string(side) + " " + dir +
+                                ": not a results directory (no results.json)");
+  std::vector<RunRecord> records;
+  try {
+    records = LoadResults(dir);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string(side) + ": " + e.what());
+  }
+  if (records.empty())
+    throw std::invalid_argument(std::string(side) + " " + dir + "/results.json: no runs");
+  return records;
+}
+
+CompareSides SidesFor(const CompareArgs& a) {
+  if (!a.by.empty()) {
+    if (!a.cand.empty())
+      throw std::invalid_argument("compare: --by splits one directory; give BASE only");
+    CompareSides sides = SplitBy(LoadSide(a.base, "BASE"), a.by);
+    sides.base_name = a.base + " " + sides.base_name;
+    sides.cand_name = a.base + " " + sides.cand_name;
+    return sides;
+  }
+  if (a.cand.empty())
+    throw std::invalid_argument("compare: give BASE and CAND directories, or one with --by");
+  return {a.base, a.cand, LoadSide(a.base, "BASE"), LoadSide(a.cand, "CAND")};
+}
+
+int RunCompare(const CompareArgs& a) {
+  if (!(a.alpha > 0 && a.alpha < 1))
+    throw std::invalid_argument("compare: --alpha must be between 0 and 1");
+  if (!(a.noise_pct >= 0 && a.noise_pct < 100))
+    throw std::invalid_argument("compare: --noise must be a percentage from 0 to 100");
+  const CompareSides sides = SidesFor(a);
+  if (sides.base.empty() || sides.cand.empty())
+    throw std::invalid_argument("compare: a side has no runs after filtering");
+  const CompareReport report =
+      Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100, .by = a.by});
+  if (report.cells.empty())
+    throw std::invalid_argument("compare: no cell (target x job x parameters) is on both sides");
+  if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
+  else std::cout << RenderCompareText(report);
+  return report.AnyWorse() ? kExitWorse : 0;
+}
+
+}  // namespace
+
+CLI::App* AddCompareCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<CompareArgs>();
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two results directories (or one split by a field): per cell and "
+                 "metric, the ratio of medians with a 95% CI, Mann-Whitney U, and a verdict.");
+  cmd->add_option("base", args->base, "BASE results directory")->required();
+  cmd->add_option("cand", args->cand, "CAND results directory (not with --by)");
+  cmd->add_option("--by", args->by,
+                  "Split BASE's runs into the two sides by this field: targets, machine.kernel, "
+                  "disk.cache, job.read_ahead_kb, any matrix field");
+  cmd->add_option("--alpha", args->alpha, "Significance level of the test")->capture_default_str();
+  cmd->add_option("--noise", args->noise_pct,
+                  "Changes within +-this percent are no change")->capture_default_str();
+  cmd->add_flag("--json", args->json, "One JSON object per cell and metric");
+  cmd->callback([args, exit_code] {
+    try {
+      *exit_code = RunCompare(*args);
+    } catch (const std::exception& e) {
+      std::cerr << "storbed: " << e.what() << "\n";
+      *exit_code = kExitBadInput;
+    }
+  });
+  return cmd;
+}
+
+}  // namespace storbed

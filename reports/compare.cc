@@ -1,0 +1,217 @@
+#include "reports/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "analysis/run_stats.h"
+
+namespace storbed {
+namespace {
+
+bool IsTargetField(const std::string& field) { return field == "targets" || field == "target"; }
+
+std::string ValueText(const nlohmann::json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// The cell a run belongs to: its target, job and matrix parameters, less the repeat
+// and the field the sides differ in.
+std::string CellOf(const RunRecord& r, const std::string& by) {
+  std::string cell = IsTargetField(by) ? r.job.name : r.target + " " + r.job.name;
+  for (const auto& [k, v] : r.params.items())
+    if (k != "repeat" && k != "warmup" && k != by) cell += " " + k + "=" + ValueText(v);
+  return cell;
+}
+
+struct Runs {
+  std::vector<const RunRecord*> ok;
+  size_t failed = 0;
+};
+
+// Cells in first-seen order; warm-ups are left out, failed runs only counted.
+std::map<std::string, Runs> Cells(const std::vector<RunRecord>& records, const std::string& by,
+                                  std::vector<std::string>& order) {
+  std::map<std::string, Runs> cells;
+  for (const RunRecord& r : records) {
+    if (r.status == RunStatus::Warmup) continue;
+    const std::string cell = CellOf(r, by);
+    if (!cells.count(cell)) order.push_back(cell);
+    Runs& runs = cells[cell];
+    if (r.status == RunStatus::Ok && r.result) runs.ok.push_back(&r);
+    else ++runs.failed;
+  }
+  return cells;
+}
+
+std::vector<double> Values(const std::vector<const RunRecord*>& runs, const CompareMetric& m) {
+  std::vector<double> out;
+  for (const RunRecord* r : runs)
+    if (auto v = m.value(*r)) out.push_back(*v);
+  return out;
+}
+
+std::string Percent(double fraction) {
+  return std::to_string(int(std::lround(fraction * 100))) + "%";
+}
+
+// Better or worse when significant and outside the noise band, no change inside it.
+void Judge(MetricRow& row, const std::vector<double>& b, const std::vector<double>& c,
+           const CompareOptions& o) {
+  if (row.direction == Better::None) {
+    row.verdict = "side by side";
+    return;
+  }
+  const bool significant = row.p && *row.p < o.alpha;
+  const bool outside = row.ci_low && (*row.ci_low > 1 + o.noise || *row.ci_high < 1 - o.noise);
+  const bool inside = row.ci_low && *row.ci_low >= 1 - o.noise && *row.ci_high <= 1 + o.noise;
+  if (significant && outside) {
+    const bool up = *row.ratio > 1;
+    row.verdict = up == (row.direction == Better::Higher) ? "better" : "worse";
+  } else if (inside) {
+    row.verdict = "no change";
+  } else {
+    row.verdict = "inconclusive";
+    const double cv = std::max(CoefficientOfVariation(b), CoefficientOfVariation(c));
+    row.detail = "about " + std::to_string(RunsToResolve(cv, o.noise, o.alpha)) +
+                 " runs a side would resolve +-" + Percent(o.noise) + " at this spread";
+  }
+}
+
+MetricRow CompareOneMetric(const std::string& cell, const CompareMetric& m,
+                         const std::vector<double>& b, const std::vector<double>& c,
+                         const CompareOptions& o, uint64_t seed) {
+  MetricRow row;
+  row.cell = cell;
+  row.metric = m.name;
+  row.direction = m.direction;
+  row.n_base = b.size();
+  row.n_cand = c.size();
+  if (!b.empty()) row.median_base = Median(b);
+  if (!c.empty()) row.median_cand = Median(c);
+  if (row.median_base && row.median_cand && *row.median_base != 0)
+    row.ratio = *row.median_cand / *row.median_base;
+  if (b.size() < kMinRunsPerSide || c.size() < kMinRunsPerSide) {
+    row.verdict = "too few runs";
+    row.detail = "n=" + std::to_string(std::min(b.size(), c.size())) + ", need " +
+                 std::to_string(kMinRunsPerSide);
+    return row;
+  }
+  if (auto ci = BootstrapRatioCi(b, c, 0.95, seed)) {
+    row.ci_low = ci->low;
+    row.ci_high = ci->high;
+  }
+  row.p = MannWhitneyP(b, c);
+  Judge(row, b, c, o);
+  return row;
+}
+
+// A metric is worse over all cells only when its significant cells agree.
+MetricSummary Summarize(const std::string& metric, const std::vector<MetricRow>& rows) {
+  MetricSummary s;
+  s.metric = metric;
+  size_t no_change = 0, judged = 0;
+  for (const MetricRow& r : rows) {
+    if (r.metric != metric) continue;
+    ++s.cells;
+    if (r.verdict == "side by side") s.verdict = "side by side";
+    s.worse += r.verdict == "worse";
+    s.better += r.verdict == "better";
+    no_change += r.verdict == "no change";
+    judged += r.verdict != "too few runs";
+  }
+  if (s.verdict == "side by side") return s;
+  if (s.worse && s.better) s.verdict = "mixed";
+  else if (s.worse) s.verdict = "worse";
+  else if (s.better) s.verdict = "better";
+  else if (judged && no_change == s.cells) s.verdict = "no change";
+  else s.verdict = judged ? "inconclusive" : "too few runs";
+  return s;
+}
+
+}  // namespace
+
+CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field) {
+  std::vector<std::string> values;
+  std::vector<std::string> side_of;
+  std::set<std::string> varied;
+  for (const RunRecord& r : records) {
+    for (const auto& [k, v] : r.params.items())
+      if (k != "repeat" && k != "warmup") varied.insert(k);
+    std::string value;
+    if (IsTargetField(field)) value = r.target;
+    else if (r.params.contains(field)) value = ValueText(r.params[field]);
+    side_of.push_back(value);
+    if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end())
+      values.push_back(value);
+  }
+  if (values.empty()) {
+    std::string names = "targets";
+    for (const auto& v : varied) names += ", " + v;
+    throw std::invalid_argument("--by: no run varies '" + field + "' (fields that vary: " +
+                                names + ")");
+  }
+  if (values.size() != 2) {
+    std::string list;
+    for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
+    throw std::invalid_argument("--by " + field + ": compare takes two values, the runs have " +
+                                std::to_string(values.size()) + " (" + list + ")");
+  }
+  CompareSides sides{field + "=" + values[0], field + "=" + values[1], {}, {}};
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (side_of[i] == values[0]) sides.base.push_back(records[i]);
+    if (side_of[i] == values[1]) sides.cand.push_back(records[i]);
+  }
+  return sides;
+}
+
+bool CompareReport::AnyWorse() const {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const MetricRow& r) { return r.verdict == "worse"; });
+}
+
+CompareReport Compare(const CompareSides& sides, const CompareOptions& options) {
+  CompareReport report;
+  report.base_name = sides.base_name;
+  report.cand_name = sides.cand_name;
+  report.options = options;
+  std::vector<std::string> order, cand_order;
+  const auto base = Cells(sides.base, options.by, order);
+  const auto cand = Cells(sides.cand, options.by, cand_order);
+  for (const auto& c : cand_order)
+    if (!base.count(c)) report.only_cand.push_back(c);
+  std::vector<RunRecord> all = sides.base;
+  all.insert(all.end(), sides.cand.begin(), sides.cand.end());
+  const std::vector<CompareMetric> metrics = CompareMetrics(all);
+  uint64_t seed = options.seed;
+  for (const std::string& cell : order) {
+    if (!cand.count(cell)) {
+      report.only_base.push_back(cell);
+      continue;
+    }
+    const Runs& b = base.at(cell);
+    const Runs& c = cand.at(cell);
+    CellSummary summary{cell, b.ok.size(), c.ok.size(), b.failed, c.failed, {}};
+    for (const CompareMetric& m : metrics) {
+      const std::vector<double> bv = Values(b.ok, m), cv = Values(c.ok, m);
+      if (bv.empty() && cv.empty()) continue;
+      report.rows.push_back(CompareOneMetric(cell, m, bv, cv, options, seed++));
+      if (bv.size() >= 2 && cv.size() >= 2) {
+        const double spread = std::max(CoefficientOfVariation(bv), CoefficientOfVariation(cv));
+        summary.resolution.emplace_back(
+            m.name, SmallestDetectableChange(spread, bv.size(), cv.size(), options.alpha));
+      }
+    }
+    report.cells.push_back(std::move(summary));
+  }
+  for (const CompareMetric& m : metrics)
+    if (std::any_of(report.rows.begin(), report.rows.end(),
+                    [&](const MetricRow& r) { return r.metric == m.name; }))
+      report.metrics.push_back(Summarize(m.name, report.rows));
+  return report;
+}
+
+}  // namespace storbed

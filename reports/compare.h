@@ -1,0 +1,84 @@
+// `storbed compare`: two sets of runs (two results directories, or one split by a matrix
+// field) compared cell by cell (target x job x matrix parameters) and metric by metric.
+// The unit of a sample is one run. Effect: the ratio of medians CAND/BASE with a seeded
+// bootstrap 95% interval; test: Mann-Whitney U on the runs; verdict: better or worse
+// (significant and the interval outside +-noise), no change (interval inside +-noise) or
+// inconclusive, and "too few runs" below 3 a side.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/compare_metrics.h"
+#include "results/run_record.h"
+
+namespace storbed {
+
+struct CompareOptions {
+  double alpha = 0.01;
+  double noise = 0.02;  // relative: 0.02 = +-2%
+  std::string by;       // the field that splits one directory; "" for two directories
+  uint64_t seed = 1;    // of the bootstrap, so a report reproduces
+};
+
+struct CompareSides {
+  std::string base_name, cand_name;  // a directory, or "job.read_ahead_kb=128"
+  std::vector<RunRecord> base, cand;
+};
+
+// One directory's records split by `field` ("targets", "machine.kernel", "job.bs", any
+// matrix field): the side whose value comes first in run order is BASE. Throws
+// std::invalid_argument naming the field when no run varies it or it has other than two
+// values.
+CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field);
+
+constexpr size_t kMinRunsPerSide = 3;
+
+struct MetricRow {
+  std::string cell, metric;
+  Better direction = Better::None;
+  size_t n_base = 0, n_cand = 0;
+  std::optional<double> median_base, median_cand, ratio, ci_low, ci_high, p;
+  // better | worse | no change | inconclusive | too few runs | side by side
+  std::string verdict;
+  std::string detail;  // "n=2, need 3"; "about 40 runs a side would resolve +-2%"
+};
+
+struct CellSummary {
+  std::string cell;
+  size_t n_base = 0, n_cand = 0, failed_base = 0, failed_cand = 0;
+  // The smallest relative change the runs can resolve, per metric with a spread
+  // (alpha and 80% power): "depth L2 virtqueue" -> 0.06.
+  std::vector<std::pair<std::string, double>> resolution;
+};
+
+struct MetricSummary {
+  std::string metric;
+  std::string verdict;  // worse | better | mixed | no change | inconclusive | side by side
+  size_t worse = 0, better = 0, cells = 0;
+};
+
+struct CompareReport {
+  std::string base_name, cand_name;
+  CompareOptions options;
+  std::vector<CellSummary> cells;
+  std::vector<MetricRow> rows;
+  std::vector<MetricSummary> metrics;
+  std::vector<std::string> only_base, only_cand;  // cells on one side only
+  bool AnyWorse() const;
+};
+
+CompareReport Compare(const CompareSides& sides, const CompareOptions& options);
+
+std::string RenderCompareText(const CompareReport& report);
+
+// One object per cell and metric (cell, metric, direction, n_base, n_cand, median_base,
+// median_cand, ratio, ci_low, ci_high, p, verdict, detail) under "rows", beside "cells",
+// "metrics", "only_base", "only_cand", and the comparability fields.
+nlohmann::json CompareJson(const CompareReport& report);
+
+}  // namespace storbed

@@ -1,0 +1,71 @@
+#include "reports/compare_metrics.h"
+
+#include <algorithm>
+
+namespace storbed {
+namespace {
+
+using Value = std::optional<double>;
+
+// A figure of the job's result; nullopt for a run without one.
+CompareMetric FromResult(std::string name, Better d, double (*get)(const JobResult&)) {
+  return {std::move(name), d, [get](const RunRecord& r) -> Value {
+            if (!r.result) return std::nullopt;
+            return get(*r.result);
+          }};
+}
+
+// The average depth at one rung of the run's ladder, where it was measured.
+CompareMetric Rung(const std::string& layer) {
+  return {"depth " + layer, Better::None, [layer](const RunRecord& r) -> Value {
+            if (!r.ladder) return std::nullopt;
+            for (const LayerStats& l : r.ladder->layers)
+              if (l.layer == layer && l.available) return l.avg_depth;
+            return std::nullopt;
+          }};
+}
+
+}  // namespace
+
+std::string ToString(Better d) {
+  switch (d) {
+    case Better::Higher: return "higher";
+    case Better::Lower: return "lower";
+    case Better::None: return "none";
+  }
+  return "?";
+}
+
+std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records) {
+  std::vector<CompareMetric> metrics = {
+      FromResult("iops", Better::Higher, [](const JobResult& r) { return r.iops; }),
+      FromResult("mib_s", Better::Higher, [](const JobResult& r) { return r.mib_s; }),
+      FromResult("p50_us", Better::Lower,
+                 [](const JobResult& r) { return r.latency.p50_us; }),
+      FromResult("p99_us", Better::Lower,
+                 [](const JobResult& r) { return r.latency.p99_us; }),
+      {"req_kib", Better::None,
+       [](const RunRecord& r) -> Value {
+         if (!r.result || !r.result->block.available) return std::nullopt;
+         return r.result->block.avg_request_bytes / 1024;
+       }},
+  };
+  // Rungs in ladder order, as the records have them.
+  std::vector<std::string> layers;
+  for (const RunRecord& r : records)
+    if (r.ladder)
+      for (const LayerStats& l : r.ladder->layers)
+        if (std::find(layers.begin(), layers.end(), l.layer) == layers.end())
+          layers.push_back(l.layer);
+  const std::vector<std::string> order = {kLayerApp, kLayerGuestBlock, kLayerVirtqueue,
+                                          kLayerQemuBlock, kLayerHostDevice};
+  auto rank = [&](const std::string& l) {
+    return std::find(order.begin(), order.end(), l) - order.begin();
+  };
+  std::stable_sort(layers.begin(), layers.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  for (const std::string& layer : layers) metrics.push_back(Rung(layer));
+  return metrics;
+}
+
+}  // namespace storbed

@@ -1,0 +1,28 @@
+// The figures `storbed compare` looks at, one row each: where the value comes from in a
+// run record and which way is better. IOPS and MiB/s higher is better, latencies lower;
+// request size and queue depths have no direction: shown side by side, never judged.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/run_record.h"
+
+namespace storbed {
+
+enum class Better { Higher, Lower, None };
+std::string ToString(Better d);  // "higher", "lower", "none"
+
+struct CompareMetric {
+  std::string name;  // "iops", "p99_us", "depth L2 virtqueue"
+  Better direction;
+  // The run's value, or nullopt when the run did not measure it.
+  std::function<std::optional<double>(const RunRecord&)> value;
+};
+
+// The job-level metrics, then one depth metric per ladder rung the records carry.
+std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records);
+
+}  // namespace storbed

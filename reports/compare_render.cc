@@ -1,0 +1,114 @@
+// The compare report as people read it (a table per cell) and as JSON for tools.
+#include <cstdio>
+#include <sstream>
+
+#include "reports/compare.h"
+
+namespace storbed {
+namespace {
+
+std::string Num(const std::optional<double>& v, const char* format = "%.4g") {
+  if (!v) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, *v);
+  return buf;
+}
+
+std::string Pct(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+  return buf;
+}
+
+nlohmann::json OrNull(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::string Padded(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+void RenderCell(std::ostream& out, const CellSummary& cell, const CompareReport& report) {
+  out << "\n" << cell.cell << "   n " << cell.n_base << " vs " << cell.n_cand;
+  if (cell.failed_base || cell.failed_cand)
+    out << " (failed runs left out: " << cell.failed_base << " vs " << cell.failed_cand << ")";
+  out << "\n  " << Padded("metric", 22) << Padded("better", 8) << Padded("base", 11)
+      << Padded("cand", 11) << Padded("ratio", 8) << Padded("95% CI", 18) << Padded("p", 9)
+      << "verdict\n";
+  for (const MetricRow& r : report.rows) {
+    if (r.cell != cell.cell) continue;
+    const std::string ci =
+        r.ci_low ? "[" + Num(r.ci_low, "%.3f") + ", " + Num(r.ci_high, "%.3f") + "]" : "-";
+    out << "  " << Padded(r.metric, 22) << Padded(ToString(r.direction), 8)
+        << Padded(Num(r.median_base), 11) << Padded(Num(r.median_cand), 11)
+        << Padded(Num(r.ratio, "%.3f"), 8) << Padded(ci, 18) << Padded(Num(r.p, "%.2g"), 9)
+        << r.verdict << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
+  }
+  for (const auto& [metric, change] : cell.resolution)
+    out << "  " << metric << ": cannot resolve changes below " << Pct(change) << "\n";
+}
+
+}  // namespace
+
+std::string RenderCompareText(const CompareReport& report) {
+  std::ostringstream out;
+  const CompareOptions& o = report.options;
+  out << "compare: BASE " << report.base_name << " vs CAND " << report.cand_name
+      << "\nratio = median CAND / median BASE; one sample = one run; Mann-Whitney U at alpha "
+      << o.alpha << "; noise band +-" << Pct(o.noise) << "; bootstrap seed " << o.seed << "\n";
+  for (const CellSummary& cell : report.cells) RenderCell(out, cell, report);
+  out << "\nper metric over all cells (worse only when the significant cells agree):\n";
+  for (const MetricSummary& m : report.metrics)
+    out << "  " << Padded(m.metric, 22) << m.verdict << " (" << m.worse << " worse, "
+        << m.better << " better of " << m.cells << " cells)\n";
+  for (const auto& c : report.only_base) out << "only in BASE: " << c << "\n";
+  for (const auto& c : report.only_cand) out << "only in CAND: " << c << "\n";
+  out << "environment: not checked (the manifests carry no environment fingerprint yet)\n";
+  return out.str();
+}
+
+nlohmann::json CompareJson(const CompareReport& report) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const MetricRow& r : report.rows)
+    rows.push_back({{"cell", r.cell},
+                    {"metric", r.metric},
+                    {"direction", ToString(r.direction)},
+                    {"n_base", r.n_base},
+                    {"n_cand", r.n_cand},
+                    {"median_base", OrNull(r.median_base)},
+                    {"median_cand", OrNull(r.median_cand)},
+                    {"ratio", OrNull(r.ratio)},
+                    {"ci_low", OrNull(r.ci_low)},
+                    {"ci_high", OrNull(r.ci_high)},
+                    {"p", OrNull(r.p)},
+                    {"verdict", r.verdict},
+                    {"detail", r.detail}});
+  nlohmann::json cells = nlohmann::json::array();
+  for (const CellSummary& c : report.cells) {
+    nlohmann::json resolution = nlohmann::json::object();
+    for (const auto& [metric, change] : c.resolution) resolution[metric] = change;
+    cells.push_back({{"cell", c.cell}, {"n_base", c.n_base}, {"n_cand", c.n_cand},
+                     {"failed_base", c.failed_base}, {"failed_cand", c.failed_cand},
+                     {"smallest_detectable_change", resolution}});
+  }
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const MetricSummary& m : report.metrics)
+    metrics.push_back({{"metric", m.metric}, {"verdict", m.verdict}, {"worse", m.worse},
+                       {"better", m.better}, {"cells", m.cells}});
+  return {{"base", report.base_name},
+          {"cand", report.cand_name},
+          {"alpha", report.options.alpha},
+          {"noise", report.options.noise},
+          {"by", report.options.by},
+          {"seed", report.options.seed},
+          // The environment gate is not built yet: null, not a claim either way.
+          {"comparable", nullptr},
+          {"differences", nlohmann::json::array()},
+          {"rows", rows},
+          {"cells", cells},
+          {"metrics", metrics},
+          {"only_base", report.only_base},
+          {"only_cand", report.only_cand}};
+}
+
+}  // namespace storbed

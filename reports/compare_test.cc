@@ -1,0 +1,150 @@
+#include "reports/compare.h"
+
+#include <gtest/gtest.h>
+
+namespace storbed {
+namespace {
+
+// One measured run of `job` on `target` with these figures.
+RunRecord MadeRun(const std::string& target, const std::string& job, double iops, double p99,
+              int repeat, nlohmann::json params = nlohmann::json::object()) {
+  RunRecord r;
+  r.run_id = std::to_string(repeat) + "-" + target + "-" + job;
+  r.target = target;
+  r.job.name = job;
+  r.params = std::move(params);
+  r.params["repeat"] = repeat;
+  r.params["warmup"] = false;
+  JobResult res;
+  res.iops = iops;
+  res.mib_s = iops * 4 / 1024;
+  res.latency.p50_us = p99 / 2;
+  res.latency.p99_us = p99;
+  res.block.available = true;
+  res.block.avg_request_bytes = 4096;
+  res.block.reads = 1;
+  r.result = res;
+  Ladder ladder;
+  LayerStats app;
+  app.layer = kLayerApp;
+  app.available = true;
+  app.avg_depth = 8 + 0.01 * repeat;
+  ladder.layers.push_back(app);
+  r.ladder = ladder;
+  return r;
+}
+
+// n runs spread +-1% around `iops`.
+std::vector<RunRecord> Side(const std::string& job, double iops, int n, double p99 = 100) {
+  std::vector<RunRecord> out;
+  for (int i = 0; i < n; ++i) {
+    const double wobble = 1 + 0.01 * double((i % 5) - 2) / 2;
+    out.push_back(MadeRun("virtio-blk", job, iops * wobble, p99 / wobble, i + 1));
+  }
+  return out;
+}
+
+const MetricRow& RowOf(const CompareReport& r, const std::string& metric) {
+  for (const auto& row : r.rows)
+    if (row.metric == metric) return row;
+  throw std::runtime_error("no row " + metric);
+}
+
+TEST(CompareTest, AClearDropIsWorseAndLowerLatencyIsNotBetterWhenItRose) {
+  const CompareReport r = Compare({"a", "b", Side("rand", 1000, 8), Side("rand", 900, 8, 110)}, {});
+  const MetricRow& iops = RowOf(r, "iops");
+  EXPECT_EQ(iops.verdict, "worse");
+  EXPECT_NEAR(*iops.ratio, 0.9, 0.01);
+  EXPECT_LT(*iops.ci_low, 0.9);
+  EXPECT_GT(*iops.ci_high, 0.89);
+  EXPECT_LT(*iops.p, 0.01);
+  EXPECT_EQ(RowOf(r, "p99_us").verdict, "worse");  // latency rose
+  EXPECT_EQ(RowOf(r, "req_kib").verdict, "side by side");
+  EXPECT_EQ(RowOf(r, "depth L0 app").direction, Better::None);
+  EXPECT_TRUE(r.AnyWorse());
+  ASSERT_EQ(r.metrics.front().metric, "iops");
+  EXPECT_EQ(r.metrics.front().verdict, "worse");
+}
+
+TEST(CompareTest, TheSameRunsAreNoChange) {
+  const CompareReport r = Compare({"a", "b", Side("rand", 1000, 8), Side("rand", 1000, 8)}, {});
+  EXPECT_EQ(RowOf(r, "iops").verdict, "no change");
+  EXPECT_FALSE(r.AnyWorse());
+}
+
+TEST(CompareTest, AWideSpreadIsInconclusiveAndSaysHowManyRunsWouldDo) {
+  std::vector<RunRecord> base, cand;
+  const double b[] = {800, 1200, 950, 1100, 1000}, c[] = {850, 1250, 900, 1150, 1050};
+  for (int i = 0; i < 5; ++i) {
+    base.push_back(MadeRun("nvme", "j", b[i], 100, i + 1));
+    cand.push_back(MadeRun("nvme", "j", c[i], 100, i + 1));
+  }
+  const MetricRow& iops = RowOf(Compare({"a", "b", base, cand}, {}), "iops");
+  EXPECT_EQ(iops.verdict, "inconclusive");
+  EXPECT_NE(iops.detail.find("runs a side would resolve +-2%"), std::string::npos) << iops.detail;
+}
+
+TEST(CompareTest, FewerThanThreeRunsGiveNoPValue) {
+  const MetricRow& iops =
+      RowOf(Compare({"a", "b", Side("rand", 1000, 2), Side("rand", 500, 5)}, {}), "iops");
+  EXPECT_EQ(iops.verdict, "too few runs");
+  EXPECT_EQ(iops.detail, "n=2, need 3");
+  EXPECT_FALSE(iops.p);
+}
+
+TEST(CompareTest, CellsOnOneSideAreListedAndFailedRunsCounted) {
+  std::vector<RunRecord> base = Side("rand", 1000, 4), cand = Side("rand", 1000, 4);
+  for (auto& r : Side("seq", 300, 3)) base.push_back(r);
+  RunRecord failed = MadeRun("virtio-blk", "rand", 0, 0, 9);
+  failed.status = RunStatus::Failed;
+  failed.result.reset();
+  cand.push_back(failed);
+  const CompareReport r = Compare({"a", "b", base, cand}, {});
+  ASSERT_EQ(r.only_base.size(), 1u);
+  EXPECT_EQ(r.only_base[0], "virtio-blk seq");
+  ASSERT_EQ(r.cells.size(), 1u);
+  EXPECT_EQ(r.cells[0].n_cand, 4u);
+  EXPECT_EQ(r.cells[0].failed_cand, 1u);
+  EXPECT_NE(RenderCompareText(r).find("only in BASE: virtio-blk seq"), std::string::npos);
+}
+
+TEST(CompareTest, SplitByAMatrixFieldMakesTheSidesAndDropsItFromTheCell) {
+  std::vector<RunRecord> all;
+  for (int i = 0; i < 4; ++i) {
+    all.push_back(MadeRun("virtio-blk", "seq", 100, 10, i + 1, {{"job.read_ahead_kb", 128}}));
+    all.push_back(MadeRun("virtio-blk", "seq", 50, 10, i + 1, {{"job.read_ahead_kb", 0}}));
+  }
+  const CompareSides sides = SplitBy(all, "job.read_ahead_kb");
+  EXPECT_EQ(sides.base_name, "job.read_ahead_kb=128");
+  EXPECT_EQ(sides.base.size(), 4u);
+  const CompareReport r = Compare(sides, {.by = "job.read_ahead_kb"});
+  ASSERT_EQ(r.cells.size(), 1u);
+  EXPECT_EQ(r.cells[0].cell, "virtio-blk seq");
+  EXPECT_THROW(SplitBy(all, "disk.cache"), std::invalid_argument);
+  all.push_back(MadeRun("virtio-blk", "seq", 70, 10, 1, {{"job.read_ahead_kb", 64}}));
+  EXPECT_THROW(SplitBy(all, "job.read_ahead_kb"), std::invalid_argument);
+}
+
+TEST(CompareTest, JsonHasOneObjectPerCellAndMetric) {
+  const CompareReport r = Compare({"a", "b", Side("rand", 1000, 5), Side("rand", 1000, 5)}, {});
+  const nlohmann::json j = CompareJson(r);
+  ASSERT_EQ(j["rows"].size(), r.rows.size());
+  for (const char* key : {"cell", "metric", "direction", "n_base", "n_cand", "median_base",
+                          "median_cand", "ratio", "ci_low", "ci_high", "p", "verdict"})
+    EXPECT_TRUE(j["rows"][0].contains(key)) << key;
+  EXPECT_TRUE(j.contains("comparable"));
+  EXPECT_TRUE(j["differences"].is_array());
+}
+
+TEST(CompareTest, SignificantCellsThatDisagreeMakeTheMetricMixed) {
+  std::vector<RunRecord> base = Side("a", 1000, 6), cand = Side("a", 800, 6);
+  for (auto& r : Side("b", 1000, 6)) base.push_back(r);
+  for (auto& r : Side("b", 1200, 6)) cand.push_back(r);
+  const CompareReport r = Compare({"x", "y", base, cand}, {});
+  EXPECT_EQ(r.metrics.front().verdict, "mixed");
+  EXPECT_EQ(r.metrics.front().worse, 1u);
+  EXPECT_EQ(r.metrics.front().better, 1u);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,108 @@
+// `storbed compare` for real: a bare-metal suite with repeats, split by a matrix field,
+// and the bad inputs that must be one clear line and exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "test_env.h"
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CompareCliTest : public ::testing::Test {
+ protected:
+  // One bare-metal suite: 4k and 64k random reads, 3 repeats each (no guest: seconds).
+  static void SetUpTestSuite() {
+    dir_ = new std::string(testing::ScratchDir("compare-cli"));
+    std::ofstream(*dir_ + "/ab.json") << R"({"name": "ab", "targets": ["bare-metal"],
+        "repeats": 3, "disk": {"size": "16m"},
+        "jobs": [{"name": "r", "pattern": "random", "ioengine": "io_uring", "iodepth": 4,
+                  "bs": ["4k", "64k"], "io_size": "2m"}]})";
+    const testing::CliRun run = testing::RunCli(
+        {"run", *dir_ + "/ab.json", "--out", *dir_ + "/out", "--work-dir", *dir_},
+        *dir_ + "/run.log");
+    ASSERT_EQ(run.exit, "exited with status 0") << run.log;
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+  static testing::CliRun Compare(std::vector<std::string> args, const std::string& name) {
+    args.insert(args.begin(), "compare");
+    return testing::RunCli(args, *dir_ + "/" + name + ".log");
+  }
+  static std::string* dir_;
+};
+std::string* CompareCliTest::dir_ = nullptr;
+
+TEST_F(CompareCliTest, SplitByBlockSizeJudgesThroughputAndShowsRequestSizeSideBySide) {
+  const testing::CliRun c = Compare({*dir_ + "/out", "--by", "job.bs"}, "by-bs");
+  // 64k requests move far more MiB/s than 4k ones on the same device: a verdict either way
+  // is legitimate, but it must be a verdict with its figures, and exit 0 or 4 only.
+  EXPECT_TRUE(c.exit == "exited with status 0" || c.exit == "exited with status 4") << c.log;
+  EXPECT_NE(c.log.find("BASE " + *dir_ + "/out job.bs="), std::string::npos) << c.log;
+  EXPECT_NE(c.log.find("mib_s"), std::string::npos) << c.log;
+  EXPECT_NE(c.log.find("req_kib"), std::string::npos) << c.log;
+  EXPECT_NE(c.log.find("side by side"), std::string::npos) << c.log;
+  EXPECT_NE(c.log.find("cannot resolve changes below"), std::string::npos) << c.log;
+
+  const testing::CliRun j = Compare({*dir_ + "/out", "--by", "job.bs", "--json"}, "by-bs-json");
+  const auto doc = nlohmann::json::parse(j.log.substr(j.log.find('{')));
+  ASSERT_FALSE(doc["rows"].empty());
+  for (const auto& row : doc["rows"]) {
+    EXPECT_EQ(row["n_base"], 3);
+    EXPECT_EQ(row["n_cand"], 3);
+  }
+}
+
+TEST_F(CompareCliTest, TheSameDirectoryAgainstItselfIsNeverWorse) {
+  const testing::CliRun c = Compare({*dir_ + "/out", *dir_ + "/out", "--json"}, "self");
+  EXPECT_EQ(c.exit, "exited with status 0") << c.log;  // 0: no cell is worse
+  const auto doc = nlohmann::json::parse(c.log.substr(c.log.find('{')));
+  ASSERT_FALSE(doc["rows"].empty());
+  for (const auto& row : doc["rows"]) {
+    // Three short runs a side resolve little: no change or inconclusive, never a verdict.
+    EXPECT_NE(row["verdict"], "worse") << row.dump();
+    EXPECT_NE(row["verdict"], "better") << row.dump();
+    EXPECT_DOUBLE_EQ(row["ratio"].get<double>(), 1.0) << row.dump();
+  }
+}
+
+TEST_F(CompareCliTest, BadInputIsOneLineAndExitTwo) {
+  const std::string d = *dir_;
+  fs::create_directories(d + "/empty-dir");
+  fs::create_directories(d + "/truncated");
+  std::ofstream(d + "/truncated/results.json") << "[{\"run_id\": \"001\", ";
+  fs::create_directories(d + "/newer");
+  std::ofstream(d + "/newer/results.json")
+      << R"([{"schema_version": 99, "run_id": "001", "target": "nvme", "accel": "tcg",
+              "job": {}, "status": "ok"}])";
+  fs::create_directories(d + "/none");
+  std::ofstream(d + "/none/results.json") << "[]";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{d + "/missing", d + "/out"}, "not a directory"},
+      {{d + "/empty-dir", d + "/out"}, "no results.json"},
+      {{d + "/truncated", d + "/out"}, "not a storbed results file"},
+      {{d + "/newer", d + "/out"}, "schema_version 99"},
+      {{d + "/none", d + "/out"}, "no runs"},
+      {{d + "/out", "--by", "disk.cache"}, "no run varies 'disk.cache'"},
+      {{d + "/out", d + "/out", "--by", "job.bs"}, "--by splits one directory"},
+      {{d + "/out"}, "give BASE and CAND"},
+      {{d + "/out", d + "/out", "--alpha", "2"}, "--alpha must be between 0 and 1"},
+      {{d + "/out", d + "/out", "--noise", "-1"}, "--noise must be a percentage"},
+  };
+  int i = 0;
+  for (const auto& [args, message] : cases) {
+    const testing::CliRun c = Compare(args, "bad-" + std::to_string(i++));
+    EXPECT_EQ(c.exit, "exited with status 2") << message << "\n" << c.log;
+    EXPECT_NE(c.log.find(message), std::string::npos) << c.log;
+  }
+}
+
+}  // namespace
+}  // namespace storbed

@@ -8,24 +8,10 @@
 #include <stdexcept>
 
 #include "analysis/run_stats.h"
+#include "reports/cells.h"
 
 namespace storbed {
 namespace {
-
-bool IsTargetField(const std::string& field) { return field == "targets" || field == "target"; }
-
-std::string ValueText(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-// The cell a run belongs to: its target, job and matrix parameters, less the repeat
-// and the field the sides differ in.
-std::string CellOf(const RunRecord& r, const std::string& by) {
-  std::string cell = IsTargetField(by) ? r.job.name : r.target + " " + r.job.name;
-  for (const auto& [k, v] : r.params.items())
-    if (k != "repeat" && k != "warmup" && k != by) cell += " " + k + "=" + ValueText(v);
-  return cell;
-}
 
 struct Runs {
   std::vector<const RunRecord*> ok;
@@ -143,7 +129,7 @@ CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& f
       if (k != "repeat" && k != "warmup") varied.insert(k);
     std::string value;
     if (IsTargetField(field)) value = r.target;
-    else if (r.params.contains(field)) value = ValueText(r.params[field]);
+    else if (r.params.contains(field)) value = ParamText(r.params[field]);
     side_of.push_back(value);
     if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end())
       values.push_back(value);

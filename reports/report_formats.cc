@@ -12,7 +12,7 @@ namespace {
 
 // The table and the ladders below it: what `storbed run` prints when it ends.
 std::string RenderText(const ReportInput& in) {
-  return RenderTable(in.records) + "\n" + RenderLadders(in.records);
+  return RenderTable(in.records, in.per_repeat) + "\n" + RenderLadders(in.records);
 }
 
 std::string RenderTimelineText(const ReportInput& in) {

@@ -15,6 +15,7 @@ namespace storbed {
 struct ReportInput {
   std::string dir;
   std::vector<RunRecord> records;
+  bool per_repeat = false;  // tables: one row per run even where runs repeat a cell
 };
 
 struct ReportFormat {

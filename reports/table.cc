@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
+
+#include "analysis/run_stats.h"
+#include "reports/cells.h"
 
 namespace storbed {
 namespace {
@@ -55,16 +60,8 @@ Row RowFor(const RunRecord& r) {
   return row;
 }
 
-}  // namespace
-
-std::string RenderTable(const std::vector<RunRecord>& all_records) {
-  // Warm-up runs only prepared their combination: reports leave them out.
-  std::vector<RunRecord> records;
-  for (const auto& r : all_records)
-    if (r.status != RunStatus::Warmup) records.push_back(r);
-  // Hosts in parallel append in the order runs end; run ids number the plan's order.
-  std::stable_sort(records.begin(), records.end(),
-                   [](const RunRecord& a, const RunRecord& b) { return a.run_id < b.run_id; });
+// One row per run, grouped by job in first-seen order.
+std::string PerRunTable(const std::vector<RunRecord>& records) {
   Row header{"run", "target", "pattern", "bs", "depth", "io", "MiB/s", "IOPS", "p50 us",
              "p99 us", "req KiB", "avg QD (layer)", "accel", "durable"};
   // The host is a column only when it varies: a single-host table stays as it was.
@@ -84,24 +81,100 @@ std::string RenderTable(const std::vector<RunRecord>& all_records) {
       rows.push_back(RowFor(r));
       if (host_column) rows.back().insert(rows.back().begin() + kHostColumn, r.host_name);
     }
+  const size_t first_figure = kFixedColumns + (host_column ? 1 : 0);
+  return AlignedTable(header, rows, first_figure, first_figure + 4);
+}
 
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+// A cell's runs that measured something (failed ones are counted beside them).
+struct CellRuns {
+  std::string cell;
+  const RunRecord* first = nullptr;
+  std::vector<const RunRecord*> ok;
+  size_t failed = 0;
+};
+
+std::vector<CellRuns> GroupCells(const std::vector<RunRecord>& records) {
+  std::vector<CellRuns> cells;
+  for (const auto& r : records) {
+    const std::string cell = CellOf(r);
+    auto it = std::find_if(cells.begin(), cells.end(),
+                           [&](const CellRuns& c) { return c.cell == cell; });
+    if (it == cells.end()) it = cells.insert(cells.end(), CellRuns{cell, &r, {}, 0});
+    if (r.status == RunStatus::Ok && r.result) it->ok.push_back(&r);
+    else ++it->failed;
   }
-  std::ostringstream out;
-  auto print = [&](const Row& row) {
-    for (size_t c = 0; c < row.size(); ++c) {
-      const size_t first_figure = kFixedColumns + (host_column ? 1 : 0);
-      const bool numeric = c >= first_figure && c <= first_figure + 4;
-      const std::string pad(width[c] - row[c].size(), ' ');
-      out << (numeric ? pad + row[c] : row[c] + pad) << (c + 1 < row.size() ? "  " : "\n");
-    }
-  };
-  print(header);
-  for (const auto& row : rows) print(row);
+  return cells;
+}
 
+bool HasRepeats(const std::vector<RunRecord>& records) {
+  for (const CellRuns& c : GroupCells(records))
+    if (c.ok.size() + c.failed > 1) return true;
+  return false;
+}
+
+std::string MedianOf(const std::vector<const RunRecord*>& runs, int decimals,
+                     const std::function<std::optional<double>(const RunRecord&)>& get) {
+  std::vector<double> v;
+  for (const RunRecord* r : runs)
+    if (auto x = get(*r)) v.push_back(*x);
+  return v.empty() ? "n/a" : Fixed(Median(v), decimals);
+}
+
+// One row per cell: n, the median IOPS with its seeded 95% bootstrap interval (n >= 3)
+// and the runs' coefficient of variation, then the medians of the other figures.
+Row AggregateRow(const CellRuns& c) {
+  const RunRecord& f = *c.first;
+  Row row{c.cell, ToString(f.job.pattern) + " " + ToString(f.job.rw), Bytes(f.job.bs),
+          std::to_string(f.job.iodepth) + " " + ToString(f.job.engine),
+          f.job.direct ? "direct" : "buffered", std::to_string(c.ok.size()),
+          std::to_string(c.failed)};
+  if (c.ok.empty()) {
+    row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "-", f.accel});
+    return row;
+  }
+  std::vector<double> iops;
+  for (const RunRecord* r : c.ok) iops.push_back(r->result->iops);
+  std::string ci = "-";
+  if (iops.size() >= 3) {
+    const Interval i = BootstrapMedianCi(iops, 0.95, 1);
+    ci = Fixed(i.low, 0) + " .. " + Fixed(i.high, 0);
+  }
+  auto result = [](double (*get)(const JobResult&)) {
+    return [get](const RunRecord& r) -> std::optional<double> { return get(*r.result); };
+  };
+  row.push_back(Fixed(Median(iops), 0));
+  row.push_back(ci);
+  row.push_back(Fixed(100 * CoefficientOfVariation(iops), 1));
+  row.push_back(MedianOf(c.ok, 2, result([](const JobResult& r) { return r.mib_s; })));
+  row.push_back(MedianOf(c.ok, 1, result([](const JobResult& r) { return r.latency.p50_us; })));
+  row.push_back(MedianOf(c.ok, 1, result([](const JobResult& r) { return r.latency.p99_us; })));
+  row.push_back(MedianOf(c.ok, 1, [](const RunRecord& r) -> std::optional<double> {
+    const BlockStats& b = r.result->block;
+    if (!b.available || !(b.reads + b.writes)) return std::nullopt;
+    return b.avg_request_bytes / 1024.0;
+  }));
+  row.push_back(MedianOf(c.ok, 2, [](const RunRecord& r) -> std::optional<double> {
+    if (!r.result->block.available) return std::nullopt;
+    return r.result->block.avg_queue_depth;
+  }));
+  row.push_back(f.accel);
+  return row;
+}
+
+std::string AggregateTable(const std::vector<RunRecord>& records) {
+  const Row header{"cell", "pattern", "bs", "depth", "io", "n", "failed", "IOPS median",
+                   "IOPS 95% CI", "CV %", "MiB/s", "p50 us", "p99 us", "req KiB", "avg QD",
+                   "accel"};
+  std::vector<Row> rows;
+  for (const CellRuns& c : GroupCells(records)) rows.push_back(AggregateRow(c));
+  return AlignedTable(header, rows, 5, 14) +
+         "\nrepeats grouped by cell: medians over the n measured runs (warm-ups left out, "
+         "failed runs counted); the CI is a seeded bootstrap of the median (n >= 3); CV is "
+         "the runs' spread. --per-repeat shows every run.\n";
+}
+
+// What makes figures less trustworthy: TCG, failed runs, agent warnings.
+std::string Notes(const std::vector<RunRecord>& records) {
   std::set<std::string> notes;
   for (const auto& r : records) {
     if (r.accel == "tcg")
@@ -116,6 +189,7 @@ std::string RenderTable(const std::vector<RunRecord>& all_records) {
         notes.insert(r.run_id + ": no depth figure: " + r.result->block.reason);
     }
   }
+  std::ostringstream out;
   if (!notes.empty()) {
     out << "\nnotes:\n";
     for (const auto& n : notes) out << "  - " << n << "\n";
@@ -123,6 +197,41 @@ std::string RenderTable(const std::vector<RunRecord>& all_records) {
   out << "\nreq KiB and avg QD come from /proc/diskstats deltas of the target device "
          "(guest: its block layer; bare metal: the loop device over the same backing).\n";
   return out.str();
+}
+
+}  // namespace
+
+std::string AlignedTable(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows, size_t first_numeric,
+                         size_t last_numeric) {
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  std::ostringstream out;
+  auto print = [&](const std::vector<std::string>& row) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool numeric = c >= first_numeric && c <= last_numeric;
+      const std::string pad(width[c] - row[c].size(), ' ');
+      out << (numeric ? pad + row[c] : row[c] + pad) << (c + 1 < row.size() ? "  " : "\n");
+    }
+  };
+  print(header);
+  for (const auto& row : rows) print(row);
+  return out.str();
+}
+
+std::string RenderTable(const std::vector<RunRecord>& all_records, bool per_repeat) {
+  // Warm-up runs only prepared their combination: reports leave them out.
+  std::vector<RunRecord> records;
+  for (const auto& r : all_records)
+    if (r.status != RunStatus::Warmup) records.push_back(r);
+  // Hosts in parallel append in the order runs end; run ids number the plan's order.
+  std::stable_sort(records.begin(), records.end(),
+                   [](const RunRecord& a, const RunRecord& b) { return a.run_id < b.run_id; });
+  const bool aggregate = !per_repeat && HasRepeats(records);
+  return (aggregate ? AggregateTable(records) : PerRunTable(records)) + Notes(records);
 }
 
 }  // namespace storbed

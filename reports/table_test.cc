@@ -50,5 +50,38 @@ TEST(ReportTableTest, SeveralHostsGetAHostColumnAfterTheTarget) {
   EXPECT_EQ(row.substr(header_end - 5, 5), "12.50") << table;
 }
 
+// Three repeats of one cell: one row with n, the median and its interval.
+TEST(ReportTableTest, RepeatsAreOneRowPerCellUnlessPerRepeat) {
+  std::vector<RunRecord> runs;
+  const double iops[] = {100, 300, 200};
+  for (int i = 0; i < 3; ++i) {
+    RunRecord r = Record("00" + std::to_string(i + 1) + "-nvme-seq-r" + std::to_string(i + 1),
+                         "nvme", "local");
+    r.params = {{"repeat", i + 1}, {"warmup", false}};
+    r.result->iops = iops[i];
+    runs.push_back(r);
+  }
+  RunRecord failed = Record("004-nvme-seq-r4", "nvme", "local");
+  failed.params = {{"repeat", 4}, {"warmup", false}};
+  failed.status = RunStatus::Failed;
+  failed.result.reset();
+  runs.push_back(failed);
+  const std::string table = RenderTable(runs);
+  EXPECT_EQ(HeaderOf(table).rfind("cell", 0), 0u) << table;
+  const std::string row = table.substr(table.find('\n') + 1);
+  EXPECT_EQ(row.rfind("nvme seq", 0), 0u) << table;
+  EXPECT_NE(row.find(" 3 "), std::string::npos) << table;  // n
+  EXPECT_NE(row.find(" 1 "), std::string::npos) << table;  // failed
+  EXPECT_NE(row.find(" 200 "), std::string::npos) << table;  // the median IOPS
+  EXPECT_NE(row.find(" .. "), std::string::npos) << table;   // its interval
+  EXPECT_EQ(table.substr(0, table.find("notes:")).find("001-nvme-seq-r1"), std::string::npos)
+      << table;  // runs are named in the notes only
+
+  const std::string each = RenderTable(runs, /*per_repeat=*/true);
+  EXPECT_EQ(HeaderOf(each).rfind("run", 0), 0u);
+  EXPECT_NE(each.find("001-nvme-seq-r1"), std::string::npos);
+  EXPECT_NE(each.find("003-nvme-seq-r3"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace storbed

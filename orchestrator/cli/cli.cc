@@ -136,6 +136,20 @@ CLI::App* AddImageBuildCommand(CLI::App& app, ImageRequest& image, std::string& 
   return build_cmd;
 }
 
+// `storbed report DIR [--format ...] [--per-repeat]`.
+CLI::App* AddReportCommand(CLI::App& app, std::string& dir, std::string& formats,
+                           bool& per_repeat) {
+  auto* report_cmd = app.add_subcommand(
+      "report", "Print the reports of a results directory, without re-running anything.");
+  report_cmd->add_option("dir", dir, "Results directory")->required();
+  std::string format_help = "Comma-separated formats, printed in that order:";
+  for (const auto& f : ReportFormats()) format_help += " " + f.name + " (" + f.help + ");";
+  report_cmd->add_option("--format", formats, format_help)->capture_default_str();
+  report_cmd->add_flag("--per-repeat", per_repeat,
+                       "One table row per run, even where runs repeat a cell");
+  return report_cmd;
+}
+
 // Runs a command and maps what it throws to storbed's exit codes: 2 for bad input, 130
 // for Ctrl-C (after saying where the finished runs are), 1 for anything else.
 int WithExitCodes(const std::string& out_dir, const std::function<int()>& command) {
@@ -188,12 +202,8 @@ int RunMain(int argc, char** argv) {
 
   std::string report_dir;
   std::string report_formats = "text,timelines";
-  auto* report_cmd = app.add_subcommand(
-      "report", "Print the reports of a results directory, without re-running anything.");
-  report_cmd->add_option("dir", report_dir, "Results directory")->required();
-  std::string format_help = "Comma-separated formats, printed in that order:";
-  for (const auto& f : ReportFormats()) format_help += " " + f.name + " (" + f.help + ");";
-  report_cmd->add_option("--format", report_formats, format_help)->capture_default_str();
+  bool per_repeat = false;
+  auto* report_cmd = AddReportCommand(app, report_dir, report_formats, per_repeat);
 
   // Runs inside app.parse() and never throws; its exit code is returned below.
   int cleanup_exit = 0;
@@ -232,7 +242,7 @@ int RunMain(int argc, char** argv) {
     }
     if (*report_cmd) {
       const auto formats = ParseReportFormats(report_formats);
-      const ReportInput input{report_dir, LoadResults(report_dir)};
+      const ReportInput input{report_dir, LoadResults(report_dir), per_repeat};
       for (const ReportFormat* f : formats) std::cout << f->render(input);
       return 0;
     }

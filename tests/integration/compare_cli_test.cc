@@ -60,6 +60,16 @@ TEST_F(CompareCliTest, SplitByBlockSizeJudgesThroughputAndShowsRequestSizeSideBy
   }
 }
 
+TEST_F(CompareCliTest, RepeatsAreGroupedInTheTableAndPerRepeatShowsEachRun) {
+  const std::string table = testing::Slurp(*dir_ + "/out/report.txt");
+  EXPECT_EQ(table.rfind("cell", 0), 0u) << table;
+  EXPECT_NE(table.find("IOPS 95% CI"), std::string::npos) << table;
+  const testing::CliRun each =
+      testing::RunCli({"report", *dir_ + "/out", "--per-repeat"}, *dir_ + "/each.log");
+  EXPECT_EQ(each.exit, "exited with status 0") << each.log;
+  EXPECT_NE(each.log.find("-r3"), std::string::npos) << each.log;
+}
+
 TEST_F(CompareCliTest, TheSameDirectoryAgainstItselfIsNeverWorse) {
   const testing::CliRun c = Compare({*dir_ + "/out", *dir_ + "/out", "--json"}, "self");
   EXPECT_EQ(c.exit, "exited with status 0") << c.log;  // 0: no cell is worse

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reports/compare_environment.h"
 #include "reports/compare_metrics.h"
 #include "results/run_record.h"
 
@@ -69,6 +70,10 @@ struct CompareReport {
   std::vector<MetricRow> rows;
   std::vector<MetricSummary> metrics;
   std::vector<std::string> only_base, only_cand;  // cells on one side only
+  // The environment gate: unset when not checked (one directory split with --by: one
+  // environment); false when a difference blocks the verdict.
+  std::optional<bool> comparable;
+  std::vector<EnvironmentDiff> differences;
   bool AnyWorse() const;
 };
 

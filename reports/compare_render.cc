@@ -63,7 +63,18 @@ std::string RenderCompareText(const CompareReport& report) {
         << m.better << " better of " << m.cells << " cells)\n";
   for (const auto& c : report.only_base) out << "only in BASE: " << c << "\n";
   for (const auto& c : report.only_cand) out << "only in CAND: " << c << "\n";
-  out << "environment: not checked (the manifests carry no environment fingerprint yet)\n";
+  if (!report.comparable) {
+    out << "environment: one results directory, one environment\n";
+  } else {
+    out << "environment: " << report.differences.size() << " item(s) differ\n";
+    for (const EnvironmentDiff& d : report.differences)
+      out << "  " << d.item << ": BASE " << d.base << " | CAND " << d.cand
+          << (!d.gating ? " (not gated: describes the start of the run)"
+              : d.allowed ? " (allowed)" : "") << "\n";
+    for (const EnvironmentDiff& d : report.differences)
+      if (Blocks(d)) out << "not comparable: " << d.item << " differs (--allow-diff " << d.item
+                         << " if it is the factor you compare)\n";
+  }
   return out.str();
 }
 
@@ -91,6 +102,10 @@ nlohmann::json CompareJson(const CompareReport& report) {
                      {"failed_base", c.failed_base}, {"failed_cand", c.failed_cand},
                      {"smallest_detectable_change", resolution}});
   }
+  nlohmann::json differences = nlohmann::json::array();
+  for (const EnvironmentDiff& d : report.differences)
+    differences.push_back({{"item", d.item}, {"base", d.base}, {"cand", d.cand},
+                           {"gating", d.gating}, {"allowed", d.allowed}});
   nlohmann::json metrics = nlohmann::json::array();
   for (const MetricSummary& m : report.metrics)
     metrics.push_back({{"metric", m.metric}, {"verdict", m.verdict}, {"worse", m.worse},
@@ -101,9 +116,8 @@ nlohmann::json CompareJson(const CompareReport& report) {
           {"noise", report.options.noise},
           {"by", report.options.by},
           {"seed", report.options.seed},
-          // The environment gate is not built yet: null, not a claim either way.
-          {"comparable", nullptr},
-          {"differences", nlohmann::json::array()},
+          {"comparable", report.comparable ? nlohmann::json(*report.comparable) : nullptr},
+          {"differences", differences},
           {"rows", rows},
           {"cells", cells},
           {"metrics", metrics},

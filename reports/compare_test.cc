@@ -79,14 +79,15 @@ TEST(CompareTest, AWideSpreadIsInconclusiveAndSaysHowManyRunsWouldDo) {
     base.push_back(MadeRun("nvme", "j", b[i], 100, i + 1));
     cand.push_back(MadeRun("nvme", "j", c[i], 100, i + 1));
   }
-  const MetricRow& iops = RowOf(Compare({"a", "b", base, cand}, {}), "iops");
+  const CompareReport report = Compare({"a", "b", base, cand}, {});
+  const MetricRow& iops = RowOf(report, "iops");
   EXPECT_EQ(iops.verdict, "inconclusive");
   EXPECT_NE(iops.detail.find("runs a side would resolve +-2%"), std::string::npos) << iops.detail;
 }
 
 TEST(CompareTest, FewerThanThreeRunsGiveNoPValue) {
-  const MetricRow& iops =
-      RowOf(Compare({"a", "b", Side("rand", 1000, 2), Side("rand", 500, 5)}, {}), "iops");
+  const CompareReport report = Compare({"a", "b", Side("rand", 1000, 2), Side("rand", 500, 5)}, {});
+  const MetricRow& iops = RowOf(report, "iops");
   EXPECT_EQ(iops.verdict, "too few runs");
   EXPECT_EQ(iops.detail, "n=2, need 3");
   EXPECT_FALSE(iops.p);

@@ -1,7 +1,9 @@
 #include "cli/compare_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -12,14 +14,27 @@
 namespace storbed {
 namespace {
 
-constexpr int kExitWorse = 4, kExitBadInput = 2;
+constexpr int kExitWorse = 4, kExitBadInput = 2, kExitNotComparable = 5;
 
 struct CompareArgs {
   std::string base, cand, by;
   double alpha = 0.01;
   double noise_pct = 2;
   bool json = false;
+  std::vector<std::string> allow_diff;
 };
+
+nlohmann::json LoadManifest(const std::string& dir, const char* side) {
+  std::ifstream in(dir + "/manifest.json");
+  if (!in)
+    throw std::invalid_argument(std::string(side) + " " + dir +
+                                ": not a results directory (no manifest.json)");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string(side) + " " + dir + "/manifest.json: " + e.what());
+  }
+}
 
 // A results directory's records; throws std::invalid_argument naming what is wrong.
 std::vector<RunRecord> LoadSide(const std::string& dir, const char* side) {
@@ -62,12 +77,18 @@ int RunCompare(const CompareArgs& a) {
   const CompareSides sides = SidesFor(a);
   if (sides.base.empty() || sides.cand.empty())
     throw std::invalid_argument("compare: a side has no runs after filtering");
-  const CompareReport report =
+  CompareReport report =
       Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100, .by = a.by});
+  if (a.by.empty()) {
+    report.differences =
+        DiffEnvironments(LoadManifest(a.base, "BASE"), LoadManifest(a.cand, "CAND"), a.allow_diff);
+    report.comparable = std::none_of(report.differences.begin(), report.differences.end(), Blocks);
+  }
   if (report.cells.empty())
     throw std::invalid_argument("compare: no cell (target x job x parameters) is on both sides");
   if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
   else std::cout << RenderCompareText(report);
+  if (report.comparable == false) return kExitNotComparable;
   return report.AnyWorse() ? kExitWorse : 0;
 }
 
@@ -87,6 +108,10 @@ CLI::App* AddCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--noise", args->noise_pct,
                   "Changes within +-this percent are no change")->capture_default_str();
   cmd->add_flag("--json", args->json, "One JSON object per cell and metric");
+  cmd->add_option("--allow-diff", args->allow_diff,
+                  "An environment item (or prefix: machine.nvme) that may differ: the factor "
+                  "compared (repeatable)")
+      ->allow_extra_args(false);
   cmd->callback([args, exit_code] {
     try {
       *exit_code = RunCompare(*args);

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "backend/disk_driver.h"
+#include "execute/environment_fingerprint.h"
 #include "execute/host_info.h"
 #include "execute/plan_executor.h"
 #include "images/filesystem_image.h"
@@ -76,6 +77,9 @@ ManifestDoc InitialManifest(const PreparedScenario& p) {
                           {"machine", m.label},
                           {"params", p.plan.runs[i].params}});
   doc.host = DescribeHost();
+  FingerprintSources sources;
+  sources.work_dir = p.options.work_dir;
+  doc.environment = EnvironmentFingerprint(sources);
   doc.scenario_file = p.options.fio_path.empty() ? p.options.scenario_path : p.options.fio_path;
   doc.scenario = p.scenario.expanded;
   doc.order = p.scenario.order == RunOrder::Random ? "random" : "sequential";

@@ -33,6 +33,7 @@ json ToJson(const ManifestBareMetal& u) {
 void to_json(json& j, const ManifestDoc& m) {
   j = {{"schema_version", kResultsSchemaVersion},
        {"host", m.host},
+       {"environment", m.environment},
        {"scenario_file", m.scenario_file},
        {"scenario", m.scenario},
        {"order", {{"order", m.order}, {"seed", m.order_seed}}},

@@ -45,6 +45,8 @@ struct ManifestHostFailure {
 
 struct ManifestDoc {
   nlohmann::json host = nlohmann::json::object();  // DescribeHost()
+  // EnvironmentFingerprint(): what compare checks before it judges two directories.
+  nlohmann::json environment = nlohmann::json::object();
   std::string scenario_file;
   nlohmann::json scenario = nlohmann::json::object();  // every default applied
   std::string order = "sequential";

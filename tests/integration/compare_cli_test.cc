@@ -83,6 +83,30 @@ TEST_F(CompareCliTest, TheSameDirectoryAgainstItselfIsNeverWorse) {
   }
 }
 
+// The manifest records the environment; a CAND whose backing device was set up otherwise
+// (here: its recorded read_ahead_kb edited) is not comparable unless that is allowed.
+TEST_F(CompareCliTest, AnEnvironmentItemThatDiffersIsExitFiveNamingIt) {
+  const std::string out = *dir_ + "/out", other = *dir_ + "/other";
+  const auto manifest = nlohmann::json::parse(testing::Slurp(out + "/manifest.json"));
+  const auto& env = manifest["environment"];
+  for (const char* item : {"host.kernel", "cpu.model", "cpu.mitigations", "mm.thp",
+                           "qemu.binary_sha256", "backing_device.read_ahead_kb",
+                           "backing_device.scheduler", "storbed.git_revision", "load.avg1"})
+    EXPECT_TRUE(env.contains(item)) << item << " in " << env.dump(2);
+  fs::remove_all(other);
+  fs::copy(out, other, fs::copy_options::recursive);
+  auto edited = manifest;
+  edited["environment"]["backing_device.read_ahead_kb"] = "4096";
+  std::ofstream(other + "/manifest.json") << edited.dump();
+  const testing::CliRun c = Compare({out, other}, "env");
+  EXPECT_EQ(c.exit, "exited with status 5") << c.log;
+  EXPECT_NE(c.log.find("not comparable: backing_device.read_ahead_kb differs"), std::string::npos)
+      << c.log;
+  const testing::CliRun allowed =
+      Compare({out, other, "--allow-diff", "backing_device.read_ahead_kb"}, "env-allowed");
+  EXPECT_EQ(allowed.exit, "exited with status 0") << allowed.log;
+}
+
 TEST_F(CompareCliTest, BadInputIsOneLineAndExitTwo) {
   const std::string d = *dir_;
   fs::create_directories(d + "/empty-dir");

@@ -1,0 +1,33 @@
+// The comparability gate of `storbed compare`: the environment items of two manifests
+// (manifest.json "environment", and each guest machine's kernel, accelerator, agent, QEMU
+// version and argv without paths) side by side, and which differences stop a verdict.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace storbed {
+
+struct EnvironmentDiff {
+  std::string item, base, cand;
+  // False for items that describe the moment a run started (load.*): shown, not gated.
+  bool gating = true;
+  bool allowed = false;  // named by --allow-diff
+};
+
+// Every item whose value differs, in item order. A manifest without an environment
+// (results from before it was recorded) gives one gating item "environment" saying so.
+std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifest,
+                                              const nlohmann::json& cand_manifest,
+                                              const std::vector<std::string>& allowed);
+
+// The QEMU argv without what differs between runs of one configuration: paths and
+// sockets ("/var/tmp/storbed-work-x/backing.raw" -> "<path>").
+std::string ArgvWithoutPaths(const nlohmann::json& argv);
+
+// True when a difference stops the verdict (gating and not allowed).
+bool Blocks(const EnvironmentDiff& d);
+
+}  // namespace storbed

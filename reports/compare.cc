@@ -9,6 +9,7 @@
 
 #include "analysis/run_stats.h"
 #include "reports/cells.h"
+#include "scenario/target_kind.h"
 
 namespace storbed {
 namespace {
@@ -118,6 +119,59 @@ MetricSummary Summarize(const std::string& metric, const std::vector<MetricRow>&
   return s;
 }
 
+// One sample per repeat: the guest run's value over its bare-metal twin's in the same
+// repeat, the cost of virtualisation as the runs saw it.
+std::vector<double> TwinRatios(const Runs& guest, const Runs& bare, const CompareMetric& m) {
+  std::map<int, double> bare_by_repeat;
+  for (const RunRecord* r : bare.ok)
+    if (auto v = m.value(*r); v && *v != 0) bare_by_repeat[r->params.value("repeat", 0)] = *v;
+  std::vector<double> out;
+  for (const RunRecord* r : guest.ok) {
+    const auto v = m.value(*r);
+    const auto it = bare_by_repeat.find(r->params.value("repeat", 0));
+    if (v && it != bare_by_repeat.end()) out.push_back(*v / it->second);
+  }
+  return out;
+}
+
+const MetricRow* FindRow(const std::vector<MetricRow>& rows, const std::string& cell,
+                         const std::string& metric) {
+  for (const MetricRow& r : rows)
+    if (r.cell == cell && r.metric == metric) return &r;
+  return nullptr;
+}
+
+using CellMap = std::map<std::string, Runs>;
+
+// The bare-metal control. For a guest cell whose bare-metal twin (same job and parameters)
+// is on both sides: a judged metric that moved on bare metal too, beyond the noise, says
+// so; and the guest/bare-metal ratio of IOPS is compared as a metric of its own.
+void AddBareMetalControl(const CellMap& base, const CellMap& cand, const CompareMetric& iops,
+                         const CompareOptions& o, uint64_t& seed, CompareReport& report) {
+  if (IsTargetField(o.by)) return;  // cells carry no target to pair
+  std::vector<MetricRow> added;
+  for (const CellSummary& cell : report.cells) {
+    const Runs& b = base.at(cell.cell);
+    if (b.ok.empty() || b.ok.front()->target == kBareMetalTarget) continue;
+    const std::string twin = kBareMetalTarget + cell.cell.substr(cell.cell.find(' '));
+    if (!base.count(twin) || !cand.count(twin)) continue;
+    for (MetricRow& row : report.rows) {
+      if (row.cell != cell.cell || row.direction == Better::None || !row.ratio) continue;
+      const MetricRow* t = FindRow(report.rows, twin, row.metric);
+      if (!t || !t->ratio || (t->verdict != "better" && t->verdict != "worse")) continue;
+      if ((*t->ratio > 1) != (*row.ratio > 1)) continue;
+      const double change = (*t->ratio - 1) * 100;
+      row.detail += std::string(row.detail.empty() ? "" : "; ") + "environment moved too (bare metal " +
+                    (change > 0 ? "+" : "") + std::to_string(int(std::lround(change))) + "%)";
+    }
+    const CompareMetric ratio{"iops guest/bare-metal", Better::Higher, nullptr};
+    added.push_back(CompareOneMetric(cell.cell, ratio, TwinRatios(b, base.at(twin), iops),
+                                     TwinRatios(cand.at(cell.cell), cand.at(twin), iops), o,
+                                     seed++));
+  }
+  report.rows.insert(report.rows.end(), added.begin(), added.end());
+}
+
 }  // namespace
 
 CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field) {
@@ -193,10 +247,14 @@ CompareReport Compare(const CompareSides& sides, const CompareOptions& options) 
     }
     report.cells.push_back(std::move(summary));
   }
-  for (const CompareMetric& m : metrics)
+  AddBareMetalControl(base, cand, metrics.front() /* iops */, options, seed, report);
+  std::vector<std::string> names;
+  for (const CompareMetric& m : metrics) names.push_back(m.name);
+  names.push_back("iops guest/bare-metal");
+  for (const std::string& name : names)
     if (std::any_of(report.rows.begin(), report.rows.end(),
-                    [&](const MetricRow& r) { return r.metric == m.name; }))
-      report.metrics.push_back(Summarize(m.name, report.rows));
+                    [&](const MetricRow& r) { return r.metric == name; }))
+      report.metrics.push_back(Summarize(name, report.rows));
   return report;
 }
 

@@ -147,5 +147,33 @@ TEST(CompareTest, SignificantCellsThatDisagreeMakeTheMetricMixed) {
   EXPECT_EQ(r.metrics.front().better, 1u);
 }
 
+// Guest and bare metal both 10% slower: the host moved, and the cost of virtualisation
+// (guest/bare-metal) did not change.
+TEST(CompareTest, TheBareMetalTwinSaysWhenTheEnvironmentMovedToo) {
+  auto side = [](double guest, double bare) {
+    std::vector<RunRecord> runs;
+    for (int i = 0; i < 6; ++i) {
+      const double wobble = 1 + 0.002 * (i % 3);
+      runs.push_back(MadeRun("nvme", "rand", guest * wobble, 100, i + 1));
+      runs.push_back(MadeRun("bare-metal", "rand", bare * wobble, 50, i + 1));
+    }
+    return runs;
+  };
+  const CompareReport r = Compare({"a", "b", side(1000, 4000), side(900, 3600)}, {});
+  const MetricRow* guest = nullptr;
+  const MetricRow* cost = nullptr;
+  for (const MetricRow& row : r.rows) {
+    if (row.cell == "nvme rand" && row.metric == "iops") guest = &row;
+    if (row.cell == "nvme rand" && row.metric == "iops guest/bare-metal") cost = &row;
+  }
+  ASSERT_TRUE(guest && cost);
+  EXPECT_EQ(guest->verdict, "worse");
+  EXPECT_NE(guest->detail.find("environment moved too (bare metal -10%)"), std::string::npos)
+      << guest->detail;
+  EXPECT_NEAR(*cost->ratio, 1.0, 1e-9);
+  EXPECT_EQ(cost->verdict, "no change");
+  EXPECT_EQ(r.metrics.back().metric, "iops guest/bare-metal");
+}
+
 }  // namespace
 }  // namespace storbed

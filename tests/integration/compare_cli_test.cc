@@ -138,5 +138,36 @@ TEST_F(CompareCliTest, BadInputIsOneLineAndExitTwo) {
   }
 }
 
+// A guest target beside its bare-metal twin, run twice: compare pairs them and judges the
+// guest/bare-metal ratio of IOPS (the cost of virtualisation) as a metric of its own.
+TEST(CompareGuestTest, TheGuestIsComparedWithItsBareMetalTwin) {
+  const std::string dir = testing::ScratchDir("compare-guest");
+  std::ofstream(dir + "/g.json") << R"({"name": "g", "targets": ["virtio-blk", "bare-metal"],
+      "repeats": 3, "machine": {"memory": "256m"}, "disk": {"size": "16m"},
+      "jobs": [{"name": "r", "pattern": "random", "ioengine": "io_uring", "iodepth": 4,
+                "io_size": "1m"}]})";
+  for (const char* side : {"a", "b"}) {
+    const testing::CliRun run = testing::RunCli(
+        {"run", dir + "/g.json", "--out", dir + "/" + side, "--work-dir", dir},
+        dir + "/" + side + ".log");
+    ASSERT_EQ(run.exit, "exited with status 0") << run.log;
+  }
+  const testing::CliRun c =
+      testing::RunCli({"compare", dir + "/a", dir + "/b", "--json"}, dir + "/compare.log");
+  EXPECT_TRUE(c.exit == "exited with status 0" || c.exit == "exited with status 4") << c.log;
+  const auto doc = nlohmann::json::parse(c.log.substr(c.log.find('{')));
+  EXPECT_EQ(doc["comparable"], true) << doc["differences"].dump(2);
+  bool cost = false;
+  for (const auto& row : doc["rows"])
+    if (row["metric"] == "iops guest/bare-metal") {
+      cost = true;
+      EXPECT_EQ(row["cell"], "virtio-blk r");
+      EXPECT_EQ(row["n_base"], 3);
+      EXPECT_EQ(row["n_cand"], 3);
+    }
+  EXPECT_TRUE(cost) << c.log;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace storbed

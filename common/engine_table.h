@@ -19,13 +19,15 @@ struct EngineRow {
   const char* name;  // scenario and wire name
   // fio ioengine names imported as this engine (up to three, unused ones null); a name
   // other than `name` is imported with the note "ioengine <fio> runs as <name> (<why>)".
-  const char* fio_names[3];
-  const char* fio_why;
-  bool async;            // keeps iodepth IOs in flight; false: one call at a time
-  bool reap_poll;        // reap modes: wait and poll (true) or wait only
-  bool needs_buffered;   // works through the page cache only: direct must be false
-  uint32_t max_iodepth;  // 1 for the synchronous engines; 0 = no limit
-  const char* help;      // one line
+  const char* fio_names[3] = {};
+  const char* fio_why = "";
+  // A row states only what differs from these: a synchronous engine, wait-only, direct
+  // or buffered, one IO at a time.
+  bool async = false;         // keeps iodepth IOs in flight; false: one call at a time
+  bool reap_poll = false;     // reap modes: wait and poll (true) or wait only
+  bool needs_buffered = false;  // works through the page cache only: direct must be false
+  uint32_t max_iodepth = 1;   // 1 for the synchronous engines; 0 = no limit
+  const char* help = "";      // one line
 };
 
 // Every engine, in declaration order.

@@ -3,12 +3,12 @@
 #include <map>
 #include <regex>
 
+#include "reports/cells.h"
+
 namespace storbed {
 namespace {
 
 using Items = std::map<std::string, std::string>;
-
-std::string Text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 // The manifest's items, flat: "environment" as it is, and "machine.<label>.<what>".
 Items ItemsOf(const nlohmann::json& manifest) {
@@ -16,11 +16,11 @@ Items ItemsOf(const nlohmann::json& manifest) {
   // Copies: items() of a temporary would outlive it.
   const nlohmann::json environment = manifest.value("environment", nlohmann::json::object());
   const nlohmann::json machines = manifest.value("machines", nlohmann::json::object());
-  for (const auto& [k, v] : environment.items()) items[k] = Text(v);
+  for (const auto& [k, v] : environment.items()) items[k] = ParamText(v);
   for (const auto& [label, m] : machines.items()) {
     const std::string prefix = "machine." + label + ".";
     for (const char* key : {"guest_kernel", "accel", "agent_version", "qemu_version"})
-      if (m.contains(key)) items[prefix + key] = Text(m[key]);
+      if (m.contains(key)) items[prefix + key] = ParamText(m[key]);
     if (m.contains("argv")) items[prefix + "argv"] = ArgvWithoutPaths(m["argv"]);
   }
   return items;
@@ -32,7 +32,7 @@ std::string ArgvWithoutPaths(const nlohmann::json& argv) {
   static const std::regex kPath("/[^,= ]+");
   std::string out;
   for (const auto& a : argv)
-    out += (out.empty() ? "" : " ") + std::regex_replace(Text(a), kPath, "<path>");
+    out += (out.empty() ? "" : " ") + std::regex_replace(ParamText(a), kPath, "<path>");
   return out;
 }
 

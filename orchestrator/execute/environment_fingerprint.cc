@@ -13,6 +13,7 @@
 
 #include "execute/host_info.h"
 #include "images/sha256.h"
+#include "version.h"
 
 namespace storbed {
 namespace {
@@ -28,9 +29,9 @@ std::string Selected(const std::string& line) {
   return line.substr(open + 1, close - open - 1);
 }
 
-// The first "key : value" of /proc/cpuinfo with this key.
-std::string CpuInfo(const std::string& proc, const std::string& key) {
-  std::ifstream in(proc + "/cpuinfo");
+// The first "key : value" of /proc/cpuinfo's text with this key.
+std::string CpuInfo(const std::string& cpuinfo, const std::string& key) {
+  std::istringstream in(cpuinfo);
   for (std::string line; std::getline(in, line);)
     if (line.rfind(key, 0) == 0 && line.find(':') != std::string::npos)
       return line.substr(line.find(':') + 2);
@@ -105,10 +106,12 @@ nlohmann::json EnvironmentFingerprint(const FingerprintSources& s) {
   utsname u{};
   uname(&u);
   const std::string cpu = s.sys_root + "/devices/system/cpu";
+  std::stringstream cpuinfo;
+  cpuinfo << std::ifstream(s.proc_root + "/cpuinfo").rdbuf();  // read once, two fields
   nlohmann::json f = {
       {"host.kernel", std::string(u.release) + " " + u.version},
-      {"cpu.model", OrUnknown(CpuInfo(s.proc_root, "model name"))},
-      {"cpu.microcode", OrUnknown(CpuInfo(s.proc_root, "microcode"))},
+      {"cpu.model", OrUnknown(CpuInfo(cpuinfo.str(), "model name"))},
+      {"cpu.microcode", OrUnknown(CpuInfo(cpuinfo.str(), "microcode"))},
       {"cpu.governor", OrUnknown(ReadFirstLine(cpu + "/cpu0/cpufreq/scaling_governor"))},
       {"cpu.boost", Boost(s.sys_root)},
       {"cpu.smt", OrUnknown(ReadFirstLine(cpu + "/smt/control"))},
@@ -116,7 +119,7 @@ nlohmann::json EnvironmentFingerprint(const FingerprintSources& s) {
       {"mm.thp", OrUnknown(Selected(ReadFirstLine(s.sys_root +
                                                   "/kernel/mm/transparent_hugepage/enabled")))},
       {"memory.total", OrUnknown(ReadFirstLine(s.proc_root + "/meminfo"))},
-      {"storbed.git_revision", DescribeHost().value("git_revision", "unknown")},
+      {"storbed.git_revision", kGitRevision},
   };
   const std::string qemu = InPath(s.qemu_binary);
   f["qemu.binary_sha256"] = OrUnknown(qemu.empty() ? "" : FileSha256(qemu));

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <ctime>
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "backend/disk_driver.h"
 #include "execute/environment_fingerprint.h"
+#include "execute/guest_modules.h"
 #include "execute/host_info.h"
 #include "execute/plan_executor.h"
 #include "images/filesystem_image.h"
@@ -82,7 +84,7 @@ ManifestDoc InitialManifest(const PreparedScenario& p) {
   doc.environment = EnvironmentFingerprint(sources);
   doc.scenario_file = p.options.fio_path.empty() ? p.options.scenario_path : p.options.fio_path;
   doc.scenario = p.scenario.expanded;
-  doc.order = p.scenario.order == RunOrder::Random ? "random" : "sequential";
+  doc.order = ToString(p.scenario.order);
   doc.order_seed = p.scenario.order_seed;
   doc.session = p.session;
   doc.hosts = DescribeHosts(p.hosts, {});
@@ -122,7 +124,7 @@ const GuestImage& ImageFor(PreparedScenario& p, const RunDeps& deps, const Machi
   const std::string key = GuestImageKey(machine);
   auto it = p.images.find(key);
   if (it != p.images.end()) return it->second;
-  GuestImage image = deps.build_image(machine, p.options);
+  GuestImage image = deps.build_image(machine, GuestModulesFor(p.scenario), p.options);
   log << DescribeImage(image);
   p.manifest->AddGuestImage(key, {.kernel = image.kernel_path,
                                   .kernel_release = image.kernel_release,
@@ -194,9 +196,15 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
 }
 
 std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
+  // Interleaved rounds are a comparison only when they run one at a time, in plan order,
+  // on one host: the first, with one slot.
+  const bool interleaved = p.scenario.order == RunOrder::Interleaved;
   size_t slots = 0;
   for (const auto& h : p.hosts) slots += h.max_guests;
-  const bool sequential = slots == 1;
+  const bool sequential = slots == 1 || interleaved;
+  if (interleaved && slots > 1)
+    LineLog(*p.sink, "") << "order interleaved: one machine at a time on host "
+                         << p.hosts.front().name << " (max_guests and other hosts unused)\n";
   auto image_for = [&p](const MachineConfig& m) -> const GuestImage& {
     return p.images.at(GuestImageKey(m));  // PrepareRun made every one
   };
@@ -206,11 +214,14 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
                         [&](const RunHost& h) { return deps.make_backend(h, p.session); });
   if (!sequential) PrepareBackendsForThreads(p.hosts);
   std::vector<ScheduledHost> scheduled;
-  for (const auto& h : p.hosts) scheduled.push_back({h.name, h.max_guests});
+  for (const auto& h : p.hosts) scheduled.push_back({h.name, interleaved ? 1 : h.max_guests});
+  if (interleaved) scheduled.resize(std::min<size_t>(scheduled.size(), 1));
   try {
-    return RunSchedule(
+    std::vector<HostStatus> status = RunSchedule(
         sequential ? UnitsInPlanOrder(p.plan) : GroupUnitsForHosts(p.plan, p.scenario), scheduled,
         executor);
+    status.resize(p.hosts.size(), HostStatus::Unused);
+    return status;
   } catch (...) {
     p.manifest->MarkInterrupted();
     p.manifest->Finish(UtcTimestamp(), p.results->Failures(), nullptr);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "backend/disk_driver.h"
@@ -121,38 +122,55 @@ std::vector<Pending> Combos(const Scenario& s, size_t m, TargetKind target,
   return combos;
 }
 
+// One round of a machine's combinations: warm-up `n` or repeat `n` of each, in declared
+// order.
+std::vector<Pending> Round(const Scenario& s, const std::vector<Pending>& combos, uint32_t n,
+                           bool warmup) {
+  std::vector<Pending> out;
+  for (Pending p : combos) {
+    p.run.warmup = warmup;
+    p.run.params["repeat"] = warmup ? 0 : n;
+    p.run.params["warmup"] = warmup;
+    if (warmup) p.base += "-w" + std::to_string(n);
+    else if (s.repeats > 1) p.base += "-r" + std::to_string(n);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// Rounds first..last (warm-up rounds are 1..warmup, measured ones after), each freshly
+// shuffled.
+std::vector<Pending> ShuffledRounds(const Scenario& s, const std::vector<Pending>& combos,
+                                    uint32_t first, uint32_t last, std::mt19937_64& rng) {
+  std::vector<Pending> runs;
+  for (uint32_t w = first; w <= last; ++w) {
+    const bool warmup = w <= s.warmup;
+    std::vector<Pending> r = Round(s, combos, warmup ? w : w - s.warmup, warmup);
+    Shuffle(r, rng);
+    runs.insert(runs.end(), r.begin(), r.end());
+  }
+  return runs;
+}
+
 // The warm-ups and repeats of a machine's combinations, in declared order (each
 // combination's warm-ups, then its repeats) or in freshly shuffled rounds.
 std::vector<Pending> OrderRuns(const Scenario& s, const std::vector<Pending>& combos,
                                std::mt19937_64& rng) {
-  auto round = [&](std::vector<Pending>& out, uint32_t n, bool warmup) {
-    for (Pending p : combos) {
-      p.run.warmup = warmup;
-      p.run.params["repeat"] = warmup ? 0 : n;
-      p.run.params["warmup"] = warmup;
-      if (warmup) p.base += "-w" + std::to_string(n);
-      else if (s.repeats > 1) p.base += "-r" + std::to_string(n);
-      out.push_back(std::move(p));
-    }
-  };
+  if (s.order != RunOrder::Sequential)
+    return ShuffledRounds(s, combos, 1, s.warmup + s.repeats, rng);
+  std::vector<Pending> all;
+  for (uint32_t w = 1; w <= s.warmup; ++w) {
+    auto r = Round(s, combos, w, true);
+    all.insert(all.end(), r.begin(), r.end());
+  }
+  for (uint32_t r = 1; r <= s.repeats; ++r) {
+    auto round = Round(s, combos, r, false);
+    all.insert(all.end(), round.begin(), round.end());
+  }
   std::vector<Pending> runs;
-  if (s.order != RunOrder::Random) {
-    std::vector<Pending> all;
-    for (uint32_t w = 1; w <= s.warmup; ++w) round(all, w, true);
-    for (uint32_t r = 1; r <= s.repeats; ++r) round(all, r, false);
-    const size_t per = s.warmup + s.repeats;
-    for (size_t c = 0; c < combos.size(); ++c)
-      for (size_t k = 0; k < per; ++k) runs.push_back(all[k * combos.size() + c]);
-    return runs;
-  }
-  // Rounds: every warm-up round, then every measured round, each freshly shuffled.
-  for (uint32_t w = 1; w <= s.warmup + s.repeats; ++w) {
-    const bool warmup = w <= s.warmup;
-    std::vector<Pending> r;
-    round(r, warmup ? w : w - s.warmup, warmup);
-    Shuffle(r, rng);
-    runs.insert(runs.end(), r.begin(), r.end());
-  }
+  const size_t per = s.warmup + s.repeats;
+  for (size_t c = 0; c < combos.size(); ++c)
+    for (size_t k = 0; k < per; ++k) runs.push_back(all[k * combos.size() + c]);
   return runs;
 }
 
@@ -160,16 +178,51 @@ struct Group {
   TargetKind target;
   size_t machine;
   std::vector<Pending> runs;
+  uint32_t block = 0;  // interleaved: the round this boot runs (0: every round)
 };
+
+struct MachineCombos {
+  TargetKind target;
+  size_t machine;
+  std::vector<Pending> combos;
+};
+
+// Randomised complete blocks: round r boots every machine once, in a fresh random order,
+// and runs repeat r of each of its combinations (shuffled, after the warm-ups every boot
+// gets), so drift over the session hits every side of every factor alike. One machine
+// needs no reboot: its rounds are shuffled in place, as in random order.
+std::vector<Group> Interleave(const Scenario& s, const std::vector<MachineCombos>& machines,
+                              std::mt19937_64& rng) {
+  if (machines.size() == 1)
+    return {Group{machines[0].target, machines[0].machine,
+                  ShuffledRounds(s, machines[0].combos, 1, s.warmup + s.repeats, rng), 0}};
+  std::vector<Group> groups;
+  for (uint32_t r = 1; r <= s.repeats; ++r) {
+    std::vector<size_t> order(machines.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    Shuffle(order, rng);
+    for (const size_t i : order) {
+      const MachineCombos& m = machines[i];
+      std::vector<Pending> runs = ShuffledRounds(s, m.combos, 1, s.warmup, rng);
+      const std::vector<Pending> measured =
+          ShuffledRounds(s, m.combos, s.warmup + r, s.warmup + r, rng);
+      runs.insert(runs.end(), measured.begin(), measured.end());
+      groups.push_back(Group{m.target, m.machine, std::move(runs), r});
+    }
+  }
+  return groups;
+}
 
 // Numbers the runs in group order and labels the machines.
 RunPlan Number(const std::vector<Group>& groups) {
   RunPlan plan;
   for (const Group& g : groups) {
-    size_t variants = 0;
-    for (const Group& other : groups) variants += other.target == g.target;
+    std::set<size_t> variants;  // the target's machine combinations
+    for (const Group& other : groups)
+      if (other.target == g.target) variants.insert(other.machine);
     PlannedMachine pm{g.target, g.machine, ToString(g.target), plan.runs.size(), g.runs.size()};
-    if (variants > 1) pm.label += "-m" + std::to_string(g.machine + 1);
+    if (variants.size() > 1) pm.label += "-m" + std::to_string(g.machine + 1);
+    if (g.block > 0) pm.label += "-b" + std::to_string(g.block);
     plan.machines.push_back(pm);
     for (const Pending& p : g.runs) {
       char number[16];
@@ -186,7 +239,7 @@ RunPlan Number(const std::vector<Group>& groups) {
 
 RunPlan PlanScenario(const Scenario& s) {
   std::mt19937_64 rng(s.order_seed);
-  std::vector<Group> groups;
+  std::vector<MachineCombos> machines;
   for (const TargetKind target : s.targets) {
     std::vector<std::string> backings_seen;
     for (size_t m = 0; m < s.machines.size(); ++m) {
@@ -195,11 +248,14 @@ RunPlan PlanScenario(const Scenario& s) {
       if (target == TargetKind::BareMetal &&
           !BareMetalBacking(s.machines[m], backings_seen, machine_params, bare_values))
         continue;
-      const std::vector<Pending> combos = Combos(s, m, target, machine_params, bare_values);
-      if (combos.empty()) continue;
-      groups.push_back(Group{target, m, OrderRuns(s, combos, rng)});
+      std::vector<Pending> combos = Combos(s, m, target, machine_params, bare_values);
+      if (!combos.empty()) machines.push_back({target, m, std::move(combos)});
     }
   }
+  if (s.order == RunOrder::Interleaved) return Number(Interleave(s, machines, rng));
+  std::vector<Group> groups;
+  for (const MachineCombos& m : machines)
+    groups.push_back(Group{m.target, m.machine, OrderRuns(s, m.combos, rng)});
   if (s.order == RunOrder::Random) Shuffle(groups, rng);
   return Number(groups);
 }
@@ -261,8 +317,8 @@ std::string RenderDryRun(const Scenario& s, const DryRun& d, const std::string& 
   }
   out << d.plan.runs.size() << " runs (" << d.measured_runs << " measured, " << d.warmup_runs
       << " warm-up), " << d.guest_boots << " guest boots, order "
-      << (s.order == RunOrder::Random ? "random (seed " + std::to_string(s.order_seed) + ")"
-                                      : std::string("sequential"))
+      << ToString(s.order)
+      << (s.order != RunOrder::Sequential ? " (seed " + std::to_string(s.order_seed) + ")" : "")
       << "\nestimated time: " << static_cast<long>(d.estimate_s + 0.5) << " s under " << accel
       << " (boot " << (accel == "kvm" ? kBootKvmS : kBootTcgS) << " s per guest, "
       << kRunOverheadS << " s per run, " << kAssumedMiBs

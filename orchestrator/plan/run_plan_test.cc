@@ -88,6 +88,57 @@ TEST(RunPlanTest, RandomOrderIsReproducibleBySeedAndKeepsMachinesTogether) {
   }
 }
 
+TEST(RunPlanTest, InterleavedBootsEveryMachineOncePerRoundInAShuffledOrder) {
+  const std::string base = R"({"name": "t", "targets": ["virtio-blk", "bare-metal"],
+      "order": "interleaved", "repeats": 4, "warmup": 1, "disk": {"cache": ["none", "writeback"]},
+      "jobs": [{"name": "a", "bs": ["4k", "8k"]}], "order_seed": )";
+  const RunPlan plan = PlanScenario(Parse(base + "3}"));
+  // 2 guest machines + one bare-metal backing, each booted once per round.
+  ASSERT_EQ(plan.machines.size(), 3u * 4);
+  std::set<std::string> labels;
+  std::vector<std::string> first_of_round;
+  for (size_t u = 0; u < plan.machines.size(); ++u) {
+    const PlannedMachine& m = plan.machines[u];
+    EXPECT_TRUE(labels.insert(m.label).second) << m.label;
+    const size_t round = u / 3 + 1;
+    EXPECT_NE(m.label.find("-b" + std::to_string(round)), std::string::npos) << m.label;
+    if (u % 3 == 0) first_of_round.push_back(m.label.substr(0, m.label.find("-b")));
+    // Each boot: a warm-up of both combinations, then repeat `round` of both.
+    ASSERT_EQ(m.run_count, 4u);
+    std::set<int> bs;
+    for (size_t i = m.first_run; i < m.first_run + m.run_count; ++i) {
+      const PlannedRun& r = plan.runs[i];
+      EXPECT_EQ(r.machine, m.machine);
+      EXPECT_EQ(r.warmup, i < m.first_run + 2);
+      EXPECT_EQ(r.params["repeat"], r.warmup ? 0 : int(round));
+      if (!r.warmup) bs.insert(r.params["job.bs"].get<int>());
+    }
+    EXPECT_EQ(bs, (std::set<int>{4096, 8192}));
+  }
+  // The rounds' orders are shuffled: not every round starts with the same machine.
+  EXPECT_GT(std::set<std::string>(first_of_round.begin(), first_of_round.end()).size(), 1u);
+  EXPECT_EQ(Ids(plan.runs), Ids(PlanScenario(Parse(base + "3}")).runs));
+  EXPECT_NE(Ids(plan.runs), Ids(PlanScenario(Parse(base + "4}")).runs));
+}
+
+TEST(RunPlanTest, InterleavedOneMachineShufflesItsRoundsWithoutRebooting) {
+  const RunPlan plan = PlanScenario(Parse(R"({"name": "t", "targets": ["virtio-blk"],
+      "order": "interleaved", "repeats": 5, "order_seed": 2,
+      "jobs": [{"name": "a", "read_ahead_kb": [0, 128]}]})"));
+  ASSERT_EQ(plan.machines.size(), 1u);
+  EXPECT_EQ(plan.machines[0].label, "virtio-blk");
+  ASSERT_EQ(plan.runs.size(), 10u);
+  size_t swapped = 0;  // rounds whose read_ahead_kb 128 ran first
+  for (size_t i = 0; i < plan.runs.size(); i += 2) {
+    EXPECT_EQ(plan.runs[i].params["repeat"], int(i / 2 + 1));
+    EXPECT_EQ(plan.runs[i + 1].params["repeat"], int(i / 2 + 1));
+    EXPECT_NE(plan.runs[i].params["job.read_ahead_kb"], plan.runs[i + 1].params["job.read_ahead_kb"]);
+    swapped += plan.runs[i].params["job.read_ahead_kb"] == 128;
+  }
+  EXPECT_GT(swapped, 0u);
+  EXPECT_LT(swapped, 5u);
+}
+
 TEST(RunPlanTest, DryRunCountsBootsAndEstimatesTime) {
   const Scenario s = Parse(R"({"name": "t", "targets": ["virtio-blk", "bare-metal"], "warmup": 1,
       "machine": {"vcpus": [1, 2]},

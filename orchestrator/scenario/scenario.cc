@@ -205,7 +205,8 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
                                          "matrix_exclude[" + std::to_string(i) + "]"));
   s.repeats = top["repeats"];
   s.warmup = top["warmup"];
-  s.order = top["order"] == "random" ? RunOrder::Random : RunOrder::Sequential;
+  for (const RunOrder order : {RunOrder::Random, RunOrder::Interleaved})
+    if (top["order"] == ToString(order)) s.order = order;
   s.order_seed = top["order_seed"];
 
   for (const auto& m : Product(machine, "machine")) {
@@ -249,6 +250,15 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
   s.expanded["disk"] = disk;
   s.expanded["jobs"] = expanded_jobs;
   return s;
+}
+
+std::string ToString(RunOrder order) {
+  switch (order) {
+    case RunOrder::Random: return "random";
+    case RunOrder::Interleaved: return "interleaved";
+    case RunOrder::Sequential: break;
+  }
+  return "sequential";
 }
 
 Scenario ParseScenario(const std::string& text, const std::string& path) {

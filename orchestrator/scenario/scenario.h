@@ -75,7 +75,11 @@ struct JobCase {
 // Keys are qualified ("machine.x", "disk.x", "job.x") or "target".
 using ExcludeRule = std::vector<std::pair<std::string, nlohmann::json>>;
 
-enum class RunOrder { Sequential, Random };
+// Interleaved: randomised complete blocks, one boot of every machine per repeat
+// (run_plan.h).
+enum class RunOrder { Sequential, Random, Interleaved };
+// "sequential", "random", "interleaved": the scenario's and the manifest's name.
+std::string ToString(RunOrder order);
 
 struct Scenario {
   std::string path;

@@ -60,11 +60,14 @@ std::vector<FieldSpec> TopLevel() {
            "Warm-up runs per combination before the measured ones; recorded with status "
            "\"warmup\" and left out of the report table."),
       Spec("scenario", "order", FieldType::Enum, "\"sequential\"", 0, 0, "",
-           "Run order: sequential (as declared), or random (machines and runs shuffled with "
-           "order_seed; the runs of one machine stay together).",
-           {"sequential", "random"}),
+           "Run order: sequential (as declared); random (machines and runs shuffled with "
+           "order_seed; the runs of one machine stay together); or interleaved, for A/B "
+           "comparisons: each repeat is a round that boots every machine once in a fresh "
+           "random order and runs every combination once, shuffled (warm-ups at every boot), "
+           "so drift hits every side of every factor alike. Runs one machine at a time.",
+           {"sequential", "random", "interleaved"}),
       Spec("scenario", "order_seed", FieldType::Integer, "1", 0, 9007199254740991.0, "",
-           "Seed of the random order (recorded in the manifest, so a run order can be "
+           "Seed of the random and interleaved orders (recorded in the manifest, so a run order can be "
            "repeated)."),
   };
 }

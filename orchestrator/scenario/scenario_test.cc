@@ -338,7 +338,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: disk.aio: \"native\" needs cache \"none\" (QEMU requires O_DIRECT for "
                 "it)"},
         BadCase{R"({"name": "t", "order": "shuffled", "jobs": [{"name": "a"}]})",
-                "bad.json: order: expected one of sequential, random, got \"shuffled\""},
+                "bad.json: order: expected one of sequential, random, interleaved, got \"shuffled\""},
         BadCase{R"({"name": "t", "repeats": 0, "jobs": [{"name": "a"}]})",
                 "bad.json: repeats: value 0 is out of range [1, 1000]"},
         BadCase{R"({"name": "t", "machine": {"sample_period_ms": 1}, "jobs": [{"name": "a"}]})",

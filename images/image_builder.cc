@@ -118,6 +118,15 @@ uint64_t FileSize(const std::string& path) {
   return size;
 }
 
+std::string KernelConfigSha256(const GuestKernel& kernel) {
+  std::error_code ec;
+  const fs::path image = fs::canonical(kernel.image_path, ec);
+  if (ec) return "";
+  const fs::path config = image.parent_path() / ("config-" + kernel.release);
+  if (!fs::is_regular_file(config, ec)) return "";
+  return Sha256Hex(ReadFileBytes(config.string()));
+}
+
 }  // namespace
 
 GuestImage BuildGuestImage(const ImageRequest& request) {
@@ -125,6 +134,8 @@ GuestImage BuildGuestImage(const ImageRequest& request) {
   GuestImage image;
   image.kernel_path = request.kernel.image_path;
   image.kernel_release = request.kernel.release;
+  image.kernel_sha256 = in.kernel_sha256;
+  image.kernel_config_sha256 = KernelConfigSha256(request.kernel);
   image.content_hash = ContentHash(in);
   for (const InitramfsModule& m : in.contents.modules) image.modules.push_back(m.name);
   image.builtin = in.builtin;

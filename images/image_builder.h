@@ -26,6 +26,10 @@ struct GuestImage {
   std::string initrd_path;   // cache_dir/<content_hash>/initrd.cpio
   std::string content_hash;  // sha256 over everything that goes into the initrd
   std::string kernel_release;
+  std::string kernel_sha256;         // of the kernel image
+  // Of config-<release> beside the kernel image (Debian's /boot layout), "" when absent:
+  // two builds of one release with different configs are different kernels.
+  std::string kernel_config_sha256;
   std::vector<std::string> modules;  // load order, names
   std::vector<std::string> builtin;  // requested or needed, but built into the kernel
   bool from_cache = false;

@@ -97,7 +97,9 @@ GuestKernel FindNewestHostKernel(const std::string& boot_dir, const std::string&
 GuestKernel KernelFromPaths(const std::string& image, const std::string& modules_dir) {
   std::error_code ec;
   if (!fs::exists(image, ec)) {
-    throw ImageError(image, "kernel image " + image + " does not exist");
+    throw ImageError(image, "kernel image " + image +
+                                " does not exist (scripts/fetch-guest-kernel.sh PACKAGE unpacks a "
+                                "Debian kernel package as a guest kernel)");
   }
   if (!fs::is_regular_file(image, ec)) {
     throw ImageError(image, "kernel image " + image + " is not a regular file");

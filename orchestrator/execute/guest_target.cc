@@ -130,12 +130,17 @@ namespace {
 
 // The machine's manifest entry: how it was started and what the guest reported.
 void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
-                   const AccelDecision& accel, const Backend& backend, double boot_s) {
+                   const GuestImage& image, const AccelDecision& accel, const Backend& backend,
+                   double boot_s) {
   const HelloReply& hello = machine.Hello();
   const nlohmann::json entry = {{"argv", machine.Argv()},
                                 {"qemu_version", machine.QemuVersion()},
                                 {"accel", ToString(accel.accel)},
                                 {"guest_kernel", hello.kernel_release},
+                                {"guest_kernel_sha256", image.kernel_sha256},
+                                {"guest_kernel_config_sha256", image.kernel_config_sha256.empty()
+                                                                   ? "not found"
+                                                                   : image.kernel_config_sha256},
                                 {"agent_version", hello.agent_version},
                                 {"devices", hello.devices},
                                 {"modules_loaded", hello.modules_loaded},
@@ -235,7 +240,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   const HelloReply& hello = machine->Hello();
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << SecondsSince(boot_start) << " s\n";
-  RecordMachine(ctx, label, *machine, accel, backend, SecondsSince(boot_start));
+  RecordMachine(ctx, label, *machine, image, accel, backend, SecondsSince(boot_start));
 
   std::string seen;
   const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);

@@ -32,7 +32,10 @@ struct RunDeps {
   std::function<std::unique_ptr<Backend>(const RunHost& host, const std::string& session)>
       make_backend;
   // The guest image (kernel + initramfs with the agent) for `machine`.
-  std::function<GuestImage(const MachineConfig& machine, const RunOptions& options)> build_image;
+  // The image of `machine`'s kernel with `modules` (GuestModulesFor the scenario).
+  std::function<GuestImage(const MachineConfig& machine, const std::vector<std::string>& modules,
+                           const RunOptions& options)>
+      build_image;
   // The accelerator for `choice` ("auto", "kvm", "tcg"); may boot `image` in `probe_dir`.
   std::function<AccelDecision(const std::string& choice, const GuestImage& image,
                               const std::string& probe_dir)>

@@ -40,7 +40,8 @@ class RunStepsTest : public ::testing::Test {
     deps_.make_backend = [this](const RunHost&, const std::string&) {
       return std::make_unique<FakeBackend>(script_, log_);
     };
-    deps_.build_image = [this](const MachineConfig& machine, const RunOptions&) {
+    deps_.build_image = [this](const MachineConfig& machine, const std::vector<std::string>&,
+                               const RunOptions&) {
       ++images_built_;
       GuestImage image;
       image.kernel_path = "/boot/vmlinuz-" + machine.kernel;

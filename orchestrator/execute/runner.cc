@@ -18,15 +18,25 @@ namespace {
 
 GuestKernel KernelFor(const MachineConfig& machine) {
   if (machine.kernel == "host") return FindNewestHostKernel();
+  namespace fs = std::filesystem;
   std::string modules = machine.modules_dir;
   if (modules.empty()) {
-    // A Debian-style name vmlinuz-<release> points at /lib/modules/<release>.
-    const std::string base = std::filesystem::path(machine.kernel).filename();
+    // A Debian-style name vmlinuz-<release> (a link is followed: DEST/vmlinuz of
+    // scripts/fetch-guest-kernel.sh) points at <root>/lib/modules/<release> of an
+    // unpacked package tree <root>/boot/vmlinuz-<release>, else at /lib/modules/<release>.
+    std::error_code ec;
+    const fs::path kernel = fs::exists(machine.kernel, ec) ? fs::canonical(machine.kernel)
+                                                           : fs::path(machine.kernel);
+    const std::string base = kernel.filename();
     const std::string prefix = "vmlinuz-";
     if (base.rfind(prefix, 0) != 0)
       throw ScenarioError("machine.modules_dir: required when machine.kernel (" + machine.kernel +
                           ") is not named vmlinuz-<release>");
-    modules = "/lib/modules/" + base.substr(prefix.size());
+    const std::string release = base.substr(prefix.size());
+    const fs::path tree = kernel.parent_path().parent_path() / "lib/modules" / release;
+    modules = kernel.parent_path().filename() == "boot" && fs::is_directory(tree, ec)
+                  ? tree.string()
+                  : "/lib/modules/" + release;
   }
   return KernelFromPaths(machine.kernel, modules);
 }
@@ -61,9 +71,11 @@ KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
 RunDeps RealRunDeps() {
   RunDeps deps;
   deps.make_backend = MakeHostBackend;
-  deps.build_image = [](const MachineConfig& machine, const RunOptions& options) {
+  deps.build_image = [](const MachineConfig& machine, const std::vector<std::string>& modules,
+                        const RunOptions& options) {
     ImageRequest request;
     request.kernel = KernelFor(machine);
+    request.modules = modules;
     request.agent_path = options.agent_path;
     request.cache_dir = options.image_cache_dir;
     return BuildGuestImage(request);

@@ -1,0 +1,29 @@
+#include "execute/guest_modules.h"
+
+#include <algorithm>
+
+#include "backend/bus_table.h"
+
+namespace storbed {
+
+std::vector<std::string> GuestModulesFor(const Scenario& scenario) {
+  std::vector<std::string> modules;
+  auto add = [&modules](const std::string& m) {
+    if (std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+  };
+  for (const TargetKind& t : scenario.targets)
+    if (t.bus)
+      for (const char* m : RowOf(*t.bus).guest_modules)
+        if (m) add(m);
+  add("virtio_console");
+  for (const MachineVariant& mv : scenario.machines) {
+    if (mv.disk.filesystem.empty()) continue;
+    // crc32c_generic first: ext4 and xfs need the crc32c algorithm only by softdep, which
+    // modules.dep does not list.
+    add("crc32c_generic");
+    add(mv.disk.filesystem);
+  }
+  return modules;
+}
+
+}  // namespace storbed

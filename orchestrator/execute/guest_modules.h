@@ -1,0 +1,17 @@
+// The kernel modules a scenario's guests need: its targets' buses, the agent channel, and
+// the filesystems its disks carry. Nothing else goes in, so a guest kernel that lacks an
+// unused driver (the cloud kernel has no ahci) still boots, and the initramfs stays small.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace storbed {
+
+// In load order, without repeats: each guest target's bus modules (bus_table.cc),
+// virtio_console, then crc32c_generic and ext4 or xfs when a disk has that filesystem.
+std::vector<std::string> GuestModulesFor(const Scenario& scenario);
+
+}  // namespace storbed

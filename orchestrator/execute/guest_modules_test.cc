@@ -1,0 +1,31 @@
+#include "execute/guest_modules.h"
+
+#include <gtest/gtest.h>
+
+namespace storbed {
+namespace {
+
+std::vector<std::string> ModulesOf(const std::string& text) {
+  return GuestModulesFor(ParseScenario(text, "m.json"));
+}
+
+TEST(GuestModulesTest, OnlyTheTargetsBusesAndTheAgentChannel) {
+  EXPECT_EQ(ModulesOf(R"({"name": "t", "targets": ["virtio-blk", "bare-metal"],
+                          "jobs": [{"name": "a"}]})"),
+            (std::vector<std::string>{"virtio_pci", "virtio_blk", "virtio_console"}));
+  EXPECT_EQ(ModulesOf(R"({"name": "t", "targets": ["nvme", "virtio-scsi"],
+                          "jobs": [{"name": "a"}]})"),
+            (std::vector<std::string>{"nvme", "virtio_pci", "virtio_scsi", "sd_mod",
+                                      "virtio_console"}));
+}
+
+TEST(GuestModulesTest, AFilesystemBringsItsModuleAndCrc32c) {
+  EXPECT_EQ(ModulesOf(R"({"name": "t", "targets": ["virtio-blk"],
+                          "disk": {"filesystem": ["none", "xfs", "ext4"], "size": "300m"},
+                          "jobs": [{"name": "a", "size": "16m"}]})"),
+            (std::vector<std::string>{"virtio_pci", "virtio_blk", "virtio_console",
+                                      "crc32c_generic", "xfs", "ext4"}));
+}
+
+}  // namespace
+}  // namespace storbed

@@ -9,6 +9,7 @@
 
 #include "analysis/run_stats.h"
 #include "reports/cells.h"
+#include "scenario/scenario_fields.h"
 #include "scenario/target_kind.h"
 
 namespace storbed {
@@ -174,7 +175,29 @@ void AddBareMetalControl(const CellMap& base, const CellMap& cand, const Compare
 
 }  // namespace
 
-CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field) {
+std::vector<std::string> DeclaredValues(const nlohmann::json& scenario, const std::string& field) {
+  std::vector<std::string> out;
+  auto add = [&out](const nlohmann::json& v) {
+    for (const auto& item : v.is_array() ? v : nlohmann::json::array({v}))
+      if (std::find(out.begin(), out.end(), ParamText(item)) == out.end())
+        out.push_back(ParamText(item));
+  };
+  if (!scenario.is_object()) return out;
+  const size_t dot = field.find('.');
+  const std::string section = dot == std::string::npos ? "" : field.substr(0, dot);
+  const std::string name = field.substr(dot + 1);
+  if (IsTargetField(field) && scenario.contains("targets")) add(scenario["targets"]);
+  if ((section == "machine" || section == "disk") && scenario.contains(section) &&
+      scenario[section].contains(name))
+    add(scenario[section][name]);
+  if (section == "job" && scenario.contains("jobs"))
+    for (const auto& job : scenario["jobs"])
+      if (job.contains(name)) add(job[name]);
+  return out;
+}
+
+CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field,
+                     const std::vector<std::string>& declared) {
   std::vector<std::string> values;
   std::vector<std::string> side_of;
   std::set<std::string> varied;
@@ -188,18 +211,30 @@ CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& f
     if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end())
       values.push_back(value);
   }
-  if (values.empty()) {
-    std::string names = "targets";
-    for (const auto& v : varied) names += ", " + v;
+  std::string names = "targets";
+  for (const auto& v : varied) names += ", " + v;
+  const bool known = IsTargetField(field) || std::any_of(
+      ScenarioFields().begin(), ScenarioFields().end(), [&](const FieldSpec& f) {
+        return f.section != "scenario" && f.section + "." + f.name == field;
+      });
+  if (!known)
+    throw std::invalid_argument("--by " + field +
+                                ": no such field (a qualified name: targets, machine.X, disk.X or "
+                                "job.X; fields that vary here: " + names + ")");
+  if (values.empty())
     throw std::invalid_argument("--by: no run varies '" + field + "' (fields that vary: " +
                                 names + ")");
-  }
   if (values.size() != 2) {
     std::string list;
     for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
     throw std::invalid_argument("--by " + field + ": compare takes two values, the runs have " +
                                 std::to_string(values.size()) + " (" + list + ")");
   }
+  auto rank = [&declared](const std::string& v) {
+    return std::find(declared.begin(), declared.end(), v) - declared.begin();
+  };
+  std::stable_sort(values.begin(), values.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
   CompareSides sides{field + "=" + values[0], field + "=" + values[1], {}, {}};
   for (size_t i = 0; i < records.size(); ++i) {
     if (side_of[i] == values[0]) sides.base.push_back(records[i]);

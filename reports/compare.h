@@ -32,10 +32,16 @@ struct CompareSides {
 };
 
 // One directory's records split by `field` ("targets", "machine.kernel", "job.bs", any
-// matrix field): the side whose value comes first in run order is BASE. Throws
-// std::invalid_argument naming the field when no run varies it or it has other than two
-// values.
-CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field);
+// matrix field): BASE is the value that comes first in `declared` (the scenario's list),
+// else first in run order. Throws std::invalid_argument naming the field when no run
+// varies it or it has other than two values.
+CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field,
+                     const std::vector<std::string>& declared = {});
+
+// The values of `field` in the order the scenario declares them (manifest "scenario", its
+// fields with defaults applied): targets, machine.X and disk.X lists, job.X lists of each
+// job in turn; as ParamText names them.
+std::vector<std::string> DeclaredValues(const nlohmann::json& scenario, const std::string& field);
 
 constexpr size_t kMinRunsPerSide = 3;
 
@@ -70,8 +76,8 @@ struct CompareReport {
   std::vector<MetricRow> rows;
   std::vector<MetricSummary> metrics;
   std::vector<std::string> only_base, only_cand;  // cells on one side only
-  // The environment gate: unset when not checked (one directory split with --by: one
-  // environment); false when a difference blocks the verdict.
+  // The environment gate: unset when not checked; false when a difference blocks the
+  // verdict (two directories: DiffEnvironments; one split with --by: DiffSidesOfOneRun).
   std::optional<bool> comparable;
   std::vector<EnvironmentDiff> differences;
   bool AnyWorse() const;

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <regex>
+#include <set>
 
 #include "reports/cells.h"
 
@@ -9,6 +10,30 @@ namespace storbed {
 namespace {
 
 using Items = std::map<std::string, std::string>;
+
+constexpr const char* kMachineItems[] = {"guest_kernel", "guest_kernel_sha256",
+                                         "guest_kernel_config_sha256", "accel", "agent_version",
+                                         "qemu_version", "argv"};
+
+std::string MachineItem(const nlohmann::json& machine, const std::string& key) {
+  if (!machine.contains(key)) return "";
+  return key == "argv" ? ArgvWithoutPaths(machine[key]) : ParamText(machine[key]);
+}
+
+bool IsAllowed(const std::vector<std::string>& allowed, const std::string& item) {
+  for (const auto& a : allowed)
+    if (item == a || item.rfind(a + ".", 0) == 0) return true;
+  return false;
+}
+
+// True when the --by factor changes `item` by design.
+bool FactorExplains(const std::string& by, const std::string& item) {
+  if (item.rfind("guest_kernel", 0) == 0)
+    return by == "machine.kernel" || by == "machine.modules_dir";
+  if (item == "argv")
+    return by.rfind("machine.", 0) == 0 || by.rfind("disk.", 0) == 0 || IsTargetField(by);
+  return false;
+}
 
 // The manifest's items, flat: "environment" as it is, and "machine.<label>.<what>".
 Items ItemsOf(const nlohmann::json& manifest) {
@@ -19,9 +44,8 @@ Items ItemsOf(const nlohmann::json& manifest) {
   for (const auto& [k, v] : environment.items()) items[k] = ParamText(v);
   for (const auto& [label, m] : machines.items()) {
     const std::string prefix = "machine." + label + ".";
-    for (const char* key : {"guest_kernel", "accel", "agent_version", "qemu_version"})
-      if (m.contains(key)) items[prefix + key] = ParamText(m[key]);
-    if (m.contains("argv")) items[prefix + "argv"] = ArgvWithoutPaths(m["argv"]);
+    for (const char* key : kMachineItems)
+      if (m.contains(key)) items[prefix + key] = MachineItem(m, key);
   }
   return items;
 }
@@ -31,8 +55,39 @@ Items ItemsOf(const nlohmann::json& manifest) {
 std::string ArgvWithoutPaths(const nlohmann::json& argv) {
   static const std::regex kPath("/[^,= ]+");
   std::string out;
-  for (const auto& a : argv)
-    out += (out.empty() ? "" : " ") + std::regex_replace(ParamText(a), kPath, "<path>");
+  bool name_next = false;
+  for (const auto& a : argv) {
+    const std::string text = ParamText(a);
+    out += (out.empty() ? "" : " ") +
+           (name_next ? std::string("<name>") : std::regex_replace(text, kPath, "<path>"));
+    name_next = text == "-name";
+  }
+  return out;
+}
+
+std::vector<EnvironmentDiff> DiffSidesOfOneRun(const nlohmann::json& manifest,
+                                               const std::vector<std::string>& base_labels,
+                                               const std::vector<std::string>& cand_labels,
+                                               const std::string& by,
+                                               const std::vector<std::string>& allowed) {
+  const nlohmann::json machines = manifest.value("machines", nlohmann::json::object());
+  auto values = [&](const std::vector<std::string>& labels, const std::string& key) {
+    std::set<std::string> set;
+    for (const auto& label : labels)
+      if (machines.contains(label)) set.insert(MachineItem(machines[label], key));
+    std::string text;
+    for (const auto& v : set) text += (text.empty() ? "" : " | ") + v;
+    return text.empty() ? std::string("(none)") : text;
+  };
+  std::vector<EnvironmentDiff> out;
+  for (const std::string key : kMachineItems) {
+    EnvironmentDiff d{"machine." + key, values(base_labels, key), values(cand_labels, key)};
+    if (d.base == d.cand) continue;
+    if (FactorExplains(by, key)) d.why_allowed = "the --by factor";
+    else if (IsAllowed(allowed, d.item)) d.why_allowed = "--allow-diff";
+    d.allowed = !d.why_allowed.empty();
+    out.push_back(d);
+  }
   return out;
 }
 
@@ -41,11 +96,7 @@ bool Blocks(const EnvironmentDiff& d) { return d.gating && !d.allowed; }
 std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifest,
                                               const nlohmann::json& cand_manifest,
                                               const std::vector<std::string>& allowed) {
-  auto is_allowed = [&](const std::string& item) {
-    for (const auto& a : allowed)
-      if (item == a || item.rfind(a + ".", 0) == 0) return true;
-    return false;
-  };
+  auto is_allowed = [&](const std::string& item) { return IsAllowed(allowed, item); };
   std::vector<EnvironmentDiff> out;
   for (const auto* m : {&base_manifest, &cand_manifest})
     if (!m->contains("environment"))
@@ -67,6 +118,8 @@ std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifes
     if (values.first != values.second)
       out.push_back({item, values.first, values.second, item.rfind("load.", 0) != 0,
                      is_allowed(item)});
+  for (EnvironmentDiff& d : out)
+    if (d.allowed) d.why_allowed = "--allow-diff";
   return out;
 }
 

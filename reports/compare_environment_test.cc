@@ -53,9 +53,55 @@ TEST(CompareEnvironmentTest, AManifestWithoutAnEnvironmentIsOneGatingItem) {
   EXPECT_TRUE(Blocks(diffs[0]));
 }
 
-TEST(CompareEnvironmentTest, ArgvLosesItsPaths) {
-  EXPECT_EQ(ArgvWithoutPaths({"-drive", "file=/a/b.raw,if=none", "-kernel", "/boot/vmlinuz"}),
-            "-drive file=<path>,if=none -kernel <path>");
+TEST(CompareEnvironmentTest, ArgvLosesItsPathsAndItsName) {
+  EXPECT_EQ(ArgvWithoutPaths({"-name", "storbed-ab-nvme-b2,debug-threads=on", "-drive",
+                              "file=/a/b.raw,if=none", "-kernel", "/boot/vmlinuz"}),
+            "-name <name> -drive file=<path>,if=none -kernel <path>");
+}
+
+// One run split by --by: machines m1 (kernel A) and m2 (kernel B), one boot each per round.
+nlohmann::json TwoKernels(const std::string& accel_of_m2) {
+  auto machine = [](const std::string& kernel, const std::string& accel, const std::string& cache) {
+    return nlohmann::json{{"guest_kernel", kernel}, {"accel", accel},
+                          {"argv", {"-name", "x", "-drive", "cache=" + cache}}};
+  };
+  return {{"machines",
+           {{"vb-m1-b1", machine("6.1.0-57-amd64", "tcg", "none")},
+            {"vb-m1-b2", machine("6.1.0-57-amd64", "tcg", "none")},
+            {"vb-m2-b1", machine("6.1.0-57-cloud-amd64", accel_of_m2, "writeback")}}}};
+}
+
+TEST(CompareEnvironmentTest, TheByFactorAllowsWhatItChangesAndNothingElse) {
+  auto diffs = DiffSidesOfOneRun(TwoKernels("tcg"), {"vb-m1-b1", "vb-m1-b2"}, {"vb-m2-b1"},
+                                 "machine.kernel", {});
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_EQ(diffs[0].item, "machine.guest_kernel");
+  EXPECT_EQ(diffs[0].base, "6.1.0-57-amd64");
+  EXPECT_EQ(diffs[0].cand, "6.1.0-57-cloud-amd64");
+  EXPECT_EQ(diffs[0].why_allowed, "the --by factor");
+  EXPECT_FALSE(Blocks(diffs[0]));
+  // The argv differs too (cache=): any machine field may change the argv.
+  EXPECT_EQ(diffs[1].item, "machine.argv");
+  EXPECT_FALSE(Blocks(diffs[1]));
+  // A job factor explains neither.
+  diffs = DiffSidesOfOneRun(TwoKernels("tcg"), {"vb-m1-b1"}, {"vb-m2-b1"}, "job.bs", {});
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_TRUE(Blocks(diffs[0]));
+  EXPECT_TRUE(Blocks(diffs[1]));
+  // A disk field explains the argv, not the kernel.
+  diffs = DiffSidesOfOneRun(TwoKernels("tcg"), {"vb-m1-b1"}, {"vb-m2-b1"}, "disk.cache", {});
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_TRUE(Blocks(diffs[0]));
+  EXPECT_FALSE(Blocks(diffs[1]));
+  // The accelerator is never the factor's doing; --allow-diff lets it pass.
+  diffs = DiffSidesOfOneRun(TwoKernels("kvm"), {"vb-m1-b1"}, {"vb-m2-b1"}, "machine.kernel",
+                            {"machine.accel"});
+  ASSERT_EQ(diffs.size(), 3u);
+  EXPECT_EQ(diffs[1].item, "machine.accel");
+  EXPECT_EQ(diffs[1].why_allowed, "--allow-diff");
+  // A job factor: the same machine on both sides, nothing differs.
+  EXPECT_TRUE(DiffSidesOfOneRun(TwoKernels("tcg"), {"vb-m1-b1"}, {"vb-m1-b2"}, "job.bs", {})
+                  .empty());
 }
 
 }  // namespace

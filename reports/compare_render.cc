@@ -66,11 +66,13 @@ std::string RenderCompareText(const CompareReport& report) {
   if (!report.comparable) {
     out << "environment: one results directory, one environment\n";
   } else {
-    out << "environment: " << report.differences.size() << " item(s) differ\n";
+    out << "environment: " << (report.options.by.empty() ? "" : "one results directory; ")
+        << report.differences.size() << " item(s) differ"
+        << (report.options.by.empty() ? "" : " between the machines of the two sides") << "\n";
     for (const EnvironmentDiff& d : report.differences)
       out << "  " << d.item << ": BASE " << d.base << " | CAND " << d.cand
           << (!d.gating ? " (not gated: describes the start of the run)"
-              : d.allowed ? " (allowed)" : "") << "\n";
+              : d.allowed ? " (allowed: " + d.why_allowed + ")" : "") << "\n";
     for (const EnvironmentDiff& d : report.differences)
       if (Blocks(d)) out << "not comparable: " << d.item << " differs (--allow-diff " << d.item
                          << " if it is the factor you compare)\n";
@@ -105,7 +107,8 @@ nlohmann::json CompareJson(const CompareReport& report) {
   nlohmann::json differences = nlohmann::json::array();
   for (const EnvironmentDiff& d : report.differences)
     differences.push_back({{"item", d.item}, {"base", d.base}, {"cand", d.cand},
-                           {"gating", d.gating}, {"allowed", d.allowed}});
+                           {"gating", d.gating}, {"allowed", d.allowed},
+                           {"why_allowed", d.why_allowed}});
   nlohmann::json metrics = nlohmann::json::array();
   for (const MetricSummary& m : report.metrics)
     metrics.push_back({{"metric", m.metric}, {"verdict", m.verdict}, {"worse", m.worse},

@@ -122,6 +122,15 @@ TEST(CompareTest, SplitByAMatrixFieldMakesTheSidesAndDropsItFromTheCell) {
   ASSERT_EQ(r.cells.size(), 1u);
   EXPECT_EQ(r.cells[0].cell, "virtio-blk seq");
   EXPECT_THROW(SplitBy(all, "disk.cache"), std::invalid_argument);
+  // The scenario's declared order names BASE, whatever ran first (interleaved rounds).
+  const nlohmann::json scenario = {
+      {"targets", {"virtio-blk"}},
+      {"jobs", {{{"name", "seq"}, {"read_ahead_kb", {0, 128}}}, {{"name", "other"}}}}};
+  EXPECT_EQ(DeclaredValues(scenario, "job.read_ahead_kb"), (std::vector<std::string>{"0", "128"}));
+  EXPECT_EQ(SplitBy(all, "job.read_ahead_kb", DeclaredValues(scenario, "job.read_ahead_kb"))
+                .base_name,
+            "job.read_ahead_kb=0");
+  EXPECT_THROW(SplitBy(all, "job.no_such_field"), std::invalid_argument);
   all.push_back(MadeRun("virtio-blk", "seq", 70, 10, 1, {{"job.read_ahead_kb", 64}}));
   EXPECT_THROW(SplitBy(all, "job.read_ahead_kb"), std::invalid_argument);
 }

@@ -55,11 +55,23 @@ std::vector<RunRecord> LoadSide(const std::string& dir, const char* side) {
   return records;
 }
 
+// The manifest labels of the guest machines the runs ran on ("machine-nvme-b2" -> "nvme-b2").
+std::vector<std::string> MachineLabels(const std::vector<RunRecord>& runs) {
+  std::vector<std::string> labels;
+  const std::string prefix = "machine-";
+  for (const RunRecord& r : runs)
+    if (r.machine.rfind(prefix, 0) == 0) labels.push_back(r.machine.substr(prefix.size()));
+  return labels;
+}
+
 CompareSides SidesFor(const CompareArgs& a) {
   if (!a.by.empty()) {
     if (!a.cand.empty())
       throw std::invalid_argument("compare: --by splits one directory; give BASE only");
-    CompareSides sides = SplitBy(LoadSide(a.base, "BASE"), a.by);
+    const std::vector<RunRecord> records = LoadSide(a.base, "BASE");
+    CompareSides sides = SplitBy(
+        records, a.by,
+        DeclaredValues(LoadManifest(a.base, "BASE").value("scenario", nlohmann::json()), a.by));
     sides.base_name = a.base + " " + sides.base_name;
     sides.cand_name = a.base + " " + sides.cand_name;
     return sides;
@@ -75,19 +87,34 @@ int RunCompare(const CompareArgs& a) {
   if (!(a.noise_pct >= 0 && a.noise_pct < 100))
     throw std::invalid_argument("compare: --noise must be a percentage from 0 to 100");
   const CompareSides sides = SidesFor(a);
-  if (sides.base.empty() || sides.cand.empty())
-    throw std::invalid_argument("compare: a side has no runs after filtering");
+  for (const auto* side : {&sides.base, &sides.cand})
+    if (std::none_of(side->begin(), side->end(),
+                     [](const RunRecord& r) { return r.status != RunStatus::Warmup; }))
+      throw std::invalid_argument(
+          "compare: " + (side == &sides.base ? sides.base_name : sides.cand_name) +
+          ": no measured runs (only warm-ups, or nothing after the split)");
   CompareReport report =
       Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100, .by = a.by});
-  if (a.by.empty()) {
+  if (a.by.empty())
     report.differences =
         DiffEnvironments(LoadManifest(a.base, "BASE"), LoadManifest(a.cand, "CAND"), a.allow_diff);
-    report.comparable = std::none_of(report.differences.begin(), report.differences.end(), Blocks);
-  }
+  else
+    report.differences = DiffSidesOfOneRun(LoadManifest(a.base, "BASE"), MachineLabels(sides.base),
+                                           MachineLabels(sides.cand), a.by, a.allow_diff);
+  report.comparable = std::none_of(report.differences.begin(), report.differences.end(), Blocks);
   if (report.cells.empty())
     throw std::invalid_argument("compare: no cell (target x job x parameters) is on both sides");
+  const bool any_judged = std::any_of(report.cells.begin(), report.cells.end(), [](const auto& c) {
+    return std::min(c.n_base, c.n_cand) >= kMinRunsPerSide;
+  });
   if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
   else std::cout << RenderCompareText(report);
+  if (!any_judged) {
+    // The table above shows the medians; with no cell at 3 runs a side nothing was judged.
+    std::cerr << "storbed: compare: every cell has fewer than " << kMinRunsPerSide
+              << " successful runs on a side: no verdict (set repeats to 3 or more)\n";
+    return kExitBadInput;
+  }
   if (report.comparable == false) return kExitNotComparable;
   return report.AnyWorse() ? kExitWorse : 0;
 }

@@ -1,24 +1,47 @@
 #!/usr/bin/env bash
-# A/A check of `storbed compare`: the same bare-metal suite (20 cells: 5 block sizes x
-# 2 depths x 2 patterns, REPEATS runs each) run twice, then compared. A sound test calls at
-# most about alpha of the cells better or worse. Prints the verdict counts for IOPS.
-# Usage: bench/compare_aa.sh BUILD_DIR [REPEATS] [WORK_DIR]
+# A/A check of `storbed compare` on a bare-metal suite of 20 cells (5 block sizes x 2 depths
+# x 2 patterns, REPEATS runs each). A sound test calls at most about alpha of the cells
+# better or worse. Prints the verdict counts for IOPS and p99.
+#   twice:       the suite run twice, one directory after the other; compare A B. Drift
+#                between the two runs lands on one side.
+#   interleaved: one run with job.seed [1, 2] as the sides (the seed only moves random
+#                offsets: the same configuration), order interleaved; compare --by job.seed.
+# Usage: bench/compare_aa.sh BUILD_DIR [REPEATS] [twice|interleaved] [WORK_DIR]
 set -euo pipefail
-build=${1:?usage: compare_aa.sh BUILD_DIR [REPEATS] [WORK_DIR]}
+build=${1:?usage: compare_aa.sh BUILD_DIR [REPEATS] [twice|interleaved] [WORK_DIR]}
 repeats=${2:-5}
-work=${3:-/var/tmp/storbed-compare-aa}
+mode=${3:-twice}
+work=${4:-/var/tmp/storbed-compare-aa}
 rm -rf "$work" && mkdir -p "$work"
+storbed=$build/orchestrator/storbed
+if [[ $mode == twice ]]; then
+  seed='1' order='sequential'
+elif [[ $mode == interleaved ]]; then
+  seed='[1, 2]' order='interleaved'
+else
+  echo "compare_aa.sh: mode is twice or interleaved, not $mode" >&2
+  exit 2
+fi
 cat >"$work/aa.json" <<JSON
 {"name": "aa", "targets": ["bare-metal"], "repeats": $repeats, "disk": {"size": "64m"},
+ "order": "$order", "order_seed": 3,
  "jobs": [{"name": "j", "pattern": ["random", "sequential"], "ioengine": "io_uring",
-           "iodepth": [1, 8], "bs": ["4k", "8k", "16k", "32k", "64k"], "io_size": "4m"}]}
+           "iodepth": [1, 8], "bs": ["4k", "8k", "16k", "32k", "64k"], "io_size": "4m",
+           "seed": $seed}]}
 JSON
-for side in a b; do
-  "$build/orchestrator/storbed" run "$work/aa.json" --out "$work/$side" --work-dir "$work" \
-    >"$work/$side.log" 2>&1
-done
+start=$(date +%s)
+if [[ $mode == twice ]]; then
+  for side in a b; do
+    "$storbed" run "$work/aa.json" --out "$work/$side" --work-dir "$work" >"$work/$side.log" 2>&1
+  done
+  compare=("$work/a" "$work/b")
+else
+  "$storbed" run "$work/aa.json" --out "$work/a" --work-dir "$work" >"$work/a.log" 2>&1
+  compare=("$work/a" --by job.seed)
+fi
+echo "runs took $(($(date +%s) - start)) s"
 set +e
-"$build/orchestrator/storbed" compare "$work/a" "$work/b" --json >"$work/compare.json"
+"$storbed" compare "${compare[@]}" --json >"$work/compare.json"
 echo "compare exit: $?"
 set -e
 python3 - "$work/compare.json" <<'PY'

@@ -1,5 +1,6 @@
 #include "reports/compare_environment.h"
 
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
@@ -35,8 +36,38 @@ bool FactorExplains(const std::string& by, const std::string& item) {
   return false;
 }
 
-// The manifest's items, flat: "environment" as it is, and "machine.<label>.<what>".
-Items ItemsOf(const nlohmann::json& manifest) {
+// Two argv items cut down to the options that differ ("latency-ns=10000000"), so a
+// difference reads in one line; the full argv is in each manifest.
+void OnlyTheDifference(EnvironmentDiff& d) {
+  if (d.item.size() < 4 || d.item.compare(d.item.size() - 4, 4, "argv") != 0) return;
+  auto parts = [](const std::string& argv) {
+    std::vector<std::string> out;
+    std::string part;
+    for (const char c : argv + " ") {
+      if (c == ' ' || c == ',') {
+        if (!part.empty()) out.push_back(part);
+        part.clear();
+      } else {
+        part += c;
+      }
+    }
+    return out;
+  };
+  const auto base = parts(d.base), cand = parts(d.cand);
+  auto missing_from = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::string out;
+    for (const auto& p : a)
+      if (std::find(b.begin(), b.end(), p) == b.end()) out += (out.empty() ? "" : " ") + p;
+    return out.empty() ? std::string("(nothing)") : out;
+  };
+  const std::string b = missing_from(base, cand), c = missing_from(cand, base);
+  d.base = "..." + b + "...";
+  d.cand = "..." + c + "...";
+}
+
+}  // namespace
+
+Items EnvironmentItems(const nlohmann::json& manifest) {
   Items items;
   // Copies: items() of a temporary would outlive it.
   const nlohmann::json environment = manifest.value("environment", nlohmann::json::object());
@@ -49,8 +80,6 @@ Items ItemsOf(const nlohmann::json& manifest) {
   }
   return items;
 }
-
-}  // namespace
 
 std::string ArgvWithoutPaths(const nlohmann::json& argv) {
   static const std::regex kPath("/[^,= ]+");
@@ -83,6 +112,7 @@ std::vector<EnvironmentDiff> DiffSidesOfOneRun(const nlohmann::json& manifest,
   for (const std::string key : kMachineItems) {
     EnvironmentDiff d{"machine." + key, values(base_labels, key), values(cand_labels, key)};
     if (d.base == d.cand) continue;
+    OnlyTheDifference(d);
     if (FactorExplains(by, key)) d.why_allowed = "the --by factor";
     else if (IsAllowed(allowed, d.item)) d.why_allowed = "--allow-diff";
     d.allowed = !d.why_allowed.empty();
@@ -107,7 +137,7 @@ std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifes
     out.resize(1);
     return out;
   }
-  const Items base = ItemsOf(base_manifest), cand = ItemsOf(cand_manifest);
+  const Items base = EnvironmentItems(base_manifest), cand = EnvironmentItems(cand_manifest);
   std::map<std::string, std::pair<std::string, std::string>> all;
   for (const auto& [k, v] : base) all[k] = {v, "(none)"};
   for (const auto& [k, v] : cand) {
@@ -118,8 +148,10 @@ std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifes
     if (values.first != values.second)
       out.push_back({item, values.first, values.second, item.rfind("load.", 0) != 0,
                      is_allowed(item)});
-  for (EnvironmentDiff& d : out)
+  for (EnvironmentDiff& d : out) {
+    OnlyTheDifference(d);
     if (d.allowed) d.why_allowed = "--allow-diff";
+  }
   return out;
 }
 

@@ -99,6 +99,9 @@ TEST(CompareEnvironmentTest, TheByFactorAllowsWhatItChangesAndNothingElse) {
   ASSERT_EQ(diffs.size(), 3u);
   EXPECT_EQ(diffs[1].item, "machine.accel");
   EXPECT_EQ(diffs[1].why_allowed, "--allow-diff");
+  // An argv difference shows only the options that differ.
+  EXPECT_EQ(diffs[2].base, "...cache=none...");
+  EXPECT_EQ(diffs[2].cand, "...cache=writeback...");
   // A job factor: the same machine on both sides, nothing differs.
   EXPECT_TRUE(DiffSidesOfOneRun(TwoKernels("tcg"), {"vb-m1-b1"}, {"vb-m1-b2"}, "job.bs", {})
                   .empty());

@@ -119,21 +119,6 @@ std::string Unescape(std::string s) {
 
 }  // namespace
 
-std::string XmlEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '\'': out += "&apos;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string DomainName(const std::string& session, const std::string& machine_name) {
   if (!IsSafeName(session)) {
     throw MachineSpecError("", "session",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/machine_spec.h"
+#include "xml_escape.h"
 
 namespace storbed {
 
@@ -62,8 +63,5 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& place
 // The owner stored by BuildDomainXml, read back from a domain's XML (libvirt may
 // re-serialise it with other quoting). nullopt when the domain carries none.
 std::optional<DomainOwner> OwnerOf(const std::string& domain_xml);
-
-// `text` with & < > ' " escaped for XML text and attribute values.
-std::string XmlEscape(const std::string& text);
 
 }  // namespace storbed

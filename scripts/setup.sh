@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-  liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev
+  liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev libsqlite3-dev sqlite3
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs
   libvirt-daemon-system libvirt-clients
   openssh-server

@@ -1,0 +1,140 @@
+#include "history/history_store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+class HistoryStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("storbed-history-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = (dir_ / "history.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A results directory of `runs` repeats of one bare-metal cell at `iops`.
+  std::string ResultsDir(const std::string& name, const std::string& session, double iops,
+                         int runs = 3, const std::string& cpu = "EPYC") {
+    const fs::path dir = dir_ / name;
+    fs::create_directories(dir);
+    nlohmann::json records = nlohmann::json::array();
+    for (int i = 1; i <= runs; ++i) {
+      RunRecord r;
+      r.run_id = "00" + std::to_string(i) + "-bare-metal-r";
+      r.target = "bare-metal";
+      r.job.name = "r";
+      r.params = {{"repeat", i}, {"warmup", false}};
+      JobResult res;
+      res.iops = iops + i;
+      r.result = res;
+      records.push_back(r);
+    }
+    std::ofstream(dir / "results.json") << records.dump();
+    std::ofstream(dir / "manifest.json")
+        << nlohmann::json{{"session", session},
+                          {"started_at", "2026-12-01T0" + session.substr(1) + ":00:00Z"},
+                          {"scenario", {{"name", "s"}}},
+                          {"environment", {{"cpu.model", cpu}, {"load.avg1", "0.3"},
+                                           {"storbed.git_revision", "abc"}}}}
+               .dump();
+    return dir.string();
+  }
+
+  static std::string Bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir_;
+  std::string db_;
+};
+
+TEST_F(HistoryStoreTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) {
+  HistoryStore store(db_, true);
+  EXPECT_EQ(store.SchemaVersion(), kHistorySchemaVersion);
+  const ImportOutcome first = store.Import(ResultsDir("n1", "s1", 1000));
+  EXPECT_FALSE(first.already_there);
+  EXPECT_EQ(first.runs, 3u);
+  EXPECT_EQ(first.session.scenario, "s");
+  EXPECT_EQ(first.session.revision, "abc");
+  EXPECT_TRUE(store.Import(dir_ / "n1").already_there);
+  store.Import(ResultsDir("n2", "s2", 2000));
+  const auto sessions = store.Sessions("s");
+  ASSERT_EQ(sessions.size(), 2u);
+  EXPECT_EQ(sessions[0].session, "s1");
+  EXPECT_EQ(store.Sessions("s", "2026-12-01T02").size(), 1u);
+  const auto records = store.Records(sessions[1].id);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].result->iops, 2001);
+  const auto points = store.Points({sessions[0].id, sessions[1].id}, "iops");
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0].cell, "bare-metal r");
+  EXPECT_EQ(points[5].value, 2003);
+  EXPECT_NE(std::find(store.MetricNames().begin(), store.MetricNames().end(), "p99_us"),
+            store.MetricNames().end());
+}
+
+TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
+  const auto manifest = [](const std::string& load, const std::string& rev, const std::string& cpu) {
+    return nlohmann::json{{"environment", {{"cpu.model", cpu}, {"load.avg1", load},
+                                           {"storbed.git_revision", rev}}}};
+  };
+  EXPECT_EQ(FingerprintClass(manifest("0.1", "a", "EPYC")),
+            FingerprintClass(manifest("3.0", "b", "EPYC")));
+  EXPECT_NE(FingerprintClass(manifest("0.1", "a", "EPYC")),
+            FingerprintClass(manifest("0.1", "a", "Xeon")));
+}
+
+TEST_F(HistoryStoreTest, ANewerSchemaIsRefusedAndTheFileLeftAsItWas) {
+  { HistoryStore(db_, true).Import(ResultsDir("n1", "s1", 1000)); }
+  {
+    SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
+    raw.Exec("PRAGMA user_version = 99");
+  }
+  const std::string before = Bytes(db_);
+  try {
+    HistoryStore store(db_, true);
+    FAIL() << "opened a schema 99 database";
+  } catch (const HistoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("history schema version 99 is newer than this storbed"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(Bytes(db_), before);
+}
+
+TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) {
+  std::ofstream(db_) << std::string(8192, 'x');
+  const std::string junk = Bytes(db_);
+  EXPECT_THROW(HistoryStore(db_, true), HistoryError);
+  EXPECT_EQ(Bytes(db_), junk);
+  const std::string other = (dir_ / "other.db").string();
+  {
+    SqliteDb raw(other, SqliteDb::Mode::ReadWriteCreate);
+    raw.Exec("CREATE TABLE t (x)");
+  }
+  try {
+    HistoryStore store(other, true);
+    FAIL();
+  } catch (const HistoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a storbed history"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(HistoryStore((dir_ / "missing.db").string(), false), HistoryError);
+  EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,113 @@
+#include "history/sqlite_db.h"
+
+namespace storbed {
+
+namespace {
+// Long enough for another run's import (one transaction) to finish on a slow disk.
+constexpr int kBusyTimeoutMs = 60000;
+}  // namespace
+
+SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
+  const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+                                           : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw HistoryError(path + ": cannot open the history database: " + why);
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  try {
+    // Reading the schema is the first thing that notices a file that is no database.
+    Exec("SELECT count(*) FROM sqlite_master");
+    Exec("PRAGMA foreign_keys=ON");
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+
+void SqliteDb::Fail(const std::string& what) const {
+  throw HistoryError(path_ + ": " + what + ": " + sqlite3_errmsg(db_));
+}
+
+void SqliteDb::Exec(const std::string& sql) {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    const std::string why = error ? error : sqlite3_errmsg(db_);
+    sqlite3_free(error);
+    throw HistoryError(path_ + ": " + why);
+  }
+}
+
+SqliteStatement::SqliteStatement(SqliteDb& db, const std::string& sql) : db_(db) {
+  if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
+    db.Fail("cannot prepare \"" + sql.substr(0, 60) + "\"");
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+
+SqliteStatement& SqliteStatement::Bind(int index, const std::string& text) {
+  if (sqlite3_bind_text(stmt_, index, text.data(), int(text.size()), SQLITE_TRANSIENT) !=
+      SQLITE_OK)
+    db_.Fail("cannot bind a value");
+  return *this;
+}
+
+SqliteStatement& SqliteStatement::Bind(int index, int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) db_.Fail("cannot bind a value");
+  return *this;
+}
+
+SqliteStatement& SqliteStatement::Bind(int index, double value) {
+  if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) db_.Fail("cannot bind a value");
+  return *this;
+}
+
+bool SqliteStatement::Step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  db_.Fail("statement failed");
+}
+
+void SqliteStatement::Run() {
+  while (Step()) {
+  }
+}
+
+std::string SqliteStatement::Text(int column) const {
+  const auto* text = sqlite3_column_text(stmt_, column);
+  return text ? std::string(reinterpret_cast<const char*>(text),
+                            size_t(sqlite3_column_bytes(stmt_, column)))
+              : std::string();
+}
+
+int64_t SqliteStatement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+std::optional<double> SqliteStatement::Real(int column) const {
+  if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
+  return sqlite3_column_double(stmt_, column);
+}
+
+SqliteTransaction::SqliteTransaction(SqliteDb& db) : db_(db) { db_.Exec("BEGIN IMMEDIATE"); }
+
+SqliteTransaction::~SqliteTransaction() {
+  if (!done_) {
+    try {
+      db_.Exec("ROLLBACK");
+    } catch (...) {
+      // The connection closes next; SQLite rolls an open transaction back then.
+    }
+  }
+}
+
+void SqliteTransaction::Commit() {
+  db_.Exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace storbed

@@ -165,7 +165,7 @@ void AddBareMetalControl(const CellMap& base, const CellMap& cand, const Compare
       row.detail += std::string(row.detail.empty() ? "" : "; ") + "environment moved too (bare metal " +
                     (change > 0 ? "+" : "") + std::to_string(int(std::lround(change))) + "%)";
     }
-    const CompareMetric ratio{"iops guest/bare-metal", Better::Higher, nullptr};
+    const CompareMetric ratio{kGuestOverBareMetric, Better::Higher, nullptr};
     added.push_back(CompareOneMetric(cell.cell, ratio, TwinRatios(b, base.at(twin), iops),
                                      TwinRatios(cand.at(cell.cell), cand.at(twin), iops), o,
                                      seed++));
@@ -285,7 +285,7 @@ CompareReport Compare(const CompareSides& sides, const CompareOptions& options) 
   AddBareMetalControl(base, cand, metrics.front() /* iops */, options, seed, report);
   std::vector<std::string> names;
   for (const CompareMetric& m : metrics) names.push_back(m.name);
-  names.push_back("iops guest/bare-metal");
+  names.push_back(kGuestOverBareMetric);
   for (const std::string& name : names)
     if (std::any_of(report.rows.begin(), report.rows.end(),
                     [&](const MetricRow& r) { return r.metric == name; }))

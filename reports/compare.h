@@ -87,6 +87,10 @@ CompareReport Compare(const CompareSides& sides, const CompareOptions& options);
 
 std::string RenderCompareText(const CompareReport& report);
 
+// One row as a sentence: "virtio-blk r iops: worse: ratio 0.891 [0.852, 0.930], p 0.0001,
+// median 1234 -> 1100 (higher is better)". The JUnit failure message of a gate.
+std::string VerdictLine(const MetricRow& row);
+
 // One object per cell and metric (cell, metric, direction, n_base, n_cand, median_base,
 // median_cand, ratio, ci_low, ci_high, p, verdict, detail) under "rows", beside "cells",
 // "metrics", "only_base", "only_cand", and the comparability fields.

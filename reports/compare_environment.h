@@ -3,6 +3,7 @@
 // accelerator, agent, QEMU version and argv without paths) side by side, and which differences stop a verdict.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ struct EnvironmentDiff {
   bool allowed = false;  // named by --allow-diff, or explained by the --by factor
   std::string why_allowed;  // "--allow-diff", "the --by factor"
 };
+
+// A manifest's items, flat: "environment" as it is, and "machine.<label>.<what>" for each
+// guest machine (kernel release and hashes, accelerator, agent, QEMU version, argv).
+std::map<std::string, std::string> EnvironmentItems(const nlohmann::json& manifest);
 
 // Every item whose value differs, in item order. A manifest without an environment
 // (results from before it was recorded) gives one gating item "environment" saying so.

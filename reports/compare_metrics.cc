@@ -36,6 +36,13 @@ std::string ToString(Better d) {
   return "?";
 }
 
+Better DirectionOf(const std::string& metric) {
+  if (metric == kGuestOverBareMetric) return Better::Higher;
+  for (const CompareMetric& m : CompareMetrics({}))
+    if (m.name == metric) return m.direction;
+  return Better::None;
+}
+
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records) {
   std::vector<CompareMetric> metrics = {
       FromResult("iops", Better::Higher, [](const JobResult& r) { return r.iops; }),

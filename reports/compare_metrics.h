@@ -25,4 +25,10 @@ struct CompareMetric {
 // The job-level metrics, then one depth metric per ladder rung the records carry.
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records);
 
+// The guest/bare-metal ratio of IOPS (one sample per repeat), judged beside the rest.
+inline constexpr const char* kGuestOverBareMetric = "iops guest/bare-metal";
+
+// The direction of a metric by name; None for depths and names it does not know.
+Better DirectionOf(const std::string& metric);
+
 }  // namespace storbed

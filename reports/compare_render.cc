@@ -50,6 +50,17 @@ void RenderCell(std::ostream& out, const CellSummary& cell, const CompareReport&
 
 }  // namespace
 
+std::string VerdictLine(const MetricRow& r) {
+  std::string line = r.cell + " " + r.metric + ": " + r.verdict;
+  if (r.ratio) line += ": ratio " + Num(r.ratio, "%.3f");
+  if (r.ci_low) line += " [" + Num(r.ci_low, "%.3f") + ", " + Num(r.ci_high, "%.3f") + "]";
+  if (r.p) line += ", p " + Num(r.p, "%.2g");
+  line += ", median " + Num(r.median_base) + " -> " + Num(r.median_cand);
+  if (r.direction != Better::None) line += " (" + ToString(r.direction) + " is better)";
+  if (!r.detail.empty()) line += "; " + r.detail;
+  return line;
+}
+
 std::string RenderCompareText(const CompareReport& report) {
   std::ostringstream out;
   const CompareOptions& o = report.options;

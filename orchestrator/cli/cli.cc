@@ -12,6 +12,8 @@
 #include "backend/interrupt.h"
 #include "cli/cleanup_command.h"
 #include "cli/compare_command.h"
+#include "cli/gate_command.h"
+#include "cli/history_command.h"
 #include "execute/runner.h"
 #include "images/image_builder.h"
 #include "images/kernel_locator.h"
@@ -184,6 +186,10 @@ int RunMain(int argc, char** argv) {
   run.image_cache_dir = DefaultImageCache();
   bool dry_run = false;
   auto* run_cmd = AddRunCommand(app, run, dry_run);
+  std::string history_db;
+  run_cmd->add_option("--history", history_db,
+                      "Append the finished run to this history database (SQLite, created when "
+                      "missing; see storbed history and storbed gate)");
 
   ImageRequest image;
   image.cache_dir = DefaultImageCache();
@@ -210,6 +216,10 @@ int RunMain(int argc, char** argv) {
   auto* cleanup_cmd = AddCleanupCommand(app, &cleanup_exit);
   int compare_exit = 0;
   auto* compare_cmd = AddCompareCommand(app, &compare_exit);
+  int history_exit = 0;
+  auto* history_cmd = AddHistoryCommand(app, &history_exit);
+  int gate_exit = 0;
+  auto* gate_cmd = AddGateCommand(app, &gate_exit);
 
   try {
     app.parse(argc, argv);
@@ -218,6 +228,8 @@ int RunMain(int argc, char** argv) {
   }
   if (*cleanup_cmd) return cleanup_exit;
   if (*compare_cmd) return compare_exit;
+  if (*history_cmd) return history_exit;
+  if (*gate_cmd) return gate_exit;
 
   return WithExitCodes(run.out_dir, [&] {
     if (*run_cmd) {
@@ -227,7 +239,10 @@ int RunMain(int argc, char** argv) {
       const std::string source = run.fio_path.empty() ? run.scenario_path : run.fio_path;
       if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
       InstallInterruptHandlers();
-      return Run(run);
+      const int exit = Run(run);
+      // An interrupted run threw above: only whole runs reach the history.
+      if (!history_db.empty()) AppendRunToHistory(history_db, run.out_dir, std::cerr);
+      return exit;
     }
     if (*build_cmd) {
       if (kernel.empty() != modules.empty())

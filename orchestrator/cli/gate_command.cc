@@ -1,0 +1,127 @@
+#include "cli/gate_command.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/results_input.h"
+#include "history/baseline.h"
+#include "history/history_store.h"
+#include "reports/compare.h"
+#include "reports/junit.h"
+
+namespace storbed {
+namespace {
+
+constexpr int kExitWorse = 4, kExitBadInput = 2, kExitNotComparable = 5;
+
+struct GateArgs {
+  std::string results, db, baseline = "last:7", junit;
+  double alpha = 0.01;
+  double noise_pct = 2;
+  bool json = false;
+  std::vector<std::string> allow_diff;
+};
+
+void WriteJunit(const std::string& path, const CompareReport& report, const std::string& suite,
+                const std::string& timestamp) {
+  std::ofstream out(path);
+  out << JunitXml(report, suite, timestamp);
+  if (!out.flush()) throw std::runtime_error(path + ": cannot write the JUnit file");
+}
+
+int RunGate(const GateArgs& a) {
+  if (!(a.alpha > 0 && a.alpha < 1))
+    throw std::invalid_argument("gate: --alpha must be between 0 and 1");
+  if (!(a.noise_pct >= 0 && a.noise_pct < 100))
+    throw std::invalid_argument("gate: --noise must be a percentage from 0 to 100");
+  const BaselineSpec spec = ParseBaseline(a.baseline);
+  const std::vector<RunRecord> tonight = LoadRecordsOf(a.results, "RESULTS");
+  const nlohmann::json manifest = LoadManifestOf(a.results, "RESULTS");
+  HistoryStore store(a.db, false);
+  const std::string scenario = manifest.value("scenario", nlohmann::json::object()).value("name", "");
+  const std::string started_at = manifest.value("started_at", "");
+  const std::vector<HistorySession> all = store.Sessions(scenario);
+  const std::vector<HistorySession> picked =
+      PickBaseline(all, spec, manifest.value("session", ""), started_at);
+  if (picked.empty())
+    throw std::invalid_argument("gate: no baseline: " + a.db + " holds " +
+                                std::to_string(all.size()) + " session(s) of scenario " +
+                                scenario + " and --baseline " + a.baseline +
+                                " picks none that started before " + a.results);
+
+  // Sessions whose environment differs only where --allow-diff says it may. storbed's own
+  // revision moves from night to night by design (the history names it per night).
+  std::vector<std::string> allowed = a.allow_diff;
+  allowed.push_back("storbed.git_revision");
+  std::vector<HistorySession> accepted;
+  std::vector<EnvironmentDiff> rejected_by;
+  for (const HistorySession& s : picked) {
+    const auto diffs = DiffEnvironments(s.manifest, manifest, allowed);
+    if (std::none_of(diffs.begin(), diffs.end(), Blocks)) accepted.push_back(s);
+    else rejected_by = diffs;  // the latest rejected session's, to show
+  }
+  CompareSides sides{"history " + a.baseline, a.results, {}, tonight};
+  for (const HistorySession& s : accepted) {
+    const auto records = store.Records(s.id);
+    sides.base.insert(sides.base.end(), records.begin(), records.end());
+  }
+  CompareReport report;
+  if (accepted.empty()) {
+    report.base_name = sides.base_name;
+    report.cand_name = sides.cand_name;
+    report.comparable = false;
+    report.differences = rejected_by;
+  } else {
+    report = Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100});
+    report.comparable = true;
+    report.differences = DiffEnvironments(accepted.back().manifest, manifest, allowed);
+  }
+  std::cerr << "gate: baseline " << a.baseline << ": " << picked.size() << " session(s) picked, "
+            << accepted.size() << " with an environment the gate accepts";
+  if (!accepted.empty())
+    std::cerr << " (" << accepted.front().started_at << " .. " << accepted.back().started_at
+              << ")";
+  std::cerr << "\n";
+  if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
+  else std::cout << RenderCompareText(report);
+  if (!a.junit.empty()) WriteJunit(a.junit, report, "storbed gate " + scenario, started_at);
+  if (report.comparable == false) return kExitNotComparable;
+  return report.AnyWorse() ? kExitWorse : 0;
+}
+
+}  // namespace
+
+CLI::App* AddGateCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<GateArgs>();
+  auto* cmd = app.add_subcommand(
+      "gate", "Judge a results directory against a baseline from the history: exit 0 pass, "
+              "4 a cell worse, 5 not comparable, 2 bad input.");
+  cmd->add_option("results", args->results, "Tonight's results directory")->required();
+  cmd->add_option("--history", args->db, "History database (SQLite)")->required();
+  cmd->add_option("--baseline", args->baseline,
+                  "last:N (the N latest sessions before tonight), rev:REVISION, or "
+                  "date:FROM[..TO] (prefixes of ISO 8601 start times)")
+      ->capture_default_str();
+  cmd->add_option("--junit", args->junit, "Write JUnit XML here (one testcase per cell and metric)");
+  cmd->add_option("--alpha", args->alpha, "Significance level of the test")->capture_default_str();
+  cmd->add_option("--noise", args->noise_pct, "Changes within +-this percent are no change")
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "The verdicts as JSON");
+  cmd->add_option("--allow-diff", args->allow_diff,
+                  "An environment item (or prefix) that may differ from the baseline's")
+      ->allow_extra_args(false);
+  cmd->callback([args, exit_code] {
+    try {
+      *exit_code = RunGate(*args);
+    } catch (const std::exception& e) {
+      std::cerr << "storbed: " << e.what() << "\n";
+      *exit_code = kExitBadInput;
+    }
+  });
+  return cmd;
+}
+
+}  // namespace storbed

@@ -1,0 +1,16 @@
+// `storbed gate RESULTS --history DB [--baseline last:7|rev:R|date:D] [--junit FILE]`:
+// tonight's runs against a baseline drawn from the history (sessions of the same
+// scenario whose environment the gate accepts), with compare's verdicts. Exit 0 pass,
+// 4 some cell worse, 5 not comparable, 2 bad input (nothing is written to the database).
+#pragma once
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace storbed {
+
+// Adds the subcommand; it runs inside app.parse() and sets *exit_code.
+CLI::App* AddGateCommand(CLI::App& app, int* exit_code);
+
+}  // namespace storbed

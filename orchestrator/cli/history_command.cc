@@ -1,0 +1,195 @@
+#include "cli/history_command.h"
+
+#include <fnmatch.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "analysis/run_stats.h"
+#include "cli/results_input.h"
+#include "history/change_points.h"
+#include "history/history_store.h"
+#include "reports/compare_metrics.h"
+
+namespace storbed {
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+struct HistoryArgs {
+  std::string db, scenario, cell, metric = "iops", since;
+  bool json = false;
+  std::vector<std::string> import_dirs;
+};
+
+std::string Num(double v, const char* format = "%.4g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// A glob when it has glob characters ("virtio-blk*"), else a substring.
+bool CellMatches(const std::string& pattern, const std::string& cell) {
+  if (pattern.empty()) return true;
+  if (pattern.find_first_of("*?[") != std::string::npos)
+    return fnmatch(pattern.c_str(), cell.c_str(), 0) == 0;
+  return cell.find(pattern) != std::string::npos;
+}
+
+// One scenario's sessions as the series of each cell, with change points.
+nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySession>& sessions,
+                              const HistoryArgs& a) {
+  std::vector<int64_t> ids;
+  std::map<int64_t, size_t> night_of;
+  for (const auto& s : sessions) {
+    night_of[s.id] = ids.size();
+    ids.push_back(s.id);
+  }
+  std::map<std::string, std::vector<std::vector<double>>> cells;
+  for (const HistoryPoint& p : store.Points(ids, a.metric)) {
+    if (!CellMatches(a.cell, p.cell)) continue;
+    auto& nights = cells[p.cell];
+    nights.resize(ids.size());
+    nights[night_of[p.session_id]].push_back(p.value);
+  }
+  nlohmann::json out = {{"scenario", sessions.front().scenario},
+                        {"metric", a.metric},
+                        {"better", ToString(DirectionOf(a.metric))},
+                        {"cells", nlohmann::json::array()}};
+  for (const auto& [cell, nights] : cells) {
+    nlohmann::json c = {{"cell", cell}, {"nights", nlohmann::json::array()}};
+    for (size_t i = 0; i < nights.size(); ++i) {
+      const HistorySession& s = sessions[i];
+      nlohmann::json night = {{"night", i + 1},         {"session", s.session},
+                              {"started_at", s.started_at}, {"revision", s.revision},
+                              {"n", nights[i].size()},  {"values", nights[i]}};
+      night["median"] = nights[i].empty() ? nlohmann::json() : nlohmann::json(Median(nights[i]));
+      c["nights"].push_back(night);
+    }
+    c["change_points"] = nlohmann::json::array();
+    for (const ChangePoint& cp : FindChangePoints(nights)) {
+      const HistorySession& s = sessions[cp.night];
+      c["change_points"].push_back({{"night", cp.night + 1}, {"session", s.session},
+                                    {"started_at", s.started_at}, {"revision", s.revision},
+                                    {"before", cp.before}, {"after", cp.after},
+                                    {"ratio", cp.ratio}, {"p", cp.p}});
+    }
+    out["cells"].push_back(c);
+  }
+  return out;
+}
+
+std::string RenderSeries(const nlohmann::json& series) {
+  std::string out = "scenario " + series["scenario"].get<std::string>() + ", metric " +
+                    series["metric"].get<std::string>() + " (better: " +
+                    series["better"].get<std::string>() + ")\n";
+  for (const auto& c : series["cells"]) {
+    out += "\n" + c["cell"].get<std::string>() + "\n  night  started               revision      n  median\n";
+    for (const auto& n : c["nights"]) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-6d %-21s %-13s %-2d %s\n", n["night"].get<int>(),
+                    n["started_at"].get<std::string>().c_str(),
+                    n["revision"].get<std::string>().substr(0, 12).c_str(), n["n"].get<int>(),
+                    n["median"].is_null() ? "-" : Num(n["median"].get<double>()).c_str());
+      out += line;
+    }
+    if (c["change_points"].empty())
+      out += "  no change point (p <= 0.001, at least 2 nights a side)\n";
+    for (const auto& cp : c["change_points"])
+      out += "  change at night " + std::to_string(cp["night"].get<int>()) + " (" +
+             cp["started_at"].get<std::string>() + ", revision " +
+             cp["revision"].get<std::string>() + "): " + Num(cp["before"].get<double>()) +
+             " -> " + Num(cp["after"].get<double>()) + " (ratio " +
+             Num(cp["ratio"].get<double>(), "%.3f") + ", p " + Num(cp["p"].get<double>(), "%.2g") +
+             ")\n";
+  }
+  return out;
+}
+
+int ShowHistory(const HistoryArgs& a) {
+  HistoryStore store(a.db, false);
+  const auto names = store.MetricNames();
+  if (std::find(names.begin(), names.end(), a.metric) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("history: --metric " + a.metric + ": no run in " + a.db +
+                                " has it (metrics: " + (list.empty() ? "none" : list) + ")");
+  }
+  std::map<std::string, std::vector<HistorySession>> by_scenario;
+  for (const HistorySession& s : store.Sessions(a.scenario, a.since))
+    by_scenario[s.scenario].push_back(s);
+  if (by_scenario.empty())
+    throw std::invalid_argument("history: " + a.db + " holds no session" +
+                                (a.scenario.empty() ? "" : " of scenario " + a.scenario) +
+                                (a.since.empty() ? "" : " since " + a.since));
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& [name, sessions] : by_scenario) all.push_back(ScenarioSeries(store, sessions, a));
+  if (a.json) {
+    std::cout << nlohmann::json{{"history", a.db}, {"scenarios", all}}.dump(2) << "\n";
+  } else {
+    for (const auto& series : all) std::cout << RenderSeries(series);
+  }
+  return 0;
+}
+
+int ImportDirs(const HistoryArgs& a) {
+  HistoryStore store(a.db, true);
+  for (const auto& dir : a.import_dirs) {
+    LoadRecordsOf(dir, "history import");  // the same checks and messages as compare
+    LoadManifestOf(dir, "history import");
+  }
+  for (const auto& dir : a.import_dirs) AppendRunToHistory(a.db, dir, std::cout);
+  return 0;
+}
+
+}  // namespace
+
+void AppendRunToHistory(const std::string& db, const std::string& results_dir, std::ostream& log) {
+  HistoryStore store(db, true);
+  const ImportOutcome o = store.Import(results_dir);
+  if (o.already_there)
+    log << "history: " << results_dir << " (session " << o.session.session << ") is in " << db
+        << " already; nothing added\n";
+  else
+    log << "history: " << results_dir << " added to " << db << " as session "
+        << o.session.session << " (" << o.runs << " measured runs, scenario "
+        << o.session.scenario << ", fingerprint class " << o.session.fingerprint_class << ")\n";
+  log.flush();  // one line per directory as it lands, also into a log file
+}
+
+CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<HistoryArgs>();
+  auto* cmd = app.add_subcommand(
+      "history", "The nightly history in an SQLite file: per cell the series of a metric "
+                 "and its change points; `history import DIR... --history DB` fills it.");
+  cmd->add_option("db", args->db, "History database (SQLite)");
+  cmd->add_option("--scenario", args->scenario, "Only this scenario's sessions");
+  cmd->add_option("--cell", args->cell, "Cells matching this glob or substring");
+  cmd->add_option("--metric", args->metric, "The metric (iops, mib_s, p50_us, p99_us, ...)")
+      ->capture_default_str();
+  cmd->add_option("--since", args->since, "Sessions started at or after this (2026-11-01)");
+  cmd->add_flag("--json", args->json, "The series and change points as JSON");
+  auto* import = cmd->add_subcommand("import", "Append results directories to the history.");
+  import->add_option("dirs", args->import_dirs, "Results directories")->required();
+  import->add_option("--history", args->db, "History database (created when missing)")
+      ->required();
+  cmd->callback([args, exit_code, import] {
+    try {
+      if (*import) {
+        *exit_code = ImportDirs(*args);
+        return;
+      }
+      if (args->db.empty()) throw std::invalid_argument("history: give the database file");
+      *exit_code = ShowHistory(*args);
+    } catch (const std::exception& e) {
+      std::cerr << "storbed: " << e.what() << "\n";
+      *exit_code = kExitBadInput;
+    }
+  });
+  return cmd;
+}
+
+}  // namespace storbed

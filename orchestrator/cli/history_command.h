@@ -1,0 +1,22 @@
+// `storbed history DB [--scenario S] [--cell PATTERN] [--metric M] [--since DATE] [--json]`:
+// per cell the nightly series of a metric and its change points; `storbed history import
+// DIR... --history DB` appends existing results directories. Exit 0, or 2 for bad input
+// (the message names the database or directory; the database is left as it was).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace storbed {
+
+// Adds the subcommand; it runs inside app.parse() and sets *exit_code.
+CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code);
+
+// `storbed run --history DB`: appends the finished run's directory; one line to `log`.
+void AppendRunToHistory(const std::string& db, const std::string& results_dir, std::ostream& log);
+
+}  // namespace storbed

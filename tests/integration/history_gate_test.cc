@@ -1,0 +1,197 @@
+// The nightly history and the gate for real: nights of a null-co guest appended with
+// `storbed run --history`, a change of null_latency found as a change point and caught by
+// the gate (JUnit included); two runs appending at once; an import killed mid-write.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "backend/child_process.h"
+#include "history/history_store.h"
+#include "test_env.h"
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string NightScenario(const std::string& dir, const std::string& latency) {
+  const std::string path = dir + "/night-" + latency + ".json";
+  std::ofstream(path) << R"({"name": "nightly-null", "targets": ["virtio-blk"], "repeats": 4,
+      "machine": {"memory": "256m"},
+      "disk": {"size": "16m", "driver": "null-co", "null_latency": ")" << latency << R"("},
+      "jobs": [{"name": "r", "pattern": "random", "io_size": "256k"}]})";
+  return path;
+}
+
+// Ten real nights, 10 ms per request on nights 1-6 and 11 ms (+10%) from night 7.
+TEST(HistoryGateTest, AChangeOfLatencyIsFoundAtItsNightAndTheGateCatchesIt) {
+  const std::string dir = testing::ScratchDir("history-gate");
+  const std::string db = dir + "/history.db";
+  std::vector<std::string> started;
+  for (int night = 1; night <= 10; ++night) {
+    const std::string out = dir + "/n" + std::to_string(night);
+    const testing::CliRun run = testing::RunCli(
+        {"run", NightScenario(dir, night < 7 ? "10ms" : "11ms"), "--out", out, "--work-dir", dir,
+         "--history", db},
+        out + ".log");
+    ASSERT_EQ(run.exit, "exited with status 0") << run.log;
+    EXPECT_NE(run.log.find("history: " + out + " added to " + db), std::string::npos) << run.log;
+    started.push_back(nlohmann::json::parse(std::ifstream(out + "/manifest.json"))["started_at"]);
+  }
+  const testing::CliRun history =
+      testing::RunCli({"history", db, "--metric", "iops", "--json"}, dir + "/history.log");
+  ASSERT_EQ(history.exit, "exited with status 0") << history.log;
+  const auto doc = nlohmann::json::parse(history.log.substr(history.log.find('{')));
+  ASSERT_EQ(doc["scenarios"].size(), 1u);
+  const auto& cell = doc["scenarios"][0]["cells"][0];
+  EXPECT_EQ(cell["cell"], "virtio-blk r");
+  ASSERT_EQ(cell["nights"].size(), 10u);
+  ASSERT_EQ(cell["change_points"].size(), 1u) << cell.dump(2);
+  EXPECT_EQ(cell["change_points"][0]["night"], 7);
+  EXPECT_LT(cell["change_points"][0]["ratio"].get<double>(), 0.97);
+
+  // The injected change is in the QEMU argv (null-co's latency-ns): the gate is told it
+  // is the factor.
+  const std::vector<std::string> allow = {"--allow-diff", "machine.virtio-blk.argv"};
+  std::vector<std::string> before = {"gate", dir + "/n10", "--history", db, "--baseline",
+                                     "date:" + started[3] + ".." + started[5], "--junit",
+                                     dir + "/gate.xml"};
+  before.insert(before.end(), allow.begin(), allow.end());
+  const testing::CliRun worse = testing::RunCli(before, dir + "/gate-before.log");
+  EXPECT_EQ(worse.exit, "exited with status 4") << worse.log;
+  const std::string junit = testing::Slurp(dir + "/gate.xml");
+  // p50 is the steadiest figure here; IOPS may be inconclusive at 4 runs a night.
+  EXPECT_NE(junit.find("<failure type=\"worse\" message=\"virtio-blk r p50_us: worse"),
+            std::string::npos)
+      << junit;
+  // Against nights 7-9, the same latency: no cell worse.
+  const testing::CliRun same = testing::RunCli(
+      {"gate", dir + "/n10", "--history", db, "--baseline", "last:3"}, dir + "/gate-after.log");
+  EXPECT_EQ(same.exit, "exited with status 0") << same.log;
+  // Without --allow-diff the changed argv makes nights 4-6 not comparable.
+  before.resize(before.size() - 2);
+  EXPECT_EQ(testing::RunCli(before, dir + "/gate-env.log").exit, "exited with status 5");
+  fs::remove_all(dir);
+}
+
+// A bare-metal results directory of one small job, run once for the tests below.
+std::string BareMetalRun(const std::string& dir, const std::string& name,
+                         const std::string& db = "") {
+  std::ofstream(dir + "/bm.json") << R"({"name": "bm", "targets": ["bare-metal"], "repeats": 2,
+      "disk": {"size": "8m"}, "jobs": [{"name": "r", "pattern": "random", "io_size": "256k"}]})";
+  std::vector<std::string> args = {"run", dir + "/bm.json", "--out", dir + "/" + name,
+                                   "--work-dir", dir};
+  if (!db.empty()) args.insert(args.end(), {"--history", db});
+  const testing::CliRun run = testing::RunCli(args, dir + "/" + name + ".log");
+  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
+  return dir + "/" + name;
+}
+
+TEST(HistoryGateTest, TwoRunsAppendingAtOnceBothLand) {
+  const std::string dir = testing::ScratchDir("history-two");
+  const std::string db = dir + "/history.db";
+  std::thread other([&] { BareMetalRun(dir, "a", db); });
+  BareMetalRun(dir, "b", db);
+  other.join();
+  HistoryStore store(db, false);
+  const auto sessions = store.Sessions();
+  ASSERT_EQ(sessions.size(), 2u);
+  for (const auto& s : sessions) EXPECT_EQ(store.Records(s.id).size(), 2u);
+  fs::remove_all(dir);
+}
+
+// SQLite's own check, through the CLI tool as an operator would run it.
+std::string IntegrityCheck(const std::string& db) {
+  ChildProcess p = ChildProcess::Start({"sqlite3", db, "PRAGMA integrity_check"}, db + ".check");
+  p.WaitFor(std::chrono::seconds(60));
+  return testing::Slurp(db + ".check");
+}
+
+TEST(HistoryGateTest, AnImportKilledMidWriteLeavesNoHalfSession) {
+  const std::string dir = testing::ScratchDir("history-kill");
+  const std::string db = dir + "/history.db";
+  // Big sessions (4000 runs each), so the kill lands inside a transaction.
+  const std::string real = BareMetalRun(dir, "real");
+  auto records = nlohmann::json::parse(std::ifstream(real + "/results.json"));
+  const auto manifest = nlohmann::json::parse(std::ifstream(real + "/manifest.json"));
+  std::vector<std::string> args = {"history", "import"};
+  for (int s = 0; s < 12; ++s) {
+    const std::string copy = dir + "/copy" + std::to_string(s);
+    fs::create_directories(copy);
+    nlohmann::json big = nlohmann::json::array();
+    for (int i = 0; i < 2000; ++i)
+      for (auto r : records) {
+        r["run_id"] = r["run_id"].get<std::string>() + "-" + std::to_string(i);
+        big.push_back(r);
+      }
+    std::ofstream(copy + "/results.json") << big.dump();
+    auto m = manifest;
+    m["session"] = "copy-" + std::to_string(s);
+    std::ofstream(copy + "/manifest.json") << m.dump();
+    args.push_back(copy);
+  }
+  args.insert(args.end(), {"--history", db});
+  const testing::CliRun killed = testing::RunCli(args, dir + "/import.log", [&](ChildProcess& p) {
+    // Once the first session is in, kill during the next ones.
+    for (int i = 0; i < 6000 && p.Running(); ++i) {
+      if (testing::Slurp(dir + "/import.log").find("added to") != std::string::npos) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    ::kill(p.Pid(), SIGKILL);
+  });
+  EXPECT_EQ(killed.exit, "killed by signal 9 (Killed)") << killed.log;
+  EXPECT_EQ(IntegrityCheck(db), "ok\n");
+  HistoryStore store(db, false);
+  const auto sessions = store.Sessions();
+  EXPECT_GE(sessions.size(), 1u);
+  EXPECT_LT(sessions.size(), 12u);
+  for (const auto& s : sessions) EXPECT_EQ(store.Records(s.id).size(), 4000u) << s.session;
+  fs::remove_all(dir);
+}
+
+TEST(HistoryGateTest, BadInputIsExitTwoAndTheDatabaseUntouched) {
+  const std::string dir = testing::ScratchDir("history-bad");
+  const std::string db = dir + "/history.db";
+  const std::string night = BareMetalRun(dir, "n1", db);
+  const std::string tonight = BareMetalRun(dir, "n2");
+  const std::string intact = testing::Slurp(db);
+  std::ofstream(dir + "/corrupt.db") << std::string(4096, 'z');
+  fs::copy_file(db, dir + "/newer.db");
+  {
+    SqliteDb raw(dir + "/newer.db", SqliteDb::Mode::ReadWriteCreate);
+    raw.Exec("PRAGMA user_version = 7");
+  }
+  const std::string newer = testing::Slurp(dir + "/newer.db");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"gate", tonight, "--history", dir + "/newer.db"}, "history schema version 7 is newer"},
+      {{"history", dir + "/newer.db"}, "history schema version 7 is newer"},
+      {{"gate", tonight, "--history", dir + "/corrupt.db"}, "file is not a database"},
+      {{"history", "import", tonight, "--history", dir + "/corrupt.db"}, "file is not a database"},
+      {{"gate", dir + "/missing", "--history", db}, "not a directory"},
+      {{"history", "import", dir + "/missing", "--history", db}, "not a directory"},
+      {{"gate", tonight, "--history", db, "--baseline", "week:2"}, "unknown kind 'week'"},
+      {{"gate", tonight, "--history", db, "--baseline", "last:0"}, "N must be a whole number"},
+      {{"gate", tonight, "--history", db, "--baseline", "rev:nosuch"}, "no baseline"},
+      {{"gate", tonight, "--history", dir + "/none.db"}, "no such history database"},
+      {{"history", db, "--metric", "nonsense"}, "--metric nonsense: no run"},
+  };
+  int i = 0;
+  for (const auto& [args, message] : cases) {
+    const testing::CliRun c = testing::RunCli(args, dir + "/bad-" + std::to_string(i++) + ".log");
+    EXPECT_EQ(c.exit, "exited with status 2") << message << "\n" << c.log;
+    EXPECT_NE(c.log.find(message), std::string::npos) << c.log;
+  }
+  EXPECT_EQ(testing::Slurp(db), intact);
+  EXPECT_EQ(testing::Slurp(dir + "/newer.db"), newer);
+  EXPECT_FALSE(fs::exists(dir + "/none.db"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -25,6 +25,19 @@ CompareMetric Rung(const std::string& layer) {
           }};
 }
 
+// The mean latency measured at one rung (the time an IO spends at and below it): lower is
+// better. On a null-co disk the QEMU block rung is the injected latency itself, free of
+// the guest's own time.
+CompareMetric RungLatency(const std::string& layer) {
+  return {"latency " + layer, Better::Lower, [layer](const RunRecord& r) -> Value {
+            if (!r.ladder) return std::nullopt;
+            for (const LayerStats& l : r.ladder->layers)
+              if (l.layer == layer && l.available && l.mean_latency_us > 0)
+                return l.mean_latency_us;
+            return std::nullopt;
+          }};
+}
+
 }  // namespace
 
 std::string ToString(Better d) {
@@ -38,6 +51,7 @@ std::string ToString(Better d) {
 
 Better DirectionOf(const std::string& metric) {
   if (metric == kGuestOverBareMetric) return Better::Higher;
+  if (metric.rfind("latency ", 0) == 0) return Better::Lower;
   for (const CompareMetric& m : CompareMetrics({}))
     if (m.name == metric) return m.direction;
   return Better::None;
@@ -72,6 +86,7 @@ std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records)
   std::stable_sort(layers.begin(), layers.end(),
                    [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
   for (const std::string& layer : layers) metrics.push_back(Rung(layer));
+  for (const std::string& layer : layers) metrics.push_back(RungLatency(layer));
   return metrics;
 }
 

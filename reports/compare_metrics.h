@@ -22,7 +22,8 @@ struct CompareMetric {
   std::function<std::optional<double>(const RunRecord&)> value;
 };
 
-// The job-level metrics, then one depth metric per ladder rung the records carry.
+// The job-level metrics, then per ladder rung the records carry its depth (no direction)
+// and its mean latency (lower is better).
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records);
 
 // The guest/bare-metal ratio of IOPS (one sample per repeat), judged beside the rest.

@@ -32,14 +32,14 @@ void RenderCell(std::ostream& out, const CellSummary& cell, const CompareReport&
   out << "\n" << cell.cell << "   n " << cell.n_base << " vs " << cell.n_cand;
   if (cell.failed_base || cell.failed_cand)
     out << " (failed runs left out: " << cell.failed_base << " vs " << cell.failed_cand << ")";
-  out << "\n  " << Padded("metric", 22) << Padded("better", 8) << Padded("base", 11)
+  out << "\n  " << Padded("metric", 24) << Padded("better", 8) << Padded("base", 11)
       << Padded("cand", 11) << Padded("ratio", 8) << Padded("95% CI", 18) << Padded("p", 9)
       << "verdict\n";
   for (const MetricRow& r : report.rows) {
     if (r.cell != cell.cell) continue;
     const std::string ci =
         r.ci_low ? "[" + Num(r.ci_low, "%.3f") + ", " + Num(r.ci_high, "%.3f") + "]" : "-";
-    out << "  " << Padded(r.metric, 22) << Padded(ToString(r.direction), 8)
+    out << "  " << Padded(r.metric, 24) << Padded(ToString(r.direction), 8)
         << Padded(Num(r.median_base), 11) << Padded(Num(r.median_cand), 11)
         << Padded(Num(r.ratio, "%.3f"), 8) << Padded(ci, 18) << Padded(Num(r.p, "%.2g"), 9)
         << r.verdict << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
@@ -70,7 +70,7 @@ std::string RenderCompareText(const CompareReport& report) {
   for (const CellSummary& cell : report.cells) RenderCell(out, cell, report);
   out << "\nper metric over all cells (worse only when the significant cells agree):\n";
   for (const MetricSummary& m : report.metrics)
-    out << "  " << Padded(m.metric, 22) << m.verdict << " (" << m.worse << " worse, "
+    out << "  " << Padded(m.metric, 24) << m.verdict << " (" << m.worse << " worse, "
         << m.better << " better of " << m.cells << " cells)\n";
   for (const auto& c : report.only_base) out << "only in BASE: " << c << "\n";
   for (const auto& c : report.only_cand) out << "only in CAND: " << c << "\n";

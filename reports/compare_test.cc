@@ -135,6 +135,34 @@ TEST(CompareTest, SplitByAMatrixFieldMakesTheSidesAndDropsItFromTheCell) {
   EXPECT_THROW(SplitBy(all, "job.read_ahead_kb"), std::invalid_argument);
 }
 
+// The null-co case: the guest's own time hides a 5% longer device latency in IOPS, the
+// QEMU block rung's latency shows it.
+TEST(CompareTest, ARungsLatencyIsJudgedLowerIsBetter) {
+  std::vector<RunRecord> base, cand;
+  for (int i = 0; i < 10; ++i) {
+    for (auto* side : {&base, &cand}) {
+      RunRecord r = MadeRun("virtio-blk", "r", 80 + (i % 3), 100, i + 1);
+      LayerStats qemu;
+      qemu.layer = kLayerQemuBlock;
+      qemu.available = true;
+      qemu.mean_latency_us = (side == &base ? 10000 : 10500) * (1 + 0.002 * (i % 5));
+      r.ladder->layers.push_back(qemu);
+      side->push_back(r);
+    }
+  }
+  const CompareReport r = Compare({"a", "b", base, cand}, {});
+  const MetricRow* latency = nullptr;
+  for (const MetricRow& row : r.rows)
+    if (row.metric == "latency L2 QEMU block") latency = &row;
+  ASSERT_NE(latency, nullptr);
+  EXPECT_EQ(latency->direction, Better::Lower);
+  EXPECT_EQ(latency->verdict, "worse");
+  EXPECT_LE(*latency->ci_low, 1.05);
+  EXPECT_GE(*latency->ci_high, 1.05);
+  EXPECT_EQ(DirectionOf("latency L2 QEMU block"), Better::Lower);
+  EXPECT_EQ(DirectionOf("depth L0 app"), Better::None);
+}
+
 TEST(CompareTest, JsonHasOneObjectPerCellAndMetric) {
   const CompareReport r = Compare({"a", "b", Side("rand", 1000, 5), Side("rand", 1000, 5)}, {});
   const nlohmann::json j = CompareJson(r);

@@ -186,6 +186,7 @@ int RunMain(int argc, char** argv) {
   run.image_cache_dir = DefaultImageCache();
   bool dry_run = false;
   auto* run_cmd = AddRunCommand(app, run, dry_run);
+  run_cmd->add_flag("--quiet", run.quiet, "No progress line on stderr");
   std::string history_db;
   run_cmd->add_option("--history", history_db,
                       "Append the finished run to this history database (SQLite, created when "

@@ -13,6 +13,7 @@
 #include "backend/interrupt.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
+#include "execute/progress.h"
 #include "sampling/job_sampler.h"
 
 namespace storbed {
@@ -153,6 +154,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.job.target = mounted->dir() + "/" + record.job.fs_file;
       record.job.filesystem.clear();
     }
+    if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
     RunOnHost(ctx, std::move(record), run, work_dir);
   }
 }

@@ -11,6 +11,7 @@
 #include "backend/disk_driver.h"
 #include "backend/interrupt.h"
 #include "execute/host_info.h"
+#include "execute/progress.h"
 #include "libvirt/virt_handles.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
@@ -220,6 +221,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
     return r;
   };
 
+  if (ctx.progress) ctx.progress->Booting(label);
   ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
           << spec.vcpus << " vCPU, " << spec.memory_mib << " MiB)...\n";
   const auto boot_start = Clock::now();
@@ -267,6 +269,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
       RecordFailure(ctx, record, RunStatus::Skipped, "the guest died during " + died_in);
       continue;
     }
+    if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
     if (!RunOnGuest(ctx, *machine, spec.disks[0], std::move(record), run, check))
       died_in = run.run_id;
   }

@@ -2,9 +2,35 @@
 
 namespace storbed {
 
+namespace {
+// Carriage return and "erase to the end of the line" (ECMA-48 EL).
+constexpr const char* kClearLine = "\r\033[K";
+}  // namespace
+
 void LogSink::WriteLine(const std::string& line) {
   std::lock_guard lock(mu_);
-  out_ << line << std::flush;
+  if (status_) out_ << kClearLine;
+  out_ << line;
+  DrawStatusLocked();
+  out_ << std::flush;
+}
+
+void LogSink::SetStatus(std::function<std::string()> status) {
+  std::lock_guard lock(mu_);
+  if (status_ && !status) out_ << kClearLine << std::flush;
+  status_ = std::move(status);
+}
+
+void LogSink::RedrawStatus() {
+  std::lock_guard lock(mu_);
+  if (!status_) return;
+  out_ << kClearLine;
+  DrawStatusLocked();
+  out_ << std::flush;
+}
+
+void LogSink::DrawStatusLocked() {
+  if (status_) out_ << status_();
 }
 
 void LineLog::Buffer::Put(char c) {

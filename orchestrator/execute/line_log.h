@@ -3,6 +3,7 @@
 // lines of two hosts never interleave mid-line; a prefix ("[lab1] ") says whose line it is.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <streambuf>
@@ -10,16 +11,23 @@
 
 namespace storbed {
 
-// The stream every LineLog ends in. Thread-safe.
+// The stream every LineLog ends in. Thread-safe. With a status (a terminal's progress
+// line), every line is written over the status, which is drawn again below it.
 class LogSink {
  public:
   explicit LogSink(std::ostream& out) : out_(out) {}
   // Writes `line` (which ends in '\n') and flushes, under the sink's lock.
   void WriteLine(const std::string& line);
+  // The status line's source, or nullptr for none (the last status is erased).
+  void SetStatus(std::function<std::string()> status);
+  // Draws the status again in place.
+  void RedrawStatus();
 
  private:
+  void DrawStatusLocked();
   std::mutex mu_;
   std::ostream& out_;
+  std::function<std::string()> status_;
 };
 
 // An ostream for one thread. Text is buffered until '\n' (std::flush and std::endl do not

@@ -46,8 +46,8 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   std::optional<BackingLeases::Lease> lease;
   if (in_place) lease.emplace(run_.backings.Acquire(disk));
   const Backing& backing = lease ? lease->backing() : run_.backings.Shared(disk);
-  RunContext ctx{run_.scenario, run_.options, run_.results,    log, backing,
-                 run_.manifest, host,         variant.machine, disk};
+  RunContext ctx{run_.scenario, run_.options, run_.results,    log,  backing,
+                 run_.manifest, host,         variant.machine, disk, run_.progress};
   if (m.target == TargetKind::BareMetal) {
     RunBareMetalTarget(ctx, RunsOf(unit));
     return;

@@ -22,6 +22,8 @@
 
 namespace storbed {
 
+class Progress;
+
 // What the runner prepared before any unit starts. image_for must not create anything any
 // more (every image exists), so threads only read; backings are leased (backing_leases.h).
 struct PreparedRun {
@@ -36,6 +38,7 @@ struct PreparedRun {
   AccelDecision accel;
   std::vector<RunHost> hosts;
   bool prefix_lines = false;  // several hosts: every log line starts with "[host] "
+  Progress* progress = nullptr;
 };
 
 // Makes the backend for one unit on `host`; throws LibvirtError when the host is unreachable.

@@ -20,6 +20,8 @@
 
 namespace storbed {
 
+class Progress;
+
 struct RunContext {
   const Scenario& scenario;  // scenario-wide facts only (name, jobs); never .machine/.disk
   const RunOptions& options;
@@ -30,6 +32,7 @@ struct RunContext {
   const RunHost& host;  // where the unit runs; names the records' host_name and backend
   const MachineConfig& machine;  // the unit's machine variant (scenario.machines[i].machine)
   const DiskConfig& disk;        // its disk; bare metal's has format "raw"
+  Progress* progress = nullptr;  // told of boots and runs; null in tests
 };
 
 // Records a run that did not produce a result (a failed one is in ResultsDir::Failures).

@@ -13,6 +13,7 @@
 #include "execute/guest_modules.h"
 #include "execute/host_info.h"
 #include "execute/plan_executor.h"
+#include "execute/progress.h"
 #include "images/filesystem_image.h"
 #include "plan/host_backend.h"
 #include "plan/work_groups.h"
@@ -208,8 +209,14 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
   auto image_for = [&p](const MachineConfig& m) -> const GuestImage& {
     return p.images.at(GuestImageKey(m));  // PrepareRun made every one
   };
+  // Whoever reads stderr sees how far the run is (--quiet: nobody).
+  Progress progress(p.options.quiet ? ProgressMode::Quiet : ProgressModeFor(STDERR_FILENO),
+                    *p.sink, p.plan.runs.size(),
+                    PlanDryRun(p.scenario, ToString(p.accel.accel)).estimate_s,
+                    [&p] { return p.results->size(); });
   PreparedRun prepared{p.scenario,  p.plan,    p.options, *p.results, *p.manifest,       *p.sink,
-                       *p.backings, image_for, p.accel,   p.hosts,    p.hosts.size() > 1};
+                       *p.backings, image_for, p.accel,   p.hosts,    p.hosts.size() > 1,
+                       &progress};
   PlanExecutor executor(prepared,
                         [&](const RunHost& h) { return deps.make_backend(h, p.session); });
   if (!sequential) PrepareBackendsForThreads(p.hosts);

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string connect_uri;        // "" = qemu:///system
   std::string inventory_path;     // several hosts, in parallel
   std::string host_label;         // with inventory_path: only hosts with this label
+  bool quiet = false;             // no progress line (execute/progress.h)
 };
 
 }  // namespace storbed

@@ -56,6 +56,11 @@ void ResultsDir::Forget(const std::vector<std::string>& run_ids) {
   if (records_.size() != before) WriteResultsLocked();
 }
 
+size_t ResultsDir::size() const {
+  std::lock_guard lock(mu_);
+  return records_.size();
+}
+
 std::vector<RunRecord> ResultsDir::records() const {
   std::lock_guard lock(mu_);
   return records_;

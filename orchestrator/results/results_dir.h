@@ -28,6 +28,7 @@ class ResultsDir {
   // rewrites results.json.
   void Forget(const std::vector<std::string>& run_ids);
   std::vector<RunRecord> records() const;
+  size_t size() const;
   // "RUN_ID: reason" for every failed run, in record order.
   std::vector<std::string> Failures() const;
 

@@ -36,6 +36,10 @@ std::string ToString(Better d) {
   return "?";
 }
 
+std::string BetterPhrase(Better d) {
+  return d == Better::None ? "no better direction" : ToString(d) + " is better";
+}
+
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records) {
   std::vector<CompareMetric> metrics = {
       FromResult("iops", Better::Higher, [](const JobResult& r) { return r.iops; }),
@@ -66,6 +70,12 @@ std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records)
                    [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
   for (const std::string& layer : layers) metrics.push_back(Rung(layer));
   return metrics;
+}
+
+Better DirectionOf(const std::string& name) {
+  for (const CompareMetric& m : CompareMetrics({}))
+    if (m.name == name) return m.direction;
+  return Better::None;  // the depth rungs, and anything else: shown, never judged
 }
 
 }  // namespace storbed

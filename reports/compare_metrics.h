@@ -14,6 +14,8 @@ namespace storbed {
 
 enum class Better { Higher, Lower, None };
 std::string ToString(Better d);  // "higher", "lower", "none"
+// For charts and tables: "higher is better", "lower is better", "no better direction".
+std::string BetterPhrase(Better d);
 
 struct CompareMetric {
   std::string name;  // "iops", "p99_us", "depth L2 virtqueue"
@@ -24,5 +26,9 @@ struct CompareMetric {
 
 // The job-level metrics, then one depth metric per ladder rung the records carry.
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records);
+
+// The direction of the metric named `name` ("iops", "p99_us", "depth L1 guest block");
+// None for a name that is not a compare metric.
+Better DirectionOf(const std::string& name);
 
 }  // namespace storbed

@@ -2,14 +2,12 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 
 #include "reports/compare.h"
-#include "results/results_dir.h"
+#include "reports/compare_input.h"
 
 namespace storbed {
 namespace {
@@ -24,37 +22,6 @@ struct CompareArgs {
   std::vector<std::string> allow_diff;
 };
 
-nlohmann::json LoadManifest(const std::string& dir, const char* side) {
-  std::ifstream in(dir + "/manifest.json");
-  if (!in)
-    throw std::invalid_argument(std::string(side) + " " + dir +
-                                ": not a results directory (no manifest.json)");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string(side) + " " + dir + "/manifest.json: " + e.what());
-  }
-}
-
-// A results directory's records; throws std::invalid_argument naming what is wrong.
-std::vector<RunRecord> LoadSide(const std::string& dir, const char* side) {
-  namespace fs = std::filesystem;
-  if (!fs::is_directory(dir))
-    throw std::invalid_argument(std::string(side) + " " + dir + ": not a directory");
-  if (!fs::exists(fs::path(dir) / "results.json"))
-    throw std::invalid_argument(std::string(side) + " " + dir +
-                                ": not a results directory (no results.json)");
-  std::vector<RunRecord> records;
-  try {
-    records = LoadResults(dir);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string(side) + ": " + e.what());
-  }
-  if (records.empty())
-    throw std::invalid_argument(std::string(side) + " " + dir + "/results.json: no runs");
-  return records;
-}
-
 // The manifest labels of the guest machines the runs ran on ("machine-nvme-b2" -> "nvme-b2").
 std::vector<std::string> MachineLabels(const std::vector<RunRecord>& runs) {
   std::vector<std::string> labels;
@@ -68,17 +35,18 @@ CompareSides SidesFor(const CompareArgs& a) {
   if (!a.by.empty()) {
     if (!a.cand.empty())
       throw std::invalid_argument("compare: --by splits one directory; give BASE only");
-    const std::vector<RunRecord> records = LoadSide(a.base, "BASE");
-    CompareSides sides = SplitBy(
-        records, a.by,
-        DeclaredValues(LoadManifest(a.base, "BASE").value("scenario", nlohmann::json()), a.by));
+    const std::vector<RunRecord> records = LoadCompareSide(a.base, "BASE");
+    CompareSides sides =
+        SplitBy(records, a.by,
+                DeclaredValues(
+                    LoadCompareManifest(a.base, "BASE").value("scenario", nlohmann::json()), a.by));
     sides.base_name = a.base + " " + sides.base_name;
     sides.cand_name = a.base + " " + sides.cand_name;
     return sides;
   }
   if (a.cand.empty())
     throw std::invalid_argument("compare: give BASE and CAND directories, or one with --by");
-  return {a.base, a.cand, LoadSide(a.base, "BASE"), LoadSide(a.cand, "CAND")};
+  return {a.base, a.cand, LoadCompareSide(a.base, "BASE"), LoadCompareSide(a.cand, "CAND")};
 }
 
 int RunCompare(const CompareArgs& a) {
@@ -96,11 +64,12 @@ int RunCompare(const CompareArgs& a) {
   CompareReport report =
       Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100, .by = a.by});
   if (a.by.empty())
-    report.differences =
-        DiffEnvironments(LoadManifest(a.base, "BASE"), LoadManifest(a.cand, "CAND"), a.allow_diff);
+    report.differences = DiffEnvironments(LoadCompareManifest(a.base, "BASE"),
+                                          LoadCompareManifest(a.cand, "CAND"), a.allow_diff);
   else
-    report.differences = DiffSidesOfOneRun(LoadManifest(a.base, "BASE"), MachineLabels(sides.base),
-                                           MachineLabels(sides.cand), a.by, a.allow_diff);
+    report.differences =
+        DiffSidesOfOneRun(LoadCompareManifest(a.base, "BASE"), MachineLabels(sides.base),
+                          MachineLabels(sides.cand), a.by, a.allow_diff);
   report.comparable = std::none_of(report.differences.begin(), report.differences.end(), Blocks);
   if (report.cells.empty())
     throw std::invalid_argument("compare: no cell (target x job x parameters) is on both sides");

@@ -158,12 +158,15 @@ CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
                        "One table row per run, even where runs repeat a cell");
   report_cmd->add_option("--html", args.html_file,
                          "Write the html report to FILE (then nothing is printed unless "
-                         "--format is given)");
+                         "--format is given)")
+      ->type_name("FILE");
   report_cmd->add_option("--markdown", args.markdown_file,
-                         "Write the markdown report to FILE (as --html)");
+                         "Write the markdown report to FILE (as --html)")
+      ->type_name("FILE");
   report_cmd->add_option("--compare", args.compare_base,
                          "html and markdown: add the verdicts of DIR (CAND) against this BASE "
-                         "results directory");
+                         "results directory")
+      ->type_name("BASE");
   return report_cmd;
 }
 

@@ -28,6 +28,7 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"iops", r.iops},
                      {"mib_s", r.mib_s},
                      {"latency", r.latency},
+                     {"latency_histogram", r.latency_histogram},
                      {"prepare_s", r.prepare_s},
                      {"prepare_steps", r.prepare_steps},
                      {"block", r.block},
@@ -58,6 +59,7 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.iops = j.at("iops").get<double>();
   r.mib_s = j.at("mib_s").get<double>();
   r.latency = j.at("latency").get<LatencySummary>();
+  r.latency_histogram = j.value("latency_histogram", LatencyHistogram{});
   r.prepare_s = j.value("prepare_s", 0.0);
   r.prepare_steps = j.value("prepare_steps", std::string());
   r.block = j.at("block").get<BlockStats>();

@@ -10,6 +10,7 @@
 
 #include "diskstats.h"
 #include "job.h"
+#include "latency_histogram.h"
 #include "timeline.h"
 
 namespace storbed {
@@ -29,6 +30,7 @@ struct JobResult {
   double iops = 0;
   double mib_s = 0;
   LatencySummary latency;       // per-IO completion latency
+  LatencyHistogram latency_histogram;  // its buckets; empty in results from before them
   double prepare_s = 0;         // cache preparation (cold start), never in runtime_s
   std::string prepare_steps;    // what preparation did, e.g. "sync, drop_caches=3, fadvise(DONTNEED)"
   BlockStats block;             // diskstats delta of the target device around the IO phase

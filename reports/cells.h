@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "results/run_record.h"
 
@@ -17,5 +18,21 @@ std::string ParamText(const nlohmann::json& value);
 
 // True for "targets" and "target", the names of the target field in --by.
 bool IsTargetField(const std::string& field);
+
+// A cell's runs that measured something (failed ones are counted beside them).
+struct CellRuns {
+  std::string cell;
+  const RunRecord* first = nullptr;
+  std::vector<const RunRecord*> ok;
+  size_t failed = 0;
+};
+
+// The runs reports show: warm-ups left out (they only prepared their combination), in
+// run id order (hosts in parallel append in the order runs end; ids number the plan).
+std::vector<RunRecord> ReportedRuns(const std::vector<RunRecord>& records);
+
+// The cells of `records` in first-seen order, pointers into `records`; a run that is not
+// ok counts as failed, so leave warm-ups out first (ReportedRuns).
+std::vector<CellRuns> GroupCells(const std::vector<RunRecord>& records);
 
 }  // namespace storbed

@@ -49,12 +49,16 @@ std::string ToString(Better d) {
   return "?";
 }
 
+std::string BetterPhrase(Better d) {
+  return d == Better::None ? "no better direction" : ToString(d) + " is better";
+}
+
 Better DirectionOf(const std::string& metric) {
   if (metric == kGuestOverBareMetric) return Better::Higher;
   if (metric.rfind("latency ", 0) == 0) return Better::Lower;
   for (const CompareMetric& m : CompareMetrics({}))
     if (m.name == metric) return m.direction;
-  return Better::None;
+  return Better::None;  // the depth rungs, and anything else: shown, never judged
 }
 
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records) {

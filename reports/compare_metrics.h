@@ -14,6 +14,8 @@ namespace storbed {
 
 enum class Better { Higher, Lower, None };
 std::string ToString(Better d);  // "higher", "lower", "none"
+// For charts and tables: "higher is better", "lower is better", "no better direction".
+std::string BetterPhrase(Better d);
 
 struct CompareMetric {
   std::string name;  // "iops", "p99_us", "depth L2 virtqueue"

@@ -212,5 +212,17 @@ TEST(CompareTest, TheBareMetalTwinSaysWhenTheEnvironmentMovedToo) {
   EXPECT_EQ(r.metrics.back().metric, "iops guest/bare-metal");
 }
 
+// Charts label their metrics with the directions compare judges by, from the one table.
+TEST(CompareTest, DirectionsAreLookedUpByMetricName) {
+  EXPECT_EQ(DirectionOf("iops"), Better::Higher);
+  EXPECT_EQ(DirectionOf("p99_us"), Better::Lower);
+  EXPECT_EQ(DirectionOf("req_kib"), Better::None);
+  EXPECT_EQ(DirectionOf("depth L1 guest block"), Better::None);
+  EXPECT_EQ(DirectionOf(""), Better::None);
+  EXPECT_EQ(BetterPhrase(Better::Higher), "higher is better");
+  EXPECT_EQ(BetterPhrase(Better::Lower), "lower is better");
+  EXPECT_EQ(BetterPhrase(Better::None), "no better direction");
+}
+
 }  // namespace
 }  // namespace storbed

@@ -3,7 +3,9 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "reports/html_report.h"
 #include "reports/ladders.h"
+#include "reports/markdown_report.h"
 #include "reports/table.h"
 #include "reports/timelines.h"
 
@@ -31,6 +33,12 @@ const std::vector<ReportFormat>& ReportFormats() {
   static const std::vector<ReportFormat> kFormats = {
       {"text", "the results table and each run's depth ladder", "report.txt", RenderText},
       {"timelines", "min/mean/max of every sampled timeline of each run", "", RenderTimelineText},
+      {"html",
+       "one self-contained page: environment, table, ladder, timeline and latency charts "
+       "(and verdicts with --compare)",
+       "report.html", RenderHtmlReport},
+      {"markdown", "the table (and the verdicts with --compare) as GitHub Markdown", "",
+       RenderMarkdownReport},
   };
   return kFormats;
 }
@@ -56,15 +64,21 @@ std::vector<const ReportFormat*> ParseReportFormats(const std::string& list) {
   }
 }
 
+void WriteReportFile(const ReportFormat& format, const ReportInput& input,
+                     const std::string& path) {
+  const std::string text = format.render(input);
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write the " + format.name + " report " + path);
+}
+
 std::vector<std::string> WriteReportFiles(const ReportInput& input) {
   std::vector<std::string> written;
   for (const auto& f : ReportFormats()) {
     if (f.file_name.empty()) continue;
     const std::string path = input.dir + "/" + f.file_name;
-    std::ofstream out(path);
-    out << f.render(input);
-    out.close();
-    if (!out) throw std::runtime_error("cannot write the " + f.name + " report " + path);
+    WriteReportFile(f, input, path);
     written.push_back(path);
   }
   return written;

@@ -16,6 +16,8 @@ struct ReportInput {
   std::string dir;
   std::vector<RunRecord> records;
   bool per_repeat = false;  // tables: one row per run even where runs repeat a cell
+  // A results directory to compare against (html, markdown): BASE, with `dir` as CAND.
+  std::string compare_base = "";
 };
 
 struct ReportFormat {
@@ -34,6 +36,10 @@ const ReportFormat& FindReportFormat(const std::string& name);
 // "text,timelines" -> those rows, in the order given. Throws std::invalid_argument for an
 // unknown or empty name.
 std::vector<const ReportFormat*> ParseReportFormats(const std::string& list);
+
+// Renders `format` into the file `path` (rendered first: a renderer that throws leaves no
+// file). Throws std::runtime_error naming the file when it cannot be written.
+void WriteReportFile(const ReportFormat& format, const ReportInput& input, const std::string& path);
 
 // Renders each format with a file name into input.dir; returns the files written.
 // Throws std::runtime_error naming the file when one cannot be written.

@@ -34,13 +34,14 @@ TEST(ReportFormatsTest, AListKeepsItsOrderAndAnUnknownNameListsTheKnownOnes) {
     ParseReportFormats("text,pdf");
     FAIL() << "pdf was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown report format 'pdf' (known: text, timelines)");
+    EXPECT_EQ(std::string(e.what()),
+              "unknown report format 'pdf' (known: text, timelines, html, markdown)");
   }
   EXPECT_THROW(ParseReportFormats("text,"), std::invalid_argument);
   EXPECT_THROW(ParseReportFormats(""), std::invalid_argument);
 }
 
-TEST(ReportFormatsTest, TheRunWritesTheTextReportAsItRendersIt) {
+TEST(ReportFormatsTest, TheRunWritesTheTextAndHtmlReportsAsTheyRender) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("storbed-formats-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -52,13 +53,27 @@ TEST(ReportFormatsTest, TheRunWritesTheTextReportAsItRendersIt) {
   r.accel = "tcg";
   input.records.push_back(r);
   const auto written = WriteReportFiles(input);
-  ASSERT_EQ(written, std::vector<std::string>{(dir / "report.txt").string()});
-  std::ifstream in(written[0]);
-  std::stringstream text;
-  text << in.rdbuf();
+  ASSERT_EQ(written, (std::vector<std::string>{(dir / "report.txt").string(),
+                                               (dir / "report.html").string()}));
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const std::string text = slurp(written[0]), html = slurp(written[1]);
   std::filesystem::remove_all(dir);
-  EXPECT_EQ(text.str(), FindReportFormat("text").render(input));
-  EXPECT_NE(text.str().find("001-virtio-blk-seq"), std::string::npos);
+  EXPECT_EQ(text, FindReportFormat("text").render(input));
+  EXPECT_NE(text.find("001-virtio-blk-seq"), std::string::npos);
+  EXPECT_EQ(html, FindReportFormat("html").render(input));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+}
+
+// Markdown goes where it is asked to go (storbed report --markdown FILE), never beside
+// every run.
+TEST(ReportFormatsTest, MarkdownIsOnRequestOnly) {
+  EXPECT_EQ(FindReportFormat("markdown").file_name, "");
+  EXPECT_EQ(FindReportFormat("html").file_name, "report.html");
 }
 
 TEST(ReportFormatsTest, AnUnwritableDirectoryNamesTheFile) {

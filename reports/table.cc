@@ -61,7 +61,7 @@ Row RowFor(const RunRecord& r) {
 }
 
 // One row per run, grouped by job in first-seen order.
-std::string PerRunTable(const std::vector<RunRecord>& records) {
+ReportTable PerRunTable(const std::vector<RunRecord>& records) {
   Row header{"run", "target", "pattern", "bs", "depth", "io", "MiB/s", "IOPS", "p50 us",
              "p99 us", "req KiB", "avg QD (layer)", "accel", "durable"};
   // The host is a column only when it varies: a single-host table stays as it was.
@@ -82,28 +82,7 @@ std::string PerRunTable(const std::vector<RunRecord>& records) {
       if (host_column) rows.back().insert(rows.back().begin() + kHostColumn, r.host_name);
     }
   const size_t first_figure = kFixedColumns + (host_column ? 1 : 0);
-  return AlignedTable(header, rows, first_figure, first_figure + 4);
-}
-
-// A cell's runs that measured something (failed ones are counted beside them).
-struct CellRuns {
-  std::string cell;
-  const RunRecord* first = nullptr;
-  std::vector<const RunRecord*> ok;
-  size_t failed = 0;
-};
-
-std::vector<CellRuns> GroupCells(const std::vector<RunRecord>& records) {
-  std::vector<CellRuns> cells;
-  for (const auto& r : records) {
-    const std::string cell = CellOf(r);
-    auto it = std::find_if(cells.begin(), cells.end(),
-                           [&](const CellRuns& c) { return c.cell == cell; });
-    if (it == cells.end()) it = cells.insert(cells.end(), CellRuns{cell, &r, {}, 0});
-    if (r.status == RunStatus::Ok && r.result) it->ok.push_back(&r);
-    else ++it->failed;
-  }
-  return cells;
+  return {header, rows, first_figure, first_figure + 4, "", {}, ""};
 }
 
 bool HasRepeats(const std::vector<RunRecord>& records) {
@@ -161,20 +140,21 @@ Row AggregateRow(const CellRuns& c) {
   return row;
 }
 
-std::string AggregateTable(const std::vector<RunRecord>& records) {
+ReportTable AggregateTable(const std::vector<RunRecord>& records) {
   const Row header{"cell", "pattern", "bs", "depth", "io", "n", "failed", "IOPS median",
                    "IOPS 95% CI", "CV %", "MiB/s", "p50 us", "p99 us", "req KiB", "avg QD",
                    "accel"};
   std::vector<Row> rows;
   for (const CellRuns& c : GroupCells(records)) rows.push_back(AggregateRow(c));
-  return AlignedTable(header, rows, 5, 14) +
-         "\nrepeats grouped by cell: medians over the n measured runs (warm-ups left out, "
-         "failed runs counted); the CI is a seeded bootstrap of the median (n >= 3); CV is "
-         "the runs' spread. --per-repeat shows every run.\n";
+  return {header, rows, 5, 14,
+          "repeats grouped by cell: medians over the n measured runs (warm-ups left out, "
+          "failed runs counted); the CI is a seeded bootstrap of the median (n >= 3); CV is "
+          "the runs' spread. --per-repeat shows every run.",
+          {}, ""};
 }
 
 // What makes figures less trustworthy: TCG, failed runs, agent warnings.
-std::string Notes(const std::vector<RunRecord>& records) {
+std::vector<std::string> Notes(const std::vector<RunRecord>& records) {
   std::set<std::string> notes;
   for (const auto& r : records) {
     if (r.accel == "tcg")
@@ -189,14 +169,7 @@ std::string Notes(const std::vector<RunRecord>& records) {
         notes.insert(r.run_id + ": no depth figure: " + r.result->block.reason);
     }
   }
-  std::ostringstream out;
-  if (!notes.empty()) {
-    out << "\nnotes:\n";
-    for (const auto& n : notes) out << "  - " << n << "\n";
-  }
-  out << "\nreq KiB and avg QD come from /proc/diskstats deltas of the target device "
-         "(guest: its block layer; bare metal: the loop device over the same backing).\n";
-  return out.str();
+  return {notes.begin(), notes.end()};
 }
 
 }  // namespace
@@ -222,16 +195,28 @@ std::string AlignedTable(const std::vector<std::string>& header,
   return out.str();
 }
 
-std::string RenderTable(const std::vector<RunRecord>& all_records, bool per_repeat) {
-  // Warm-up runs only prepared their combination: reports leave them out.
-  std::vector<RunRecord> records;
-  for (const auto& r : all_records)
-    if (r.status != RunStatus::Warmup) records.push_back(r);
-  // Hosts in parallel append in the order runs end; run ids number the plan's order.
-  std::stable_sort(records.begin(), records.end(),
-                   [](const RunRecord& a, const RunRecord& b) { return a.run_id < b.run_id; });
+ReportTable BuildTable(const std::vector<RunRecord>& all_records, bool per_repeat) {
+  const std::vector<RunRecord> records = ReportedRuns(all_records);
   const bool aggregate = !per_repeat && HasRepeats(records);
-  return (aggregate ? AggregateTable(records) : PerRunTable(records)) + Notes(records);
+  ReportTable table = aggregate ? AggregateTable(records) : PerRunTable(records);
+  table.notes = Notes(records);
+  table.footnote =
+      "req KiB and avg QD come from /proc/diskstats deltas of the target device "
+      "(guest: its block layer; bare metal: the loop device over the same backing).";
+  return table;
+}
+
+std::string RenderTable(const std::vector<RunRecord>& records, bool per_repeat) {
+  const ReportTable t = BuildTable(records, per_repeat);
+  std::ostringstream out;
+  out << AlignedTable(t.header, t.rows, t.first_numeric, t.last_numeric);
+  if (!t.legend.empty()) out << "\n" << t.legend << "\n";
+  if (!t.notes.empty()) {
+    out << "\nnotes:\n";
+    for (const auto& n : t.notes) out << "  - " << n << "\n";
+  }
+  out << "\n" << t.footnote << "\n";
+  return out.str();
 }
 
 }  // namespace storbed

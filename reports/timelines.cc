@@ -26,25 +26,38 @@ std::string RenderTimelineSummary(const std::vector<Timeline>& timelines) {
   return out;
 }
 
+RunTimelines ReadRunTimelines(const std::string& dir, const RunRecord& r) {
+  RunTimelines out;
+  if (r.timelines_file.empty()) return out;
+  out.path = dir + "/" + r.timelines_file;
+  std::ifstream in(out.path);
+  if (!in) {
+    out.error = "timelines file " + out.path + " is missing";
+    return out;
+  }
+  try {
+    const auto doc = nlohmann::json::parse(in);
+    if (doc.contains("guest")) out.guest = doc["guest"].get<std::vector<Timeline>>();
+    if (doc.contains("host")) out.host = doc["host"].get<std::vector<Timeline>>();
+  } catch (const std::exception& e) {
+    out.guest.clear();
+    out.host.clear();
+    out.error = "timelines file " + out.path + " is malformed: " + e.what();
+  }
+  return out;
+}
+
 std::string RenderTimelines(const std::string& dir, const std::vector<RunRecord>& records) {
   std::ostringstream out;
   for (const auto& r : records) {
-    if (r.timelines_file.empty()) continue;
-    const std::string path = dir + "/" + r.timelines_file;
-    std::ifstream in(path);
-    if (!in) {
-      out << r.run_id << ": timelines file " << path << " is missing\n";
+    const RunTimelines t = ReadRunTimelines(dir, r);
+    if (t.path.empty()) continue;
+    if (!t.error.empty()) {
+      out << r.run_id << ": " << t.error << "\n";
       continue;
     }
-    try {
-      const auto doc = nlohmann::json::parse(in);
-      out << r.run_id << " timelines:\n";
-      for (const char* side : {"guest", "host"})
-        if (doc.contains(side))
-          out << RenderTimelineSummary(doc[side].get<std::vector<Timeline>>());
-    } catch (const std::exception& e) {
-      out << r.run_id << ": timelines file " << path << " is malformed: " << e.what() << "\n";
-    }
+    out << r.run_id << " timelines:\n"
+        << RenderTimelineSummary(t.guest) << RenderTimelineSummary(t.host);
   }
   return out.str();
 }

@@ -9,6 +9,7 @@ packages=(
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs
   libvirt-daemon-system libvirt-clients
   openssh-server
+  chromium  # the integration tests open report.html in it, headless
 )
 
 missing=()

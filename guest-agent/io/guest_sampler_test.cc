@@ -17,8 +17,9 @@ namespace {
 constexpr uint64_t kMs = 1000000;
 
 std::string Diskstats(uint64_t reads, uint64_t weighted_ms) {
-  return "   7       0 loop0 " + std::to_string(reads) + " 0 0 0 0 0 0 0 0 0 " +
-         std::to_string(weighted_ms) + " 0 0 0 0 0 0\n" +
+  // 4 KiB a read: 8 sectors.
+  return "   7       0 loop0 " + std::to_string(reads) + " 0 " + std::to_string(reads * 8) +
+         " 0 0 0 0 0 0 0 " + std::to_string(weighted_ms) + " 0 0 0 0 0 0\n" +
          " 254       0 vda 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
 }
 std::string Meminfo(uint64_t cached_kb) {
@@ -76,6 +77,10 @@ TEST_F(GuestSamplerTest, SlowProbesGiveRatesAndLittlesLawDepth) {
   EXPECT_NEAR(depth->value[0], 4.0, 1e-9);
   EXPECT_NEAR(depth->t_s[0], 0.1, 1e-9);
   EXPECT_NEAR(Find(ts, "guest.loop0.iops")->value.at(0), 10000, 1e-6);
+  const Timeline* request = Find(ts, "guest.loop0.request_kib");
+  ASSERT_NE(request, nullptr);
+  EXPECT_EQ(request->unit, "KiB");
+  EXPECT_NEAR(request->value.at(0), 4.0, 1e-9);
   EXPECT_NEAR(Find(ts, "guest.meminfo.cached")->value.at(0), 2.0, 1e-9);
   EXPECT_NEAR(Find(ts, "guest.meminfo.writeback")->value.at(0), 0.5, 1e-9);
   EXPECT_NEAR(Find(ts, "guest.vmstat.pgpgin")->value.at(0), 40960, 1e-6);  // KiB/s

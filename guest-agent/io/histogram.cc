@@ -78,4 +78,11 @@ LatencySummary Histogram::Summarize() const {
   return s;
 }
 
+LatencyHistogram Histogram::Buckets() const {
+  LatencyHistogram h;
+  for (int i = 0; i < kBuckets; ++i)
+    if (buckets_[i] != 0) h.Add(BucketLow(i), BucketWidth(i), buckets_[i]);
+  return h;
+}
+
 }  // namespace storbed

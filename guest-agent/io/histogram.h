@@ -32,6 +32,9 @@ class Histogram {
   // count, min/mean/max and p50/p90/p99/p99.9 in microseconds.
   LatencySummary Summarize() const;
 
+  // The non-empty buckets, as results carry them (reports merge repeats from these).
+  LatencyHistogram Buckets() const;
+
   // Bucket arithmetic, public for tests.
   static int BucketOf(uint64_t ns);
   static uint64_t BucketLow(int bucket);

@@ -116,5 +116,28 @@ TEST(HistogramTest, MergeIntoEmptyKeepsMin) {
   EXPECT_EQ(empty.Percentile(50), 500u);
 }
 
+// Reports merge the exported buckets of repeats: that must give the percentiles the agent
+// would have reported for all their IOs together.
+TEST(HistogramTest, ExportedBucketsMergeAndGiveTheAgentsPercentiles) {
+  Histogram a, b, all;
+  for (uint64_t v = 1; v <= 5000; ++v) {
+    a.Record(v * 7);
+    all.Record(v * 7);
+  }
+  for (uint64_t v = 1; v <= 3000; ++v) {
+    b.Record(v * 1000);
+    all.Record(v * 1000);
+  }
+  const LatencyHistogram ea = a.Buckets(), eb = b.Buckets();
+  EXPECT_EQ(ea.Total(), a.count());
+  for (size_t i = 1; i < ea.low_ns.size(); ++i) EXPECT_LT(ea.low_ns[i - 1], ea.low_ns[i]);
+  const LatencyHistogram merged = MergeHistograms({&ea, &eb});
+  const LatencyHistogram exported_all = all.Buckets();
+  EXPECT_EQ(merged.low_ns, exported_all.low_ns);
+  EXPECT_EQ(merged.count, exported_all.count);
+  for (double q : {1.0, 50.0, 90.0, 99.0})  // away from min and max, where the agent clamps
+    EXPECT_DOUBLE_EQ(HistogramPercentileUs(merged, q), double(all.Percentile(q)) / 1000.0) << q;
+}
+
 }  // namespace
 }  // namespace storbed

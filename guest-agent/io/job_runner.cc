@@ -316,6 +316,7 @@ void FillFromStats(const JobSpec& spec, EngineStats& stats, JobResult& result) {
     result.mib_s = double(stats.bytes) / double(1 << 20) / stats.runtime_s;
   }
   result.latency = stats.latency.Summarize();
+  result.latency_histogram = stats.latency.Buckets();
   result.app_avg_depth = stats.avg_depth;
   result.avg_submit_batch = stats.avg_submit_batch;
   result.avg_complete_batch = stats.avg_complete_batch;

@@ -58,7 +58,8 @@ class InflightProbe : public FileProbe {
 };
 
 // Per interval: Little's law depth (delta of diskstats field 11, the summed time
-// requests spent queued, over the interval) and IOPS.
+// requests spent queued, over the interval), IOPS and the average request size (readahead
+// and merging change it mid-run; an interval without IOs has no size, not size 0).
 class DiskstatsProbe : public FileProbe {
  public:
   explicit DiskstatsProbe(const ProbeContext& ctx)
@@ -75,6 +76,8 @@ class DiskstatsProbe : public FileProbe {
       const BlockStats d = DiffDiskCounters(last_, *c, double(now_ns - last_ns_) / 1e9);
       Add(Get("guest." + device_ + ".depth", "requests"), now_ns, d.avg_queue_depth);
       Add(Get("guest." + device_ + ".iops", "IO/s"), now_ns, d.iops);
+      if (d.reads + d.writes > 0)
+        Add(Get("guest." + device_ + ".request_kib", "KiB"), now_ns, d.avg_request_bytes / 1024);
     }
     last_ = *c;
     last_ns_ = now_ns;

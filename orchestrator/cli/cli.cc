@@ -138,18 +138,55 @@ CLI::App* AddImageBuildCommand(CLI::App& app, ImageRequest& image, std::string& 
   return build_cmd;
 }
 
-// `storbed report DIR [--format ...] [--per-repeat]`.
-CLI::App* AddReportCommand(CLI::App& app, std::string& dir, std::string& formats,
-                           bool& per_repeat) {
+// What `storbed report` was asked for.
+struct ReportArgs {
+  std::string dir;
+  std::string formats = "text,timelines";
+  bool per_repeat = false;
+  std::string html_file, markdown_file;  // write these formats to files
+  std::string compare_base;
+};
+
+// `storbed report DIR [--format ...] [--per-repeat] [--html FILE] [--markdown FILE]
+// [--compare BASE]`.
+CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
   auto* report_cmd = app.add_subcommand(
       "report", "Print the reports of a results directory, without re-running anything.");
-  report_cmd->add_option("dir", dir, "Results directory")->required();
+  report_cmd->add_option("dir", args.dir, "Results directory")->required();
   std::string format_help = "Comma-separated formats, printed in that order:";
   for (const auto& f : ReportFormats()) format_help += " " + f.name + " (" + f.help + ");";
-  report_cmd->add_option("--format", formats, format_help)->capture_default_str();
-  report_cmd->add_flag("--per-repeat", per_repeat,
+  report_cmd->add_option("--format", args.formats, format_help)->capture_default_str();
+  report_cmd->add_flag("--per-repeat", args.per_repeat,
                        "One table row per run, even where runs repeat a cell");
+  report_cmd->add_option("--html", args.html_file,
+                         "Write the html report to FILE (then nothing is printed unless "
+                         "--format is given)")
+      ->type_name("FILE");
+  report_cmd->add_option("--markdown", args.markdown_file,
+                         "Write the markdown report to FILE (as --html)")
+      ->type_name("FILE");
+  report_cmd->add_option("--compare", args.compare_base,
+                         "html and markdown: add the verdicts of DIR (CAND) against this BASE "
+                         "results directory")
+      ->type_name("BASE");
   return report_cmd;
+}
+
+int Report(const ReportArgs& args, bool format_given) {
+  const auto formats = ParseReportFormats(args.formats);
+  const ReportInput input{args.dir, LoadResults(args.dir), args.per_repeat, args.compare_base};
+  const std::pair<const char*, const std::string*> files[] = {{"html", &args.html_file},
+                                                              {"markdown", &args.markdown_file}};
+  bool wrote = false;
+  for (const auto& [format, path] : files) {
+    if (path->empty()) continue;
+    WriteReportFile(FindReportFormat(format), input, *path);
+    std::cerr << "storbed: wrote the " << format << " report to " << *path << "\n";
+    wrote = true;
+  }
+  if (!wrote || format_given)
+    for (const ReportFormat* f : formats) std::cout << f->render(input);
+  return 0;
 }
 
 // Runs a command and maps what it throws to storbed's exit codes: 2 for bad input, 130
@@ -207,10 +244,8 @@ int RunMain(int argc, char** argv) {
   explain_cmd->add_option("field", explain_field, "A field, e.g. bs or job.bs");
   explain_cmd->add_flag("--markdown", explain_markdown, "The whole reference as Markdown");
 
-  std::string report_dir;
-  std::string report_formats = "text,timelines";
-  bool per_repeat = false;
-  auto* report_cmd = AddReportCommand(app, report_dir, report_formats, per_repeat);
+  ReportArgs report;
+  auto* report_cmd = AddReportCommand(app, report);
 
   // Runs inside app.parse() and never throws; its exit code is returned below.
   int cleanup_exit = 0;
@@ -256,12 +291,7 @@ int RunMain(int argc, char** argv) {
       std::cout << (explain_markdown ? ScenarioReferenceMarkdown() : ExplainFields(explain_field));
       return 0;
     }
-    if (*report_cmd) {
-      const auto formats = ParseReportFormats(report_formats);
-      const ReportInput input{report_dir, LoadResults(report_dir), per_repeat};
-      for (const ReportFormat* f : formats) std::cout << f->render(input);
-      return 0;
-    }
+    if (*report_cmd) return Report(report, report_cmd->count("--format") > 0);
     return 0;
   });
 }

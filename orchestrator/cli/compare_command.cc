@@ -6,8 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "cli/results_input.h"
 #include "reports/compare.h"
+#include "reports/compare_input.h"
 
 namespace storbed {
 namespace {
@@ -35,17 +35,18 @@ CompareSides SidesFor(const CompareArgs& a) {
   if (!a.by.empty()) {
     if (!a.cand.empty())
       throw std::invalid_argument("compare: --by splits one directory; give BASE only");
-    const std::vector<RunRecord> records = LoadRecordsOf(a.base, "BASE");
-    CompareSides sides = SplitBy(
-        records, a.by,
-        DeclaredValues(LoadManifestOf(a.base, "BASE").value("scenario", nlohmann::json()), a.by));
+    const std::vector<RunRecord> records = LoadCompareSide(a.base, "BASE");
+    CompareSides sides =
+        SplitBy(records, a.by,
+                DeclaredValues(
+                    LoadCompareManifest(a.base, "BASE").value("scenario", nlohmann::json()), a.by));
     sides.base_name = a.base + " " + sides.base_name;
     sides.cand_name = a.base + " " + sides.cand_name;
     return sides;
   }
   if (a.cand.empty())
     throw std::invalid_argument("compare: give BASE and CAND directories, or one with --by");
-  return {a.base, a.cand, LoadRecordsOf(a.base, "BASE"), LoadRecordsOf(a.cand, "CAND")};
+  return {a.base, a.cand, LoadCompareSide(a.base, "BASE"), LoadCompareSide(a.cand, "CAND")};
 }
 
 int RunCompare(const CompareArgs& a) {
@@ -63,12 +64,11 @@ int RunCompare(const CompareArgs& a) {
   CompareReport report =
       Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100, .by = a.by});
   if (a.by.empty())
-    report.differences =
-        DiffEnvironments(LoadManifestOf(a.base, "BASE"), LoadManifestOf(a.cand, "CAND"),
-                         a.allow_diff);
+    report.differences = DiffEnvironments(LoadCompareManifest(a.base, "BASE"),
+                                          LoadCompareManifest(a.cand, "CAND"), a.allow_diff);
   else
     report.differences =
-        DiffSidesOfOneRun(LoadManifestOf(a.base, "BASE"), MachineLabels(sides.base),
+        DiffSidesOfOneRun(LoadCompareManifest(a.base, "BASE"), MachineLabels(sides.base),
                           MachineLabels(sides.cand), a.by, a.allow_diff);
   report.comparable = std::none_of(report.differences.begin(), report.differences.end(), Blocks);
   if (report.cells.empty())

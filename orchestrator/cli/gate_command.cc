@@ -6,10 +6,10 @@
 #include <iostream>
 #include <memory>
 
-#include "cli/results_input.h"
 #include "history/baseline.h"
 #include "history/history_store.h"
 #include "reports/compare.h"
+#include "reports/compare_input.h"
 #include "reports/junit.h"
 
 namespace storbed {
@@ -38,8 +38,8 @@ int RunGate(const GateArgs& a) {
   if (!(a.noise_pct >= 0 && a.noise_pct < 100))
     throw std::invalid_argument("gate: --noise must be a percentage from 0 to 100");
   const BaselineSpec spec = ParseBaseline(a.baseline);
-  const std::vector<RunRecord> tonight = LoadRecordsOf(a.results, "RESULTS");
-  const nlohmann::json manifest = LoadManifestOf(a.results, "RESULTS");
+  const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
+  const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
   HistoryStore store(a.db, false);
   const std::string scenario = manifest.value("scenario", nlohmann::json::object()).value("name", "");
   const std::string started_at = manifest.value("started_at", "");

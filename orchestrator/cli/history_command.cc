@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "analysis/run_stats.h"
-#include "cli/results_input.h"
 #include "history/change_points.h"
 #include "history/history_store.h"
+#include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
 
 namespace storbed {
@@ -138,8 +138,8 @@ int ShowHistory(const HistoryArgs& a) {
 int ImportDirs(const HistoryArgs& a) {
   HistoryStore store(a.db, true);
   for (const auto& dir : a.import_dirs) {
-    LoadRecordsOf(dir, "history import");  // the same checks and messages as compare
-    LoadManifestOf(dir, "history import");
+    LoadCompareSide(dir, "history import");  // the same checks and messages as compare
+    LoadCompareManifest(dir, "history import");
   }
   for (const auto& dir : a.import_dirs) AppendRunToHistory(a.db, dir, std::cout);
   return 0;

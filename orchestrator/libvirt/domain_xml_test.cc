@@ -221,7 +221,7 @@ TEST(DomainXmlTest, NvmeArgsAreExactlyQemuArgvsDiskArgs) {
 TEST(DomainXmlTest, ValuesAreEscaped) {
   MachineSpec s = Spec();
   s.cmdline = "a<b & c='d'";
-  EXPECT_THAT(Xml(s), HasSubstr("<cmdline>a&lt;b &amp; c=&apos;d&apos;</cmdline>"));
+  EXPECT_THAT(Xml(s), HasSubstr("<cmdline>a&lt;b &amp; c=&#39;d&#39;</cmdline>"));
 }
 
 TEST(DomainXmlTest, DomainNameIsPrefixSessionAndMachine) {

@@ -1,0 +1,83 @@
+// The ladders section: each run's depth per layer as bars, guest beside its bare-metal twin.
+#include <algorithm>
+
+#include "analysis/depth_loss.h"
+#include "reports/compare_metrics.h"
+#include "reports/html_page.h"
+#include "reports/html_sections.h"
+#include "reports/ladders.h"
+#include "reports/svg_chart.h"
+
+namespace storbed {
+namespace {
+
+const LayerStats* Find(const Ladder& ladder, const std::string& id) {
+  for (const LayerStats& l : ladder.layers)
+    if (l.layer == id) return &l;
+  return nullptr;
+}
+
+Bar DepthBar(const LayerStats* l) {
+  if (l == nullptr) return {std::nullopt, "not on this path"};
+  if (!l->available) return {std::nullopt, "n/a: " + l->reason};
+  return {l->avg_depth, ""};
+}
+
+// Layers top down as the text ladder lists them: the first ladder's, then any of the
+// second's it lacks.
+std::vector<std::string> LayerIds(const Ladder& first, const Ladder* second) {
+  std::vector<std::string> ids;
+  for (const LayerStats& l : first.layers) ids.push_back(l.layer);
+  if (second)
+    for (const LayerStats& l : second->layers)
+      if (std::find(ids.begin(), ids.end(), l.layer) == ids.end()) ids.push_back(l.layer);
+  return ids;
+}
+
+std::vector<std::string> Findings(const std::string& side, const Ladder& ladder) {
+  std::vector<std::string> out = {side + LargestDepthLoss(ladder).sentence};
+  for (const LatencyStep& s : LatencyAdded(ladder)) out.push_back(side + s.sentence);
+  return out;
+}
+
+std::string LadderFigure(const LadderPair& p) {
+  const RunRecord& r = *p.run;
+  const bool bare = r.target == "bare-metal";
+  const Ladder* twin = p.bare_metal_twin ? &*p.bare_metal_twin->ladder : nullptr;
+  BarChart chart;
+  chart.kind = "ladder";
+  chart.title = "Depth ladder: " + r.run_id + (bare ? "" : " (" + r.accel + ")") +
+                (twin ? " vs " + p.bare_metal_twin->run_id : "");
+  // Depth is where the IOs wait, not a score: compare never judges it either.
+  chart.note = "depth: " + BetterPhrase(Better::None);
+  chart.value = {"average queue depth", "requests", false, 0.0, {}};
+  chart.series = {(bare ? "bare metal " : "guest ") + r.run_id};
+  if (twin) chart.series.push_back("bare metal " + p.bare_metal_twin->run_id);
+  for (const std::string& id : LayerIds(*r.ladder, twin)) {
+    BarGroup g{id, {DepthBar(Find(*r.ladder, id))}};
+    if (twin) g.bars.push_back(DepthBar(Find(*twin, id)));
+    chart.groups.push_back(g);
+  }
+  std::vector<std::string> findings = Findings(twin ? "guest: " : "", *r.ladder);
+  if (twin) {
+    const auto more = Findings("bare metal: ", *twin);
+    findings.insert(findings.end(), more.begin(), more.end());
+  }
+  return HtmlFigure(RenderBarChart(chart), "") + HtmlList(findings);
+}
+
+}  // namespace
+
+std::string LaddersSectionHtml(const ReportInput& input) {
+  const std::vector<LadderPair> pairs = PairLadders(input.records);
+  if (pairs.empty()) return HtmlParagraph("No run has a depth ladder.", "note");
+  std::string out = HtmlParagraph(
+      "Average queue depth at each layer, from the application (L0) down to the host device "
+      "(L3), by Little's law over the IO phase; each guest run beside the bare-metal run of "
+      "the same job. The text report has IOPS, request size and latency per layer too.",
+      "note");
+  for (const LadderPair& p : pairs) out += LadderFigure(p);
+  return out;
+}
+
+}  // namespace storbed

@@ -119,18 +119,21 @@ void HistoryStore::Migrate() {
                        " is newer than this storbed knows (" +
                        std::to_string(kHistorySchemaVersion) +
                        "): use the storbed that wrote it, or a newer one");
-  // WAL only once the file is known to be ours: a refused database stays untouched.
-  db_.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
-  if (version == kHistorySchemaVersion) return;
-  // A file that holds tables but no user_version is somebody else's database.
   if (version == 0) {
     SqliteStatement tables(db_, "SELECT count(*) FROM sqlite_master");
     tables.Step();
-    if (tables.Int(0) > 0)
+    // Read the version after the tables: a run creating the schema right now commits both.
+    if (tables.Int(0) > 0 && SchemaVersion() == 0)
       throw HistoryError(db_.path() + ": an SQLite database that is not a storbed history");
   }
+  // WAL only once the file is known to be ours: a refused database stays untouched.
+  db_.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
+  if (version == kHistorySchemaVersion) return;
+  // Under the write lock, read again: another run may have created the schema meanwhile.
   SqliteTransaction t(db_);
-  for (int v = version; v < kHistorySchemaVersion; ++v) db_.Exec(kMigrations[v]);
+  const int now = SchemaVersion();
+  if (now == kHistorySchemaVersion) return;
+  for (int v = now; v < kHistorySchemaVersion; ++v) db_.Exec(kMigrations[v]);
   db_.Exec("PRAGMA user_version = " + std::to_string(kHistorySchemaVersion));
   t.Commit();
 }

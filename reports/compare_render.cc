@@ -1,24 +1,11 @@
 // The compare report as people read it (a table per cell) and as JSON for tools.
-#include <cstdio>
 #include <sstream>
 
 #include "reports/compare.h"
+#include "reports/number_text.h"
 
 namespace storbed {
 namespace {
-
-std::string Num(const std::optional<double>& v, const char* format = "%.4g") {
-  if (!v) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, *v);
-  return buf;
-}
-
-std::string Pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
-  return buf;
-}
 
 nlohmann::json OrNull(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -38,24 +25,24 @@ void RenderCell(std::ostream& out, const CellSummary& cell, const CompareReport&
   for (const MetricRow& r : report.rows) {
     if (r.cell != cell.cell) continue;
     const std::string ci =
-        r.ci_low ? "[" + Num(r.ci_low, "%.3f") + ", " + Num(r.ci_high, "%.3f") + "]" : "-";
+        r.ci_low ? "[" + FormatNumber(r.ci_low, "%.3f") + ", " + FormatNumber(r.ci_high, "%.3f") + "]" : "-";
     out << "  " << Padded(r.metric, 24) << Padded(ToString(r.direction), 8)
-        << Padded(Num(r.median_base), 11) << Padded(Num(r.median_cand), 11)
-        << Padded(Num(r.ratio, "%.3f"), 8) << Padded(ci, 18) << Padded(Num(r.p, "%.2g"), 9)
+        << Padded(FormatNumber(r.median_base), 11) << Padded(FormatNumber(r.median_cand), 11)
+        << Padded(FormatNumber(r.ratio, "%.3f"), 8) << Padded(ci, 18) << Padded(FormatNumber(r.p, "%.2g"), 9)
         << r.verdict << (r.detail.empty() ? "" : " (" + r.detail + ")") << "\n";
   }
   for (const auto& [metric, change] : cell.resolution)
-    out << "  " << metric << ": cannot resolve changes below " << Pct(change) << "\n";
+    out << "  " << metric << ": cannot resolve changes below " << FormatPercent(change) << "\n";
 }
 
 }  // namespace
 
 std::string VerdictLine(const MetricRow& r) {
   std::string line = r.cell + " " + r.metric + ": " + r.verdict;
-  if (r.ratio) line += ": ratio " + Num(r.ratio, "%.3f");
-  if (r.ci_low) line += " [" + Num(r.ci_low, "%.3f") + ", " + Num(r.ci_high, "%.3f") + "]";
-  if (r.p) line += ", p " + Num(r.p, "%.2g");
-  line += ", median " + Num(r.median_base) + " -> " + Num(r.median_cand);
+  if (r.ratio) line += ": ratio " + FormatNumber(r.ratio, "%.3f");
+  if (r.ci_low) line += " [" + FormatNumber(r.ci_low, "%.3f") + ", " + FormatNumber(r.ci_high, "%.3f") + "]";
+  if (r.p) line += ", p " + FormatNumber(r.p, "%.2g");
+  line += ", median " + FormatNumber(r.median_base) + " -> " + FormatNumber(r.median_cand);
   if (r.direction != Better::None) line += " (" + ToString(r.direction) + " is better)";
   if (!r.detail.empty()) line += "; " + r.detail;
   return line;
@@ -66,7 +53,7 @@ std::string RenderCompareText(const CompareReport& report) {
   const CompareOptions& o = report.options;
   out << "compare: BASE " << report.base_name << " vs CAND " << report.cand_name
       << "\nratio = median CAND / median BASE; one sample = one run; Mann-Whitney U at alpha "
-      << o.alpha << "; noise band +-" << Pct(o.noise) << "; bootstrap seed " << o.seed << "\n";
+      << o.alpha << "; noise band +-" << FormatPercent(o.noise) << "; bootstrap seed " << o.seed << "\n";
   for (const CellSummary& cell : report.cells) RenderCell(out, cell, report);
   out << "\nper metric over all cells (worse only when the significant cells agree):\n";
   for (const MetricSummary& m : report.metrics)

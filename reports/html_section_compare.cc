@@ -1,23 +1,14 @@
 // The compare section: CAND (this directory) against BASE, per cell a whisker chart of the
 // ratios with their 95% CI around 1.0 and the noise band, then the figures.
-#include <cstdio>
 
 #include "reports/compare_metrics.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
+#include "reports/number_text.h"
 #include "reports/svg_chart.h"
 
 namespace storbed {
 namespace {
-
-std::string Num(const std::optional<double>& v, const char* format = "%.4g") {
-  if (!v) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, *v);
-  return buf;
-}
-
-std::string Pct(double fraction) { return Num(fraction * 100, "%.1f") + "%"; }
 
 std::string VerdictColour(const std::string& verdict) {
   if (verdict == "worse") return "#D55E00";
@@ -31,7 +22,7 @@ std::string CellHtml(const CellSummary& cell, const CompareReport& report) {
   WhiskerChart chart;
   chart.kind = "compare";
   chart.title = cell.cell;
-  chart.note = "shaded: +-" + Pct(noise) + " noise band (no change); dashed: 1.0 (equal)";
+  chart.note = "shaded: +-" + FormatPercent(noise) + " noise band (no change); dashed: 1.0 (equal)";
   chart.x = {"ratio of medians", "CAND / BASE", false, {}, {}};
   chart.band_low = 1 - noise;
   chart.band_high = 1 + noise;
@@ -40,10 +31,10 @@ std::string CellHtml(const CellSummary& cell, const CompareReport& report) {
     if (r.cell != cell.cell) continue;
     chart.rows.push_back({r.metric + " (" + BetterPhrase(r.direction) + ")", r.ratio, r.ci_low,
                           r.ci_high, r.verdict, VerdictColour(r.verdict)});
-    rows.push_back({r.metric, ToString(r.direction), Num(r.median_base), Num(r.median_cand),
-                    Num(r.ratio, "%.3f"),
-                    r.ci_low ? Num(r.ci_low, "%.3f") + " .. " + Num(r.ci_high, "%.3f") : "-",
-                    Num(r.p, "%.2g"), r.verdict, r.detail});
+    rows.push_back({r.metric, ToString(r.direction), FormatNumber(r.median_base), FormatNumber(r.median_cand),
+                    FormatNumber(r.ratio, "%.3f"),
+                    r.ci_low ? FormatNumber(r.ci_low, "%.3f") + " .. " + FormatNumber(r.ci_high, "%.3f") : "-",
+                    FormatNumber(r.p, "%.2g"), r.verdict, r.detail});
   }
   std::string heading =
       cell.cell + ": n " + std::to_string(cell.n_base) + " vs " + std::to_string(cell.n_cand);
@@ -52,7 +43,7 @@ std::string CellHtml(const CellSummary& cell, const CompareReport& report) {
                std::to_string(cell.failed_cand) + ")";
   std::vector<std::string> resolution;
   for (const auto& [metric, change] : cell.resolution)
-    resolution.push_back(metric + ": cannot resolve changes below " + Pct(change));
+    resolution.push_back(metric + ": cannot resolve changes below " + FormatPercent(change));
   return HtmlHeading(heading) + HtmlFigure(RenderWhiskerChart(chart), "") +
          HtmlTable(
              {"metric", "better", "BASE", "CAND", "ratio", "95% CI", "p", "verdict", "detail"},
@@ -85,7 +76,7 @@ std::string CompareSectionHtml(const CompareReport& report) {
       "BASE " + report.base_name + " vs CAND " + report.cand_name +
       ". Ratio = median CAND / median BASE, one sample = one run, with a seeded bootstrap 95% "
       "CI (whiskers); Mann-Whitney U at alpha " +
-      Num(o.alpha, "%g") + "; changes within +-" + Pct(o.noise) +
+      FormatNumber(o.alpha, "%g") + "; changes within +-" + FormatPercent(o.noise) +
       " are no change. Fewer than 3 runs a side: no verdict.");
   out += EnvironmentHtml(report);
   std::vector<std::vector<std::string>> summary;

@@ -1,21 +1,14 @@
 #include "reports/markdown_report.h"
 
-#include <cstdio>
 #include <optional>
 
 #include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
+#include "reports/number_text.h"
 #include "reports/table.h"
 
 namespace storbed {
 namespace {
-
-std::string Num(const std::optional<double>& v, const char* format = "%.4g") {
-  if (!v) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, *v);
-  return buf;
-}
 
 std::string CompareMarkdown(const CompareReport& report) {
   std::string out = "\n## Compared with " + EscapeMarkdown(report.base_name) + "\n\n" + "BASE " +
@@ -23,8 +16,8 @@ std::string CompareMarkdown(const CompareReport& report) {
                     EscapeMarkdown(report.cand_name) +
                     ": ratio = median CAND / median BASE with a bootstrap 95% CI; Mann-Whitney "
                     "U at alpha " +
-                    Num(report.options.alpha, "%g") + "; noise band +-" +
-                    Num(report.options.noise * 100, "%.1f") + "%.\n\n";
+                    FormatNumber(report.options.alpha, "%g") + "; noise band +-" +
+                    FormatNumber(report.options.noise * 100, "%.1f") + "%.\n\n";
   if (!report.comparable)
     out += "Environment not checked (a manifest.json is missing).\n\n";
   else if (!*report.comparable)
@@ -44,10 +37,10 @@ std::string CompareMarkdown(const CompareReport& report) {
     std::vector<std::vector<std::string>> rows;
     for (const MetricRow& r : report.rows)
       if (r.cell == cell.cell)
-        rows.push_back({r.metric, BetterPhrase(r.direction), Num(r.median_base), Num(r.median_cand),
-                        Num(r.ratio, "%.3f"),
-                        r.ci_low ? Num(r.ci_low, "%.3f") + " .. " + Num(r.ci_high, "%.3f") : "-",
-                        Num(r.p, "%.2g"), r.verdict, r.detail});
+        rows.push_back({r.metric, BetterPhrase(r.direction), FormatNumber(r.median_base), FormatNumber(r.median_cand),
+                        FormatNumber(r.ratio, "%.3f"),
+                        r.ci_low ? FormatNumber(r.ci_low, "%.3f") + " .. " + FormatNumber(r.ci_high, "%.3f") : "-",
+                        FormatNumber(r.p, "%.2g"), r.verdict, r.detail});
     out += MarkdownTable(
         {"metric", "better", "BASE", "CAND", "ratio", "95% CI", "p", "verdict", "detail"}, rows, 2,
         6);

@@ -13,6 +13,7 @@
 #include "history/history_store.h"
 #include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
+#include "reports/number_text.h"
 
 namespace storbed {
 namespace {
@@ -24,12 +25,6 @@ struct HistoryArgs {
   bool json = false;
   std::vector<std::string> import_dirs;
 };
-
-std::string Num(double v, const char* format = "%.4g") {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 // A glob when it has glob characters ("virtio-blk*"), else a substring.
 bool CellMatches(const std::string& pattern, const std::string& cell) {
@@ -93,7 +88,7 @@ std::string RenderSeries(const nlohmann::json& series) {
       std::snprintf(line, sizeof line, "  %-6d %-21s %-13s %-2d %s\n", n["night"].get<int>(),
                     n["started_at"].get<std::string>().c_str(),
                     n["revision"].get<std::string>().substr(0, 12).c_str(), n["n"].get<int>(),
-                    n["median"].is_null() ? "-" : Num(n["median"].get<double>()).c_str());
+                    n["median"].is_null() ? "-" : FormatNumber(n["median"].get<double>()).c_str());
       out += line;
     }
     if (c["change_points"].empty())
@@ -101,9 +96,9 @@ std::string RenderSeries(const nlohmann::json& series) {
     for (const auto& cp : c["change_points"])
       out += "  change at night " + std::to_string(cp["night"].get<int>()) + " (" +
              cp["started_at"].get<std::string>() + ", revision " +
-             cp["revision"].get<std::string>() + "): " + Num(cp["before"].get<double>()) +
-             " -> " + Num(cp["after"].get<double>()) + " (ratio " +
-             Num(cp["ratio"].get<double>(), "%.3f") + ", p " + Num(cp["p"].get<double>(), "%.2g") +
+             cp["revision"].get<std::string>() + "): " + FormatNumber(cp["before"].get<double>()) +
+             " -> " + FormatNumber(cp["after"].get<double>()) + " (ratio " +
+             FormatNumber(cp["ratio"].get<double>(), "%.3f") + ", p " + FormatNumber(cp["p"].get<double>(), "%.2g") +
              ")\n";
   }
   return out;

@@ -6,20 +6,15 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cli/verdict_options.h"
 #include "reports/compare.h"
 #include "reports/compare_input.h"
 
 namespace storbed {
 namespace {
 
-constexpr int kExitWorse = 4, kExitBadInput = 2, kExitNotComparable = 5;
-
-struct CompareArgs {
+struct CompareArgs : VerdictArgs {
   std::string base, cand, by;
-  double alpha = 0.01;
-  double noise_pct = 2;
-  bool json = false;
-  std::vector<std::string> allow_diff;
 };
 
 // The manifest labels of the guest machines the runs ran on ("machine-nvme-b2" -> "nvme-b2").
@@ -50,10 +45,7 @@ CompareSides SidesFor(const CompareArgs& a) {
 }
 
 int RunCompare(const CompareArgs& a) {
-  if (!(a.alpha > 0 && a.alpha < 1))
-    throw std::invalid_argument("compare: --alpha must be between 0 and 1");
-  if (!(a.noise_pct >= 0 && a.noise_pct < 100))
-    throw std::invalid_argument("compare: --noise must be a percentage from 0 to 100");
+  const CompareOptions options = CheckedCompareOptions(a, "compare", a.by);
   const CompareSides sides = SidesFor(a);
   for (const auto* side : {&sides.base, &sides.cand})
     if (std::none_of(side->begin(), side->end(),
@@ -62,7 +54,7 @@ int RunCompare(const CompareArgs& a) {
           "compare: " + (side == &sides.base ? sides.base_name : sides.cand_name) +
           ": no measured runs (only warm-ups, or nothing after the split)");
   CompareReport report =
-      Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100, .by = a.by});
+      Compare(sides, options);
   if (a.by.empty())
     report.differences = DiffEnvironments(LoadCompareManifest(a.base, "BASE"),
                                           LoadCompareManifest(a.cand, "CAND"), a.allow_diff);
@@ -84,8 +76,7 @@ int RunCompare(const CompareArgs& a) {
               << " successful runs on a side: no verdict (set repeats to 3 or more)\n";
     return kExitBadInput;
   }
-  if (report.comparable == false) return kExitNotComparable;
-  return report.AnyWorse() ? kExitWorse : 0;
+  return VerdictExit(report);
 }
 
 }  // namespace
@@ -100,22 +91,10 @@ CLI::App* AddCompareCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--by", args->by,
                   "Split BASE's runs into the two sides by this field: targets, machine.kernel, "
                   "disk.cache, job.read_ahead_kb, any matrix field");
-  cmd->add_option("--alpha", args->alpha, "Significance level of the test")->capture_default_str();
-  cmd->add_option("--noise", args->noise_pct,
-                  "Changes within +-this percent are no change")->capture_default_str();
-  cmd->add_flag("--json", args->json, "One JSON object per cell and metric");
-  cmd->add_option("--allow-diff", args->allow_diff,
-                  "An environment item (or prefix: machine.nvme) that may differ: the factor "
-                  "compared (repeatable)")
-      ->allow_extra_args(false);
-  cmd->callback([args, exit_code] {
-    try {
-      *exit_code = RunCompare(*args);
-    } catch (const std::exception& e) {
-      std::cerr << "storbed: " << e.what() << "\n";
-      *exit_code = kExitBadInput;
-    }
-  });
+  AddVerdictOptions(*cmd, *args,
+                    "An environment item (or prefix: machine.nvme) that may differ: the factor "
+                    "compared (repeatable)");
+  SetExitCallback(*cmd, exit_code, [args] { return RunCompare(*args); });
   return cmd;
 }
 

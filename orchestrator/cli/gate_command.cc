@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/verdict_options.h"
 #include "history/baseline.h"
 #include "history/history_store.h"
 #include "reports/compare.h"
@@ -15,14 +16,8 @@
 namespace storbed {
 namespace {
 
-constexpr int kExitWorse = 4, kExitBadInput = 2, kExitNotComparable = 5;
-
-struct GateArgs {
+struct GateArgs : VerdictArgs {
   std::string results, db, baseline = "last:7", junit;
-  double alpha = 0.01;
-  double noise_pct = 2;
-  bool json = false;
-  std::vector<std::string> allow_diff;
 };
 
 void WriteJunit(const std::string& path, const CompareReport& report, const std::string& suite,
@@ -33,10 +28,7 @@ void WriteJunit(const std::string& path, const CompareReport& report, const std:
 }
 
 int RunGate(const GateArgs& a) {
-  if (!(a.alpha > 0 && a.alpha < 1))
-    throw std::invalid_argument("gate: --alpha must be between 0 and 1");
-  if (!(a.noise_pct >= 0 && a.noise_pct < 100))
-    throw std::invalid_argument("gate: --noise must be a percentage from 0 to 100");
+  const CompareOptions options = CheckedCompareOptions(a, "gate");
   const BaselineSpec spec = ParseBaseline(a.baseline);
   const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
   const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
@@ -75,7 +67,7 @@ int RunGate(const GateArgs& a) {
     report.comparable = false;
     report.differences = rejected_by;
   } else {
-    report = Compare(sides, {.alpha = a.alpha, .noise = a.noise_pct / 100});
+    report = Compare(sides, options);
     report.comparable = true;
     report.differences = DiffEnvironments(accepted.back().manifest, manifest, allowed);
   }
@@ -88,8 +80,7 @@ int RunGate(const GateArgs& a) {
   if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
   else std::cout << RenderCompareText(report);
   if (!a.junit.empty()) WriteJunit(a.junit, report, "storbed gate " + scenario, started_at);
-  if (report.comparable == false) return kExitNotComparable;
-  return report.AnyWorse() ? kExitWorse : 0;
+  return VerdictExit(report);
 }
 
 }  // namespace
@@ -106,21 +97,9 @@ CLI::App* AddGateCommand(CLI::App& app, int* exit_code) {
                   "date:FROM[..TO] (prefixes of ISO 8601 start times)")
       ->capture_default_str();
   cmd->add_option("--junit", args->junit, "Write JUnit XML here (one testcase per cell and metric)");
-  cmd->add_option("--alpha", args->alpha, "Significance level of the test")->capture_default_str();
-  cmd->add_option("--noise", args->noise_pct, "Changes within +-this percent are no change")
-      ->capture_default_str();
-  cmd->add_flag("--json", args->json, "The verdicts as JSON");
-  cmd->add_option("--allow-diff", args->allow_diff,
-                  "An environment item (or prefix) that may differ from the baseline's")
-      ->allow_extra_args(false);
-  cmd->callback([args, exit_code] {
-    try {
-      *exit_code = RunGate(*args);
-    } catch (const std::exception& e) {
-      std::cerr << "storbed: " << e.what() << "\n";
-      *exit_code = kExitBadInput;
-    }
-  });
+  AddVerdictOptions(*cmd, *args,
+                    "An environment item (or prefix) that may differ from the baseline's");
+  SetExitCallback(*cmd, exit_code, [args] { return RunGate(*args); });
   return cmd;
 }
 

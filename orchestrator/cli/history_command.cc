@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "analysis/run_stats.h"
+#include "cli/verdict_options.h"
 #include "history/change_points.h"
 #include "history/history_store.h"
 #include "reports/compare_input.h"
@@ -17,8 +18,6 @@
 
 namespace storbed {
 namespace {
-
-constexpr int kExitBadInput = 2;
 
 struct HistoryArgs {
   std::string db, scenario, cell, metric = "iops", since;
@@ -171,18 +170,10 @@ CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
   import->add_option("dirs", args->import_dirs, "Results directories")->required();
   import->add_option("--history", args->db, "History database (created when missing)")
       ->required();
-  cmd->callback([args, exit_code, import] {
-    try {
-      if (*import) {
-        *exit_code = ImportDirs(*args);
-        return;
-      }
-      if (args->db.empty()) throw std::invalid_argument("history: give the database file");
-      *exit_code = ShowHistory(*args);
-    } catch (const std::exception& e) {
-      std::cerr << "storbed: " << e.what() << "\n";
-      *exit_code = kExitBadInput;
-    }
+  SetExitCallback(*cmd, exit_code, [args, import] {
+    if (*import) return ImportDirs(*args);
+    if (args->db.empty()) throw std::invalid_argument("history: give the database file");
+    return ShowHistory(*args);
   });
   return cmd;
 }

@@ -1,0 +1,42 @@
+#include "cli/verdict_options.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <stdexcept>
+
+namespace storbed {
+
+void AddVerdictOptions(CLI::App& cmd, VerdictArgs& args, const std::string& allow_diff_help) {
+  cmd.add_option("--alpha", args.alpha, "Significance level of the test")->capture_default_str();
+  cmd.add_option("--noise", args.noise_pct, "Changes within +-this percent are no change")
+      ->capture_default_str();
+  cmd.add_flag("--json", args.json, "One JSON object per cell and metric");
+  cmd.add_option("--allow-diff", args.allow_diff, allow_diff_help)->allow_extra_args(false);
+}
+
+CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string& command,
+                                     const std::string& by) {
+  if (!(args.alpha > 0 && args.alpha < 1))
+    throw std::invalid_argument(command + ": --alpha must be between 0 and 1");
+  if (!(args.noise_pct >= 0 && args.noise_pct < 100))
+    throw std::invalid_argument(command + ": --noise must be a percentage from 0 to 100");
+  return {.alpha = args.alpha, .noise = args.noise_pct / 100, .by = by};
+}
+
+int VerdictExit(const CompareReport& report) {
+  if (report.comparable == false) return kExitNotComparable;
+  return report.AnyWorse() ? kExitWorse : 0;
+}
+
+void SetExitCallback(CLI::App& cmd, int* exit_code, std::function<int()> run) {
+  cmd.callback([exit_code, run = std::move(run)] {
+    try {
+      *exit_code = run();
+    } catch (const std::exception& e) {
+      std::cerr << "storbed: " << e.what() << "\n";
+      *exit_code = kExitBadInput;
+    }
+  });
+}
+
+}  // namespace storbed

@@ -1,0 +1,42 @@
+// What `storbed compare` and `storbed gate` share: the verdict options (--alpha, --noise,
+// --json, --allow-diff), their check, and the exit codes, with one way to turn a failure
+// into "storbed: <sentence>" and exit 2.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reports/compare.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace storbed {
+
+inline constexpr int kExitBadInput = 2, kExitWorse = 4, kExitNotComparable = 5;
+
+struct VerdictArgs {
+  double alpha = 0.01;
+  double noise_pct = 2;
+  bool json = false;
+  std::vector<std::string> allow_diff;
+};
+
+// Adds --alpha, --noise, --json and --allow-diff (described by `allow_diff_help`).
+void AddVerdictOptions(CLI::App& cmd, VerdictArgs& args, const std::string& allow_diff_help);
+
+// The options for Compare(); throws std::invalid_argument ("<command>: --alpha must be ...")
+// for an alpha outside (0, 1) or a noise outside [0, 100).
+CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string& command,
+                                     const std::string& by = "");
+
+// 0 when no row is worse, kExitWorse when one is, kExitNotComparable when the gate said so.
+int VerdictExit(const CompareReport& report);
+
+// Sets `cmd`'s callback: *exit_code = run(), or "storbed: <what>" and kExitBadInput when it
+// throws (the subcommand runs inside app.parse()).
+void SetExitCallback(CLI::App& cmd, int* exit_code, std::function<int()> run);
+
+}  // namespace storbed

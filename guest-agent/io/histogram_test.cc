@@ -90,8 +90,8 @@ TEST(HistogramTest, ExponentialMatchesExactQuantiles) {
   }
 }
 
-TEST(HistogramTest, MergeEqualsRecordingEverything) {
-  Histogram a, b, all;
+// Short latencies into `a`, long ones into `b`, and both into `all`.
+void RecordTwoPopulations(Histogram& a, Histogram& b, Histogram& all) {
   for (uint64_t v = 1; v <= 5000; ++v) {
     a.Record(v * 7);
     all.Record(v * 7);
@@ -100,6 +100,11 @@ TEST(HistogramTest, MergeEqualsRecordingEverything) {
     b.Record(v * 1000);
     all.Record(v * 1000);
   }
+}
+
+TEST(HistogramTest, MergeEqualsRecordingEverything) {
+  Histogram a, b, all;
+  RecordTwoPopulations(a, b, all);
   a.Merge(b);
   EXPECT_EQ(a.count(), all.count());
   EXPECT_EQ(a.min_ns(), all.min_ns());
@@ -120,14 +125,7 @@ TEST(HistogramTest, MergeIntoEmptyKeepsMin) {
 // would have reported for all their IOs together.
 TEST(HistogramTest, ExportedBucketsMergeAndGiveTheAgentsPercentiles) {
   Histogram a, b, all;
-  for (uint64_t v = 1; v <= 5000; ++v) {
-    a.Record(v * 7);
-    all.Record(v * 7);
-  }
-  for (uint64_t v = 1; v <= 3000; ++v) {
-    b.Record(v * 1000);
-    all.Record(v * 1000);
-  }
+  RecordTwoPopulations(a, b, all);
   const LatencyHistogram ea = a.Buckets(), eb = b.Buckets();
   EXPECT_EQ(ea.Total(), a.count());
   for (size_t i = 1; i < ea.low_ns.size(); ++i) EXPECT_LT(ea.low_ns[i - 1], ea.low_ns[i]);

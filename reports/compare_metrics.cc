@@ -32,7 +32,7 @@ CompareMetric RungLatency(const std::string& layer) {
   return {"latency " + layer, Better::Lower, [layer](const RunRecord& r) -> Value {
             if (!r.ladder) return std::nullopt;
             for (const LayerStats& l : r.ladder->layers)
-              if (l.layer == layer && l.available && l.mean_latency_us > 0)
+              if (l.layer == layer && l.available && l.has_latency)
                 return l.mean_latency_us;
             return std::nullopt;
           }};

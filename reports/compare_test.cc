@@ -145,6 +145,7 @@ TEST(CompareTest, ARungsLatencyIsJudgedLowerIsBetter) {
       LayerStats qemu;
       qemu.layer = kLayerQemuBlock;
       qemu.available = true;
+      qemu.has_latency = true;
       qemu.mean_latency_us = (side == &base ? 10000 : 10500) * (1 + 0.002 * (i % 5));
       r.ladder->layers.push_back(qemu);
       side->push_back(r);

@@ -49,11 +49,15 @@ int RunGate(const GateArgs& a) {
   std::vector<std::string> allowed = a.allow_diff;
   allowed.push_back("storbed.git_revision");
   std::vector<HistorySession> accepted;
-  std::vector<EnvironmentDiff> rejected_by;
+  std::vector<EnvironmentDiff> rejected_by, latest_accepted;
   for (const HistorySession& s : picked) {
     const auto diffs = DiffEnvironments(s.manifest, manifest, allowed);
-    if (std::none_of(diffs.begin(), diffs.end(), Blocks)) accepted.push_back(s);
-    else rejected_by = diffs;  // the latest rejected session's, to show
+    if (std::none_of(diffs.begin(), diffs.end(), Blocks)) {
+      accepted.push_back(s);
+      latest_accepted = diffs;  // the latest accepted session's, to show
+    } else {
+      rejected_by = diffs;  // the latest rejected session's, to show
+    }
   }
   CompareSides sides{"history " + a.baseline, a.results, {}, tonight};
   for (const HistorySession& s : accepted) {
@@ -69,7 +73,7 @@ int RunGate(const GateArgs& a) {
   } else {
     report = Compare(sides, options);
     report.comparable = true;
-    report.differences = DiffEnvironments(accepted.back().manifest, manifest, allowed);
+    report.differences = latest_accepted;
   }
   std::cerr << "gate: baseline " << a.baseline << ": " << picked.size() << " session(s) picked, "
             << accepted.size() << " with an environment the gate accepts";

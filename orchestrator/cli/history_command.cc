@@ -129,13 +129,28 @@ int ShowHistory(const HistoryArgs& a) {
   return 0;
 }
 
+// Appends `results_dir` to `store` and says so in one line.
+void Append(HistoryStore& store, const std::string& results_dir, std::ostream& log) {
+  const ImportOutcome o = store.Import(results_dir);
+  if (o.already_there)
+    log << "history: " << results_dir << " (session " << o.session.session << ") is in "
+        << store.path() << " already; nothing added\n";
+  else
+    log << "history: " << results_dir << " added to " << store.path() << " as session "
+        << o.session.session << " (" << o.runs << " measured runs, scenario "
+        << o.session.scenario << ", fingerprint class " << o.session.fingerprint_class << ")\n";
+  log.flush();  // one line per directory as it lands, also into a log file
+}
+
 int ImportDirs(const HistoryArgs& a) {
-  HistoryStore store(a.db, true);
+  // Every directory is checked before the first is written, so bad input adds nothing;
+  // each is read again when it goes in, rather than holding all of them in memory.
   for (const auto& dir : a.import_dirs) {
     LoadCompareSide(dir, "history import");  // the same checks and messages as compare
     LoadCompareManifest(dir, "history import");
   }
-  for (const auto& dir : a.import_dirs) AppendRunToHistory(a.db, dir, std::cout);
+  HistoryStore store(a.db, true);
+  for (const auto& dir : a.import_dirs) Append(store, dir, std::cout);
   return 0;
 }
 
@@ -143,15 +158,7 @@ int ImportDirs(const HistoryArgs& a) {
 
 void AppendRunToHistory(const std::string& db, const std::string& results_dir, std::ostream& log) {
   HistoryStore store(db, true);
-  const ImportOutcome o = store.Import(results_dir);
-  if (o.already_there)
-    log << "history: " << results_dir << " (session " << o.session.session << ") is in " << db
-        << " already; nothing added\n";
-  else
-    log << "history: " << results_dir << " added to " << db << " as session "
-        << o.session.session << " (" << o.runs << " measured runs, scenario "
-        << o.session.scenario << ", fingerprint class " << o.session.fingerprint_class << ")\n";
-  log.flush();  // one line per directory as it lands, also into a log file
+  Append(store, results_dir, log);
 }
 
 CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {

@@ -69,6 +69,7 @@ class HistoryStore {
   // Every metric name the history holds values of, sorted.
   std::vector<std::string> MetricNames();
   int SchemaVersion();
+  const std::string& path() const { return db_.path(); }
 
  private:
   void Migrate();

@@ -77,7 +77,7 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
   EXPECT_EQ(text.log, Slurp(dir + "/out/report.txt"));
   const CliRun bad = RunCli({"report", dir + "/out", "--format", "pdf"}, dir + "/bad.log");
   EXPECT_EQ(bad.exit, "exited with status 2");
-  EXPECT_NE(bad.log.find("unknown report format 'pdf' (known: text, timelines)"),
+  EXPECT_NE(bad.log.find("unknown report format 'pdf' (known: text, timelines, html, markdown)"),
             std::string::npos) << bad.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }

@@ -53,9 +53,12 @@ void Judge(MetricRow& row, const std::vector<double>& b, const std::vector<doubl
     row.verdict = "side by side";
     return;
   }
+  const auto wider = o.noise_wider.find(NoiseKey(row.cell, row.metric));
+  const double noise = wider == o.noise_wider.end() ? o.noise : std::max(o.noise, wider->second);
+  row.noise = noise;
   const bool significant = row.p && *row.p < o.alpha;
-  const bool outside = row.ci_low && (*row.ci_low > 1 + o.noise || *row.ci_high < 1 - o.noise);
-  const bool inside = row.ci_low && *row.ci_low >= 1 - o.noise && *row.ci_high <= 1 + o.noise;
+  const bool outside = row.ci_low && (*row.ci_low > 1 + noise || *row.ci_high < 1 - noise);
+  const bool inside = row.ci_low && *row.ci_low >= 1 - noise && *row.ci_high <= 1 + noise;
   if (significant && outside) {
     const bool up = *row.ratio > 1;
     row.verdict = up == (row.direction == Better::Higher) ? "better" : "worse";
@@ -64,9 +67,12 @@ void Judge(MetricRow& row, const std::vector<double>& b, const std::vector<doubl
   } else {
     row.verdict = "inconclusive";
     const double cv = std::max(CoefficientOfVariation(b), CoefficientOfVariation(c));
-    row.detail = "about " + std::to_string(RunsToResolve(cv, o.noise, o.alpha)) +
-                 " runs a side would resolve +-" + Percent(o.noise) + " at this spread";
+    row.detail = "about " + std::to_string(RunsToResolve(cv, noise, o.alpha)) +
+                 " runs a side would resolve +-" + Percent(noise) + " at this spread";
   }
+  if (noise > o.noise)
+    row.detail += std::string(row.detail.empty() ? "" : "; ") + "noise band +-" +
+                  Percent(noise) + ": the baseline nights' own spread";
 }
 
 MetricRow CompareOneMetric(const std::string& cell, const CompareMetric& m,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,9 +23,16 @@ namespace storbed {
 struct CompareOptions {
   double alpha = 0.01;
   double noise = 0.02;  // relative: 0.02 = +-2%
+  // Wider bands for some cells' metrics, keyed NoiseKey(cell, metric): the gate's
+  // night-to-night spread of its baseline. A band is never narrower than `noise`.
+  std::map<std::string, double> noise_wider;
   std::string by;       // the field that splits one directory; "" for two directories
   uint64_t seed = 1;    // of the bootstrap, so a report reproduces
 };
+
+inline std::string NoiseKey(const std::string& cell, const std::string& metric) {
+  return cell + "\t" + metric;
+}
 
 struct CompareSides {
   std::string base_name, cand_name;  // a directory, or "job.read_ahead_kb=128"
@@ -53,6 +61,7 @@ struct MetricRow {
   // better | worse | no change | inconclusive | too few runs | side by side
   std::string verdict;
   std::string detail;  // "n=2, need 3"; "about 40 runs a side would resolve +-2%"
+  double noise = 0;    // the band this row was judged with (relative)
 };
 
 struct CellSummary {

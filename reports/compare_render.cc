@@ -93,6 +93,7 @@ nlohmann::json CompareJson(const CompareReport& report) {
                     {"ci_high", OrNull(r.ci_high)},
                     {"p", OrNull(r.p)},
                     {"verdict", r.verdict},
+                    {"noise", r.noise},
                     {"detail", r.detail}});
   nlohmann::json cells = nlohmann::json::array();
   for (const CellSummary& c : report.cells) {

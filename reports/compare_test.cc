@@ -72,6 +72,20 @@ TEST(CompareTest, TheSameRunsAreNoChange) {
   EXPECT_FALSE(r.AnyWorse());
 }
 
+TEST(CompareTest, AWiderNoiseBandForOneMetricKeepsADropWithinItFromBeingWorse) {
+  CompareOptions o;
+  o.noise_wider[NoiseKey("virtio-blk rand", "iops")] = 0.15;
+  const CompareReport r = Compare({"a", "b", Side("rand", 1000, 8), Side("rand", 900, 8, 110)}, o);
+  const MetricRow& iops = RowOf(r, "iops");
+  EXPECT_EQ(iops.verdict, "no change");  // -10% lies inside +-15%
+  EXPECT_DOUBLE_EQ(iops.noise, 0.15);
+  EXPECT_NE(iops.detail.find("noise band +-15%: the baseline nights' own spread"),
+            std::string::npos)
+      << iops.detail;
+  EXPECT_EQ(RowOf(r, "p99_us").verdict, "worse");  // its band stays +-2%
+  EXPECT_DOUBLE_EQ(RowOf(r, "p99_us").noise, 0.02);
+}
+
 TEST(CompareTest, AWideSpreadIsInconclusiveAndSaysHowManyRunsWouldDo) {
   std::vector<RunRecord> base, cand;
   const double b[] = {800, 1200, 950, 1100, 1000}, c[] = {850, 1250, 900, 1150, 1050};

@@ -9,9 +9,11 @@
 #include "cli/verdict_options.h"
 #include "history/baseline.h"
 #include "history/history_store.h"
+#include "history/night_spread.h"
 #include "reports/compare.h"
 #include "reports/compare_input.h"
 #include "reports/junit.h"
+#include "reports/number_text.h"
 
 namespace storbed {
 namespace {
@@ -25,6 +27,24 @@ void WriteJunit(const std::string& path, const CompareReport& report, const std:
   std::ofstream out(path);
   out << JunitXml(report, suite, timestamp);
   if (!out.flush()) throw std::runtime_error(path + ": cannot write the JUnit file");
+}
+
+// One line on the bands the baseline's own night-to-night spread widened.
+void SayWiderBands(const CompareReport& report, std::ostream& log) {
+  size_t wider = 0, judged = 0;
+  const MetricRow* widest = nullptr;
+  for (const MetricRow& r : report.rows) {
+    if (r.direction == Better::None || r.noise == 0) continue;
+    ++judged;
+    if (r.noise <= report.options.noise) continue;
+    ++wider;
+    if (!widest || r.noise > widest->noise) widest = &r;
+  }
+  if (!widest) return;
+  log << "gate: the baseline nights' own spread widens the noise band of " << wider << " of "
+      << judged << " judged metrics beyond +-" << FormatPercent(report.options.noise)
+      << " (widest: " << widest->cell << " " << widest->metric << " +-"
+      << FormatPercent(widest->noise) << ")\n";
 }
 
 int RunGate(const GateArgs& a) {
@@ -60,10 +80,13 @@ int RunGate(const GateArgs& a) {
     }
   }
   CompareSides sides{"history " + a.baseline, a.results, {}, tonight};
+  std::vector<std::vector<RunRecord>> nights;
   for (const HistorySession& s : accepted) {
-    const auto records = store.Records(s.id);
-    sides.base.insert(sides.base.end(), records.begin(), records.end());
+    nights.push_back(store.Records(s.id));
+    sides.base.insert(sides.base.end(), nights.back().begin(), nights.back().end());
   }
+  CompareOptions judged = options;
+  judged.noise_wider = NightToNightNoise(nights);
   CompareReport report;
   if (accepted.empty()) {
     report.base_name = sides.base_name;
@@ -71,7 +94,7 @@ int RunGate(const GateArgs& a) {
     report.comparable = false;
     report.differences = rejected_by;
   } else {
-    report = Compare(sides, options);
+    report = Compare(sides, judged);
     report.comparable = true;
     report.differences = latest_accepted;
   }
@@ -81,6 +104,7 @@ int RunGate(const GateArgs& a) {
     std::cerr << " (" << accepted.front().started_at << " .. " << accepted.back().started_at
               << ")";
   std::cerr << "\n";
+  SayWiderBands(report, std::cerr);
   if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
   else std::cout << RenderCompareText(report);
   if (!a.junit.empty()) WriteJunit(a.junit, report, "storbed gate " + scenario, started_at);

@@ -5,16 +5,20 @@ JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/quick.json
 OUT ?= results/quick
 
-.PHONY: setup build run test unit clean
+.PHONY: setup configure build run test unit clean
 
 setup:
 	@scripts/setup.sh
 
-build: setup
+configure: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
-run: build
+# Only the two programs a run needs: a first `make run` compiles no test.
+run: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target storbed storbed-agent
 	$(BUILD)/orchestrator/storbed run $(SCENARIO) --out $(OUT)
 
 # libvirtd and virtlogd are started for the tests when not running, and stopped after.

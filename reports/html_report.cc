@@ -19,6 +19,8 @@ std::string RenderHtmlReport(const ReportInput& input) {
     sections.push_back(
         {"compare", "Compared with " + input.compare_base,
          CompareSectionHtml(CompareWithBase(input.compare_base, input.dir, input.records))});
+  if (input.history)
+    sections.push_back({"history", "History", HistorySectionHtml(*input.history)});
   const std::string dir = input.dir.empty() ? "(no directory)" : input.dir;
   return HtmlPage("storbed report: " + dir, sections,
                   "storbed " + std::string(kStorbedVersion) + " (" + kGitRevision +

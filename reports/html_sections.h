@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reports/compare.h"
+#include "reports/history_view.h"
 #include "reports/report_formats.h"
 
 namespace storbed {
@@ -33,5 +34,9 @@ std::string LatencySectionHtml(const ReportInput& input);
 // with its 95% CI around 1.0 and the noise band), the figures, the per-metric summary and
 // the environment gate.
 std::string CompareSectionHtml(const CompareReport& report);
+
+// Per cell, its metrics night by night from the history (sparkline-sized charts with the
+// change points marked) and each change point in words.
+std::string HistorySectionHtml(const HistoryView& view);
 
 }  // namespace storbed

@@ -3,9 +3,11 @@
 // adding a format is one new renderer file and one row in report_formats.cc.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "reports/history_view.h"
 #include "results/run_record.h"
 
 namespace storbed {
@@ -18,6 +20,8 @@ struct ReportInput {
   bool per_repeat = false;  // tables: one row per run even where runs repeat a cell
   // A results directory to compare against (html, markdown): BASE, with `dir` as CAND.
   std::string compare_base = "";
+  // The nightly history around this directory (html): filled by `storbed report --history`.
+  std::shared_ptr<const HistoryView> history = nullptr;
 };
 
 struct ReportFormat {

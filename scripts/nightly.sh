@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The nightly recipe: run a scenario into a dated directory, append it to the history,
-# gate it against the last 7 nights, and leave report.txt, report.html, gate.txt and
-# gate.xml (JUnit) beside its results.
+# gate it against the last 7 nights, and leave report.txt, report.html (with the cells'
+# nightly series and change points), gate.txt and gate.xml (JUnit) beside its results.
 #   scripts/nightly.sh [SCENARIO] [ROOT]      STORBED=path/to/storbed to override
 # Exit: 0 pass (or the first night: nothing to gate against yet), 3 some runs failed,
 # 4 a cell worse than the baseline, 5 not comparable with the baseline, else storbed's
@@ -28,6 +28,9 @@ if [[ $gate_exit -eq 2 ]] && grep -q "no baseline" "$night/gate.err"; then
   echo "nightly: the first night of this scenario in $db: nothing to gate against yet"
   gate_exit=0
 fi
+# The run's report.html again, now with the history up to tonight drawn in it.
+"$storbed" report "$night" --html "$night/report.html" --history "$db" 2>>"$night/gate.err" ||
+  echo "nightly: report.html kept without the history (see $night/gate.err)" >&2
 echo "nightly: $night (run exit $run_exit, gate exit $gate_exit)"
 if [[ $gate_exit -ne 0 ]]; then exit $gate_exit; fi
 exit $run_exit

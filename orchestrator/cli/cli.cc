@@ -14,6 +14,7 @@
 #include "cli/compare_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
+#include "history/nightly_series.h"
 #include "execute/runner.h"
 #include "images/image_builder.h"
 #include "images/kernel_locator.h"
@@ -145,10 +146,11 @@ struct ReportArgs {
   bool per_repeat = false;
   std::string html_file, markdown_file;  // write these formats to files
   std::string compare_base;
+  std::string history_db;
 };
 
 // `storbed report DIR [--format ...] [--per-repeat] [--html FILE] [--markdown FILE]
-// [--compare BASE]`.
+// [--compare BASE] [--history DB]`.
 CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
   auto* report_cmd = app.add_subcommand(
       "report", "Print the reports of a results directory, without re-running anything.");
@@ -169,12 +171,22 @@ CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
                          "html and markdown: add the verdicts of DIR (CAND) against this BASE "
                          "results directory")
       ->type_name("BASE");
+  report_cmd->add_option("--history", args.history_db,
+                         "html: add each cell's nights from this history database, with "
+                         "their change points (see storbed history)")
+      ->type_name("DB");
   return report_cmd;
 }
 
 int Report(const ReportArgs& args, bool format_given) {
   const auto formats = ParseReportFormats(args.formats);
-  const ReportInput input{args.dir, LoadResults(args.dir), args.per_repeat, args.compare_base};
+  ReportInput input{args.dir, LoadResults(args.dir), args.per_repeat, args.compare_base};
+  if (!args.history_db.empty()) {
+    if (args.html_file.empty())
+      throw std::invalid_argument("report --history: draws into the html report; give --html FILE");
+    input.history = std::make_shared<HistoryView>(
+        HistoryForReport(args.history_db, args.dir, input.records));
+  }
   const std::pair<const char*, const std::string*> files[] = {{"html", &args.html_file},
                                                               {"markdown", &args.markdown_file}};
   bool wrote = false;

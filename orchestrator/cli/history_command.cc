@@ -1,7 +1,5 @@
 #include "cli/history_command.h"
 
-#include <fnmatch.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -10,8 +8,8 @@
 
 #include "analysis/run_stats.h"
 #include "cli/verdict_options.h"
-#include "history/change_points.h"
 #include "history/history_store.h"
+#include "history/nightly_series.h"
 #include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
 #include "reports/number_text.h"
@@ -25,49 +23,29 @@ struct HistoryArgs {
   std::vector<std::string> import_dirs;
 };
 
-// A glob when it has glob characters ("virtio-blk*"), else a substring.
-bool CellMatches(const std::string& pattern, const std::string& cell) {
-  if (pattern.empty()) return true;
-  if (pattern.find_first_of("*?[") != std::string::npos)
-    return fnmatch(pattern.c_str(), cell.c_str(), 0) == 0;
-  return cell.find(pattern) != std::string::npos;
-}
-
 // One scenario's sessions as the series of each cell, with change points.
 nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySession>& sessions,
                               const HistoryArgs& a) {
-  std::vector<int64_t> ids;
-  std::map<int64_t, size_t> night_of;
-  for (const auto& s : sessions) {
-    night_of[s.id] = ids.size();
-    ids.push_back(s.id);
-  }
-  std::map<std::string, std::vector<std::vector<double>>> cells;
-  for (const HistoryPoint& p : store.Points(ids, a.metric)) {
-    if (!CellMatches(a.cell, p.cell)) continue;
-    auto& nights = cells[p.cell];
-    nights.resize(ids.size());
-    nights[night_of[p.session_id]].push_back(p.value);
-  }
   nlohmann::json out = {{"scenario", sessions.front().scenario},
                         {"metric", a.metric},
                         {"better", ToString(DirectionOf(a.metric))},
                         {"cells", nlohmann::json::array()}};
-  for (const auto& [cell, nights] : cells) {
-    nlohmann::json c = {{"cell", cell}, {"nights", nlohmann::json::array()}};
-    for (size_t i = 0; i < nights.size(); ++i) {
-      const HistorySession& s = sessions[i];
-      nlohmann::json night = {{"night", i + 1},         {"session", s.session},
-                              {"started_at", s.started_at}, {"revision", s.revision},
-                              {"n", nights[i].size()},  {"values", nights[i]}};
-      night["median"] = nights[i].empty() ? nlohmann::json() : nlohmann::json(Median(nights[i]));
+  for (const HistorySeries& series : NightlySeries(store, sessions, a.metric, a.cell)) {
+    nlohmann::json c = {{"cell", series.cell}, {"nights", nlohmann::json::array()}};
+    for (size_t i = 0; i < series.nights.size(); ++i) {
+      const HistoryNight& n = series.nights[i];
+      nlohmann::json night = {{"night", i + 1},           {"session", n.session},
+                              {"started_at", n.started_at}, {"revision", n.revision},
+                              {"n", n.values.size()},     {"values", n.values},
+                              {"environment_changed", n.environment_changed}};
+      night["median"] = n.values.empty() ? nlohmann::json() : nlohmann::json(Median(n.values));
       c["nights"].push_back(night);
     }
     c["change_points"] = nlohmann::json::array();
-    for (const ChangePoint& cp : FindChangePoints(nights)) {
-      const HistorySession& s = sessions[cp.night];
-      c["change_points"].push_back({{"night", cp.night + 1}, {"session", s.session},
-                                    {"started_at", s.started_at}, {"revision", s.revision},
+    for (const HistoryChange& cp : series.changes) {
+      const HistoryNight& n = series.nights[cp.night];
+      c["change_points"].push_back({{"night", cp.night + 1}, {"session", n.session},
+                                    {"started_at", n.started_at}, {"revision", n.revision},
                                     {"before", cp.before}, {"after", cp.after},
                                     {"ratio", cp.ratio}, {"p", cp.p}});
     }

@@ -9,36 +9,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "backend/child_process.h"
+#include "chromium_for_test.h"
 #include "test_env.h"
 
 namespace storbed {
 namespace {
 
 namespace fs = std::filesystem;
-
-size_t Occurrences(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = haystack.find(needle); at != std::string::npos;
-       at = haystack.find(needle, at + needle.size()))
-    ++n;
-  return n;
-}
-
-// The chromium binary from PATH, "" when it is not installed.
-std::string ChromiumPath() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  for (size_t start = 0; start <= dirs.size();) {
-    const size_t colon = std::min(dirs.find(':', start), dirs.size());
-    for (const char* name : {"chromium", "chromium-browser"}) {
-      const fs::path candidate = fs::path(dirs.substr(start, colon - start)) / name;
-      if (!candidate.parent_path().empty() && fs::exists(candidate)) return candidate.string();
-    }
-    start = colon + 1;
-  }
-  return "";
-}
 
 class HtmlReportCliTest : public ::testing::Test {
  protected:
@@ -79,7 +56,7 @@ std::string* HtmlReportCliTest::dir_ = nullptr;
 TEST_F(HtmlReportCliTest, EveryRunWritesReportHtmlBesideReportTxt) {
   const std::string html = testing::Slurp(*dir_ + "/out/report.html");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u) << html.substr(0, 200);
-  EXPECT_EQ(Occurrences(html, "<svg"), ExpectedCharts(false));
+  EXPECT_EQ(testing::Occurrences(html, "<svg"), ExpectedCharts(false));
   EXPECT_NE(html.find("data-chart=\"latency-cdf\""), std::string::npos);
   EXPECT_TRUE(fs::exists(*dir_ + "/out/report.txt"));
 }
@@ -92,8 +69,8 @@ TEST_F(HtmlReportCliTest, HtmlAndMarkdownGoToTheFilesNamedWithTheVerdicts) {
   ASSERT_EQ(r.exit, "exited with status 0") << r.log;
   EXPECT_EQ(r.log.find("IOPS 95% CI"), std::string::npos) << "files only: " << r.log;
   const std::string page = testing::Slurp(html);
-  EXPECT_EQ(Occurrences(page, "<svg"), ExpectedCharts(true));
-  EXPECT_EQ(Occurrences(page, "data-chart=\"compare\""), 2u);
+  EXPECT_EQ(testing::Occurrences(page, "<svg"), ExpectedCharts(true));
+  EXPECT_EQ(testing::Occurrences(page, "data-chart=\"compare\""), 2u);
   const std::string markdown = testing::Slurp(md);
   EXPECT_NE(markdown.find("| cell | pattern |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("## Compared with " + *dir_ + "/out"), std::string::npos) << markdown;
@@ -106,7 +83,7 @@ TEST_F(HtmlReportCliTest, HtmlAndMarkdownGoToTheFilesNamedWithTheVerdicts) {
 }
 
 TEST_F(HtmlReportCliTest, ChromiumRendersThePageWithoutConsoleErrors) {
-  const std::string chromium = ChromiumPath();
+  const std::string chromium = testing::ChromiumPath();
   if (chromium.empty())
     GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it): the page is "
                     "not opened in a browser";
@@ -116,25 +93,15 @@ TEST_F(HtmlReportCliTest, ChromiumRendersThePageWithoutConsoleErrors) {
                       *dir_ + "/browser-report.log");
   ASSERT_EQ(r.exit, "exited with status 0") << r.log;
 
-  const std::string artifacts = std::string(STORBED_BINARY_DIR) + "/test-artifacts";
-  fs::create_directories(artifacts);
-  const std::string screenshot = artifacts + "/report.png";
+  const std::string screenshot = testing::TestArtifactsDir() + "/report.png";
   fs::remove(screenshot);
   auto open = [&](const std::string& action, const std::string& log) {
-    // As root Chromium needs --no-sandbox; its own profile keeps it off the user's.
-    ChildProcess browser = ChildProcess::Start(
-        {chromium, "--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr",
-         "--v=0", "--user-data-dir=" + *dir_ + "/chromium-profile", "--window-size=1280,4000",
-         action, "file://" + html},
-        log);
-    EXPECT_TRUE(browser.WaitFor(std::chrono::minutes(2))) << "chromium " << action;
-    EXPECT_EQ(browser.ExitDescription(), "exited with status 0") << testing::Slurp(log);
-    return testing::Slurp(log);
+    return testing::OpenInChromium(chromium, html, action, *dir_, log);
   };
   const std::string dom = open("--dump-dom", *dir_ + "/chromium-dom.log");
   // Chromium logs every console message, an error in the page included, as CONSOLE(...).
   EXPECT_EQ(dom.find("CONSOLE"), std::string::npos) << dom;
-  EXPECT_EQ(Occurrences(dom, "<svg"), ExpectedCharts(true)) << dom.substr(0, 2000);
+  EXPECT_EQ(testing::Occurrences(dom, "<svg"), ExpectedCharts(true)) << dom.substr(0, 2000);
   EXPECT_NE(dom.find("<section id=\"compare\">"), std::string::npos);
 
   const std::string shot = open("--screenshot=" + screenshot, *dir_ + "/chromium-shot.log");

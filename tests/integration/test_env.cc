@@ -82,6 +82,14 @@ MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
 
 std::string ImageCacheDir() { return std::string(STORBED_BINARY_DIR) + "/test-image-cache"; }
 
+size_t Occurrences(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + needle.size()))
+    ++n;
+  return n;
+}
+
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});

@@ -19,6 +19,9 @@ namespace storbed::testing {
 // The whole text of a file; "" when it cannot be read.
 std::string Slurp(const std::string& path);
 
+// How often `needle` occurs in `haystack` (charts in a page, lines in a log).
+size_t Occurrences(const std::string& haystack, const std::string& needle);
+
 // How a storbed CLI run ended and what it printed.
 struct CliRun {
   std::string exit;  // ChildProcess::ExitDescription

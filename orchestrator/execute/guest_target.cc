@@ -71,7 +71,11 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
   const JobResult& r = *record.result;
   const HostLayers host = sampler.Summarize(AgentToHostNs(offset, r.io_start_ns),
                                             AgentToHostNs(offset, r.io_end_ns));
-  record.ladder = GuestLadder(r, host.virtqueue, host.qemu_block, host.host_device);
+  const GuestDiskShape shape{.has_virtqueues = HasVirtqueues(disk.bus),
+                             .queue_size = disk.queue_size,
+                             .num_queues = disk.num_queues,
+                             .aio_threads = disk.aio == Aio::Threads};
+  record.ladder = GuestLadder(r, shape, host.virtqueue, host.qemu_block, host.host_device);
   Durability durability = CheckDurability(record.job, r, host.qemu_flushes, host.host_flushes);
   if (disk.no_flush)
     durability = MarkFlushesDropped(durability, "QEMU runs the disk with cache.no-flush=on");

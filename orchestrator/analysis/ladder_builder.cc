@@ -83,7 +83,8 @@ LayerStats AppLayer(const JobResult& r) {
   // The engine's count changes only at its own submits and reaps, so its distribution is
   // exact: the time at each count, no sampling.
   l.inflight = DistributionOfTime(r.app_inflight_ns);
-  SetOps(l, r.reads, r.writes, r.fsyncs, r.runtime_s);
+  // Results from before the counts by direction have ios but no reads or writes.
+  if (r.reads + r.writes == r.ios) SetOps(l, r.reads, r.writes, r.fsyncs, r.runtime_s);
   // An fsync is not an IO in the engine's count: its time is in no L0 figure, while the
   // layers below count the flushes it sends.
   if (r.fsyncs > 0)

@@ -198,6 +198,7 @@ TEST(LadderBuilderTest, AppLayerDistributionIsTheEnginesTimeAtEachDepth) {
 
 TEST(LadderBuilderTest, AppLayerCountsFsyncsAsFlushesAndSaysTheyAreOutsideItsDepth) {
   JobResult r = GuestRandRead();
+  r.ios = 1000;
   r.writes = 1000;
   r.reads = 0;
   r.fsyncs = 500;

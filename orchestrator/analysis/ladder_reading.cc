@@ -54,14 +54,25 @@ std::vector<std::string> ExtraWork(const LayerStats& up, const LayerStats& lo) {
   return out;
 }
 
+// The requests `lo` served beyond what `up` issued, kind by kind, as a share of all that
+// `up` issued.
+double ExtraShare(const LayerStats& up, const LayerStats& lo) {
+  const double issued = up.reads_per_s + up.writes_per_s + up.flushes_per_s;
+  const double extra = std::max(0.0, lo.reads_per_s - up.reads_per_s) +
+                       std::max(0.0, lo.writes_per_s - up.writes_per_s) +
+                       std::max(0.0, lo.flushes_per_s - up.flushes_per_s);
+  return issued > 0 ? extra / issued : (extra > 0 ? 1.0 : 0.0);
+}
+
 StepComparison Compare(const LayerStats& up, const LayerStats& lo) {
   StepComparison c;
   c.upper = &up;
   c.lower = &lo;
   c.extra_work = ExtraWork(up, lo);
   std::vector<std::string> why;
-  if (!c.extra_work.empty()) {
-    // Both the depth and the per-request latency below then count other work too.
+  if (!c.extra_work.empty() && ExtraShare(up, lo) > kExtraShare) {
+    // Both the depth and the per-request latency below then count other work too. A
+    // trickle (another tenant's few writes on a shared host disk) is named, not fatal.
     c.depth_comparable = c.latency_comparable = false;
     why.push_back(HumanLayerName(lo.layer) + " served " + c.extra_work.front());
   }

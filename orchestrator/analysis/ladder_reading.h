@@ -21,8 +21,9 @@ inline constexpr double kCapLowerAtShare = 0.25;
 // Point samples a sampled lower layer needs before "never exceeds N" means anything.
 inline constexpr uint64_t kCapMinSamples = 10;
 
-// Two consecutive measured rungs. Not comparable when the lower one counts work the upper
-// did not issue, or when a figure between them would be impossible (a negative latency
+// Two consecutive measured rungs. Not comparable when the lower one served more than 10%
+// more requests than the upper issued (journal, flushes, readahead, split requests,
+// another tenant; a smaller excess is named in extra_work only), or when a figure between them would be impossible (a negative latency
 // added, a lower rung deeper than the upper beyond their intervals).
 struct StepComparison {
   const LayerStats* upper = nullptr;

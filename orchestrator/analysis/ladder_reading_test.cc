@@ -159,6 +159,25 @@ TEST(LadderReadingTest, FlushesBelowTheAppMakeDepthNotComparableButLatencyStill)
   EXPECT_THAT(c[0].reason, HasSubstr("leaves the fsync time out"));
 }
 
+TEST(LadderReadingTest, ATrickleOfOtherWorkBelowIsNamedButKeepsTheStepComparable) {
+  // The host disk under QEMU served 8 writes/s beside 1583 reads: another tenant.
+  Ladder ladder;
+  LayerStats qemu = Layer(kLayerQemuBlock, 0.85, 1584, 536);
+  qemu.has_ops = true;
+  qemu.reads_per_s = 1584;
+  LayerStats dev = Layer(kLayerHostDevice, 0.34, 1583, 213);
+  dev.has_ops = true;
+  dev.reads_per_s = 1583;
+  dev.writes_per_s = 8;
+  ladder.layers = {qemu, dev};
+  const std::vector<StepComparison> c = CompareSteps(ladder);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(c[0].depth_comparable);
+  EXPECT_TRUE(c[0].latency_comparable);
+  ASSERT_EQ(c[0].extra_work.size(), 1u);
+  EXPECT_THAT(c[0].extra_work[0], HasSubstr("8 writes/s more than QEMU's block layer issued"));
+}
+
 TEST(LadderReadingTest, LowerRungDeeperWithNoExtraWorkIsNotComparable) {
   Ladder ladder;
   ladder.layers = {App(4, {0, 0, 0, 0, 1e9}, 400), Layer(kLayerGuestBlock, 4.6, 10000, 460)};

@@ -83,6 +83,7 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
   record.host = {{"clock_offset_ns", offset.offset_ns},
                  {"clock_uncertainty_ns", offset.uncertainty_ns},
                  {"sample_period_ms", ctx.machine.sample_period_ms},
+                 {"virtqueue_sample_ms", ctx.machine.virtqueue_sample_ms},
                  {"qemu_thread_cpu", host.qemu_thread_cpu},
                  {"warnings", host.warnings}};
   record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
@@ -169,6 +170,7 @@ bool RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunReco
     const ClockOffset offset = MeasureClockOffset(machine, check);
     JobSamplerOptions sampling;
     sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
+    sampling.fast_period = std::chrono::milliseconds(ctx.machine.virtqueue_sample_ms);
     JobSampler sampler(SourceFromMachine(machine, disk), sampling);
     sampler.Start();
     const Message reply =

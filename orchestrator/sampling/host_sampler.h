@@ -41,6 +41,9 @@ struct SamplerSource {
 
 struct JobSamplerOptions {
   std::chrono::milliseconds period{100};
+  // The period of the samplers registered as fast (point samples, the virtqueue), when
+  // shorter than `period`.
+  std::chrono::milliseconds fast_period{10};
   std::string proc_root = "/proc";
   std::string sysfs_root = "/sys";
   // Fakes for tests; null means the real thing.
@@ -123,6 +126,9 @@ struct HostSamplerEntry {
   std::string name;
   int order = 0;  // JobSampler samples and summarises in this order
   HostSamplerFactory make;
+  // Sampled every fast_period, not every period: a point sampler needs many samples for
+  // a tight interval, where a counter sampler needs only two around the window.
+  bool fast = false;
 };
 
 // Adds a sampler to the table; returns true, for `const bool kRegistered = ...` in the

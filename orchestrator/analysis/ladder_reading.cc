@@ -174,7 +174,11 @@ std::string TimeSplit(const std::vector<StepComparison>& steps) {
       return "each IO spends " + parts + "; below that " + why;
     }
     const double share = (s->upper->mean_latency_us - s->lower->mean_latency_us) / total;
-    parts += (parts.empty() ? "" : ", ") + Percent(share) + " above " + HumanLayerName(s->lower->layer);
+    // The first share is the time above the first lower layer; the next ones lie between
+    // two layers, not above everything below (they add up to 100% with the bottom's).
+    parts += parts.empty() ? Percent(share) + " above " + HumanLayerName(s->lower->layer)
+                           : ", " + Percent(share) + " between " + HumanLayerName(s->upper->layer) +
+                                 " and " + HumanLayerName(s->lower->layer);
   }
   const LayerStats& bottom = *timed.back()->lower;
   parts += ", " + Percent(bottom.mean_latency_us / total) + " in " + HumanLayerName(bottom.layer) +

@@ -64,7 +64,9 @@ TEST(LadderReadingTest, QueueDepthOneGetsATimeSplitAndNoLossHeadline) {
   EXPECT_FALSE(r.cap);
   EXPECT_THAT(r.headline, StartsWith("no cap at QD1"));
   EXPECT_THAT(r.headline, HasSubstr("each IO spends 20% above the guest block layer"));
-  EXPECT_THAT(r.headline, HasSubstr("33% in the host device and below"));
+  EXPECT_THAT(r.headline, HasSubstr("27% between the guest block layer and QEMU's block layer, "
+                                    "20% between QEMU's block layer and the host device, "
+                                    "33% in the host device and below"));
   EXPECT_THAT(AllText(r), Not(HasSubstr("falls")));
   EXPECT_THAT(r.depth_step, HasSubstr("not named at QD1"));
 }
@@ -114,7 +116,8 @@ TEST(LadderReadingTest, DeepQueueWithALowerLayerThatWandersIsATimeSplitNotACap) 
   const LadderReading r = ReadLadder(ladder);
   EXPECT_FALSE(r.cap);
   EXPECT_THAT(r.headline, StartsWith("no cap: each IO spends"));
-  EXPECT_THAT(r.headline, HasSubstr("89% above QEMU's block layer"));
+  EXPECT_THAT(r.headline, HasSubstr("2% above the guest block layer, 89% between the guest block layer and "
+                                       "QEMU's block layer"));
   EXPECT_THAT(r.depth_step, HasSubstr("from 31.5 +/- 0.01 (100 samples) in the guest block layer"));
 }
 

@@ -150,7 +150,7 @@ std::string RenderLadderMedians(const std::string& title,
   }
   std::string out = title + "\n";
   char head[160];
-  std::snprintf(head, sizeof head, "%-16s %-24s %-30s", "layer", "median depth [range]",
+  std::snprintf(head, sizeof head, "%-16s %-24s %s", "layer", "median depth [range]",
                 "median lat us [range]");
   out += std::string(head) + "\n";
   for (const std::string& id : ids) {

@@ -55,6 +55,8 @@ BlockStats DiffDiskCounters(const DiskCounters& before, const DiskCounters& afte
   s.read_bytes = (after.read_sectors - before.read_sectors) * 512;
   s.write_bytes = (after.write_sectors - before.write_sectors) * 512;
   s.flushes = after.flushes - before.flushes;
+  s.has_rw_ms = true;
+  s.rw_ms = (after.read_ms - before.read_ms) + (after.write_ms - before.write_ms);
   const uint64_t ios = s.reads + s.writes;
   if (interval_s > 0) {
     s.iops = ios / interval_s;
@@ -87,6 +89,7 @@ void to_json(nlohmann::json& j, const BlockStats& s) {
                      {"avg_request_bytes", s.avg_request_bytes},
                      {"avg_queue_depth", s.avg_queue_depth},
                      {"utilization", s.utilization}};
+  if (s.has_rw_ms) j["rw_ms"] = s.rw_ms;
   if (!s.available) j["reason"] = s.reason;
 }
 
@@ -102,6 +105,8 @@ void from_json(const nlohmann::json& j, BlockStats& s) {
   s.write_merges = j.value("write_merges", uint64_t{0});
   s.read_bytes = j.value("read_bytes", uint64_t{0});
   s.write_bytes = j.value("write_bytes", uint64_t{0});
+  s.has_rw_ms = j.contains("rw_ms");
+  s.rw_ms = j.value("rw_ms", uint64_t{0});
   s.flushes = j.value("flushes", uint64_t{0});
   s.iops = j.value("iops", 0.0);
   s.avg_request_bytes = j.value("avg_request_bytes", 0.0);

@@ -39,6 +39,10 @@ struct BlockStats {
   double interval_s = 0;
   uint64_t reads = 0, writes = 0, read_merges = 0, write_merges = 0;
   uint64_t read_bytes = 0, write_bytes = 0, flushes = 0;
+  // Time the reads and writes spent in the queue (fields 4 + 8), flushes left out: field
+  // 11's depth counts flushes too (kernel >= 5.5), the application's latency does not.
+  bool has_rw_ms = false;
+  uint64_t rw_ms = 0;
   double iops = 0;
   double avg_request_bytes = 0;  // (read+write bytes) / (reads+writes)
   double avg_queue_depth = 0;    // delta weighted_ms / interval ms

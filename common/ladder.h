@@ -17,6 +17,25 @@ inline constexpr const char* kLayerVirtqueue = "L2 virtqueue";     // x-query-vi
 inline constexpr const char* kLayerQemuBlock = "L2 QEMU block";    // query-blockstats
 inline constexpr const char* kLayerHostDevice = "L3 host device";  // host /proc/diskstats
 
+// How many requests a layer held at once over the window. From the agent's own count it is
+// time-weighted over every change (exact); elsewhere it is over point samples.
+struct InflightDistribution {
+  bool available = false;
+  bool exact = false;        // time-weighted over every change, not sampled
+  uint64_t samples = 0;      // point samples behind it (0 when exact)
+  double p50 = 0, p99 = 0, max = 0;
+  std::vector<double> share;  // share[n]: share of the window (or samples) with n in flight
+  // The share of the window (or samples) with more than `n` in flight.
+  double ShareAbove(double n) const;
+};
+
+// A limit below a layer that would cap its in-flight count, e.g. guest nr_requests 4.
+struct LayerLimit {
+  std::string layer;  // the layer it caps
+  std::string cause;  // "guest nr_requests", "virtqueue size x num-queues", ...
+  double value = 0;
+};
+
 struct LayerStats {
   std::string layer;           // one of the ids above
   bool available = false;
@@ -30,12 +49,28 @@ struct LayerStats {
   bool has_latency = false;
   double mean_latency_us = 0;  // residence time per request at this layer
   std::vector<std::string> notes;  // e.g. "device shared with other host IO"
+  // 95% interval of avg_depth (half width) and what it rests on: the point samples'
+  // spread, or the counter samples' span beyond the window. has_depth_interval false:
+  // an exact integral over the window.
+  bool has_depth_interval = false;
+  double depth_ci95 = 0;
+  uint64_t depth_samples = 0;
+  std::string interval_basis;
+  InflightDistribution inflight;
+  // Requests per second by kind, so reads, writes and flushes are compared separately.
+  bool has_ops = false;
+  double reads_per_s = 0, writes_per_s = 0, flushes_per_s = 0;
 };
 
 struct Ladder {
   std::vector<LayerStats> layers;  // in ladder order, only the layers this target has
+  std::vector<LayerLimit> limits;  // known limits on the path (nr_requests, queue size, ...)
 };
 
+void to_json(nlohmann::json& j, const InflightDistribution& d);
+void from_json(const nlohmann::json& j, InflightDistribution& d);
+void to_json(nlohmann::json& j, const LayerLimit& l);
+void from_json(const nlohmann::json& j, LayerLimit& l);
 void to_json(nlohmann::json& j, const LayerStats& l);
 void from_json(const nlohmann::json& j, LayerStats& l);
 void to_json(nlohmann::json& j, const Ladder& l);

@@ -34,6 +34,7 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"block", r.block},
                      {"warnings", r.warnings},
                      {"app_avg_depth", r.app_avg_depth},
+                     {"app_inflight_ns", r.app_inflight_ns},
                      {"avg_submit_batch", r.avg_submit_batch},
                      {"avg_complete_batch", r.avg_complete_batch},
                      {"reap", r.reap},
@@ -65,6 +66,7 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.block = j.at("block").get<BlockStats>();
   r.warnings = j.value("warnings", std::vector<std::string>{});
   r.app_avg_depth = j.value("app_avg_depth", 0.0);
+  r.app_inflight_ns = j.value("app_inflight_ns", std::vector<double>{});
   r.avg_submit_batch = j.value("avg_submit_batch", 0.0);
   r.avg_complete_batch = j.value("avg_complete_batch", 0.0);
   r.reap = j.value("reap", std::string());

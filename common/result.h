@@ -38,6 +38,9 @@ struct JobResult {
 
   // L0: the engine's own in-flight count, time-weighted over the IO phase.
   double app_avg_depth = 0;
+  // ns of the IO phase spent with n IOs in flight (n = index), from the same count: the
+  // L0 distribution. Empty with numjobs > 1 and in results from before it.
+  std::vector<double> app_inflight_ns;
   // io_uring: IOs per io_uring_submit call and completions reaped per wait (0 for psync).
   double avg_submit_batch = 0;
   double avg_complete_batch = 0;

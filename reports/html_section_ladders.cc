@@ -1,7 +1,8 @@
 // The ladders section: each run's depth per layer as bars, guest beside its bare-metal twin.
 #include <algorithm>
 
-#include "analysis/depth_loss.h"
+#include "analysis/ladder_reading.h"
+#include "analysis/layer_words.h"
 #include "reports/compare_metrics.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
@@ -17,9 +18,14 @@ const LayerStats* Find(const Ladder& ladder, const std::string& id) {
   return nullptr;
 }
 
-Bar DepthBar(const LayerStats* l) {
+// A rung deeper than the one above, with no like-for-like reason, gets no bar: its
+// figure is not comparable (the findings say why).
+Bar DepthBar(const LayerStats* l, const Ladder& ladder) {
   if (l == nullptr) return {std::nullopt, "not on this path"};
   if (!l->available) return {std::nullopt, "n/a: " + l->reason};
+  for (const StepComparison& s : CompareSteps(ladder))
+    if (s.lower == l && !s.depth_comparable && l->avg_depth > s.upper->avg_depth)
+      return {std::nullopt, "not comparable with " + HumanLayerName(s.upper->layer)};
   return {l->avg_depth, ""};
 }
 
@@ -34,9 +40,15 @@ std::vector<std::string> LayerIds(const Ladder& first, const Ladder* second) {
   return ids;
 }
 
+// The reading of one side (ladder_reading.h): headline, time split, latency steps, the
+// largest depth step, work below that the layer above did not issue.
 std::vector<std::string> Findings(const std::string& side, const Ladder& ladder) {
-  std::vector<std::string> out = {side + LargestDepthLoss(ladder).sentence};
-  for (const LatencyStep& s : LatencyAdded(ladder)) out.push_back(side + s.sentence);
+  const LadderReading r = ReadLadder(ladder);
+  std::vector<std::string> out = {side + r.headline};
+  if (r.cap && !r.time_split.empty()) out.push_back(side + "time split: " + r.time_split);
+  for (const std::string& s : r.steps) out.push_back(side + s);
+  if (!r.depth_step.empty()) out.push_back(side + "largest depth step: " + r.depth_step);
+  for (const std::string& w : r.extra_work) out.push_back(side + "work not issued above: " + w);
   return out;
 }
 
@@ -54,8 +66,8 @@ std::string LadderFigure(const LadderPair& p) {
   chart.series = {(bare ? "bare metal " : "guest ") + r.run_id};
   if (twin) chart.series.push_back("bare metal " + p.bare_metal_twin->run_id);
   for (const std::string& id : LayerIds(*r.ladder, twin)) {
-    BarGroup g{id, {DepthBar(Find(*r.ladder, id))}};
-    if (twin) g.bars.push_back(DepthBar(Find(*twin, id)));
+    BarGroup g{id, {DepthBar(Find(*r.ladder, id), *r.ladder)}};
+    if (twin) g.bars.push_back(DepthBar(Find(*twin, id), *twin));
     chart.groups.push_back(g);
   }
   std::vector<std::string> findings = Findings(twin ? "guest: " : "", *r.ladder);
@@ -74,7 +86,9 @@ std::string LaddersSectionHtml(const ReportInput& input) {
   std::string out = HtmlParagraph(
       "Average queue depth at each layer, from the application (L0) down to the host device "
       "(L3), by Little's law over the IO phase; each guest run beside the bare-metal run of "
-      "the same job. The text report has IOPS, request size and latency per layer too.",
+      "the same cell and repeat. Below each: a cap or the time split, and any rung that is "
+      "not comparable with the one above. The text report has the intervals, in-flight "
+      "distributions, reads/writes/flushes, request size and latency per layer.",
       "note");
   for (const LadderPair& p : pairs) out += LadderFigure(p);
   return out;

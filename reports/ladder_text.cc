@@ -1,15 +1,18 @@
 #include "reports/ladder_text.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
-#include "analysis/depth_loss.h"
+#include "analysis/ladder_reading.h"
+#include "analysis/layer_words.h"
 
 namespace storbed {
 namespace {
 
 constexpr int kLayerWidth = 16;
-// depth, IOPS, KiB, latency: the widths of one ladder's figures.
-constexpr const char* kFiguresFormat = "%7s %10s %8s %10s";
+// depth +/- interval, in flight p50/p99/max, rd/s, wr/s, fl/s, KiB, latency.
+constexpr const char* kRowFormat = "%-16s %-15s %-13s %8s %8s %7s %7s %9s";
 constexpr const char* kNone = "-";
 
 std::string Printf(const char* fmt, double v) {
@@ -18,105 +21,155 @@ std::string Printf(const char* fmt, double v) {
   return buf;
 }
 
-std::string Figures(const std::string& depth, const std::string& iops, const std::string& kib,
-                    const std::string& lat) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, kFiguresFormat, depth.c_str(), iops.c_str(), kib.c_str(),
-                lat.c_str());
+std::string Row(const std::string& layer, const std::string& depth, const std::string& inflight,
+                const std::string& rd, const std::string& wr, const std::string& fl,
+                const std::string& kib, const std::string& lat) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, kRowFormat, layer.c_str(), depth.c_str(), inflight.c_str(),
+                rd.c_str(), wr.c_str(), fl.c_str(), kib.c_str(), lat.c_str());
   return buf;
 }
 
-std::string Figures(const LayerStats* l) {
-  if (l == nullptr || !l->available) return Figures(kNone, kNone, kNone, kNone);
-  return Figures(FormatDepth(l->avg_depth), l->has_iops ? Printf("%.0f", l->iops) : kNone,
-                 l->has_request_size ? Printf("%.1f", l->avg_request_bytes / 1024) : kNone,
-                 l->has_latency ? Printf("%.1f", l->mean_latency_us) : kNone);
+std::string DepthCell(const LayerStats& l) {
+  if (!l.has_depth_interval) return FormatDepth(l.avg_depth) + (l.layer == kLayerApp ? " exact" : "");
+  return FormatDepth(l.avg_depth) + " +/-" + FormatDepth(l.depth_ci95);
 }
 
-std::string Where(const LayerStats& l) {
-  return l.available ? l.source : "not available: " + l.reason;
+std::string InflightCell(const LayerStats& l) {
+  if (!l.inflight.available) return kNone;
+  const InflightDistribution& d = l.inflight;
+  return Printf("%.0f", d.p50) + "/" + Printf("%.0f", d.p99) + "/" + Printf("%.0f", d.max) +
+         (d.exact ? "" : " n" + std::to_string(d.samples));
 }
 
-const LayerStats* Find(const Ladder& ladder, const std::string& id) {
-  for (const LayerStats& l : ladder.layers)
-    if (l.layer == id) return &l;
-  return nullptr;
+std::string Rate(bool has, double v) { return has ? Printf("%.0f", v) : kNone; }
+
+// The lower rungs whose depth a step could not compare with the rung above: "n/c" when
+// deeper (an impossible figure), "*" beside it otherwise; with the reasons.
+struct DepthMarks {
+  std::map<std::string, std::string> cell;  // layer -> replacement or suffix
+  std::vector<std::string> reasons;
+};
+
+DepthMarks MarkDepths(const Ladder& ladder) {
+  DepthMarks m;
+  for (const StepComparison& s : CompareSteps(ladder)) {
+    if (s.depth_comparable) continue;
+    const bool deeper = s.lower->avg_depth >
+                        s.upper->avg_depth + (s.upper->has_depth_interval ? s.upper->depth_ci95 : 0) +
+                            (s.lower->has_depth_interval ? s.lower->depth_ci95 : 0);
+    m.cell[s.lower->layer] = deeper ? "n/c" : "*";
+    m.reasons.push_back(s.lower->layer + " depth against " + HumanLayerName(s.upper->layer) +
+                        ": not comparable: " + s.reason);
+  }
+  return m;
 }
 
-std::string Padded(const std::string& s, int width) {
-  std::string out = s;
-  if (static_cast<int>(out.size()) < width) out.resize(width, ' ');
-  return out;
-}
-
-// The latency-added line: each step top down, then the lowest timed layer's own latency,
-// which is the time below every layer above it.
-std::string LatencyLine(const Ladder& ladder) {
-  const std::vector<LatencyStep> steps = LatencyAdded(ladder);
-  if (steps.empty()) return "fewer than two layers have a mean latency";
-  std::string line;
-  for (const LatencyStep& s : steps) line += s.sentence + "; ";
-  line += HumanLayerName(steps.back().below) + " itself takes " +
-          Printf("%.1f", steps.back().below_us) + " us";
-  return line;
-}
-
-// `first_side` names the first column group: "guest", or "bare metal" when alone.
-std::string Render(const std::string& title, const std::string& first_side, const Ladder& guest,
-                   const std::optional<Ladder>& bare_metal) {
-  // Rows: the guest's layers in order, then any bare-metal layer the guest lacks.
-  std::vector<std::string> ids;
-  for (const LayerStats& l : guest.layers) ids.push_back(l.layer);
-  if (bare_metal)
-    for (const LayerStats& l : bare_metal->layers)
-      if (Find(guest, l.layer) == nullptr) ids.push_back(l.layer);
-
-  const std::string group_width(Figures(kNone, kNone, kNone, kNone).size(), ' ');
-  std::string out = title + "\n";
-  std::string groups = Padded("", kLayerWidth) + Padded(first_side, group_width.size());
-  if (bare_metal) groups += " | bare metal";
-  out += groups + "\n";
-  const std::string heading = Figures("depth", "IOPS", "KiB", "lat us");
-  out += Padded("layer", kLayerWidth) + heading;
-  if (bare_metal) out += " | " + heading;
-  out += "  source\n";
-
+std::string Side(const std::string& heading, const Ladder& ladder) {
+  const DepthMarks marks = MarkDepths(ladder);
+  std::string out = heading + "\n";
+  out += Row("layer", "depth +/-95%", "p50/p99/max", "rd/s", "wr/s", "fl/s", "KiB", "lat us") +
+         "  source\n";
   std::vector<std::string> notes;
-  for (const std::string& id : ids) {
-    const LayerStats* g = Find(guest, id);
-    const LayerStats* b = bare_metal ? Find(*bare_metal, id) : nullptr;
-    std::string row = Padded(id, kLayerWidth) + Figures(g);
-    if (bare_metal) row += " | " + Figures(b);
-    std::string where;
-    if (g != nullptr) where = Where(*g);
-    // The same source on both sides (L0) is said once.
-    if (b != nullptr && !(g != nullptr && Where(*g) == Where(*b)))
-      where += (where.empty() ? "" : "; ") + std::string("bare metal: ") + Where(*b);
-    out += row + "  " + where + "\n";
-    if (g != nullptr)
-      for (const std::string& n : g->notes) notes.push_back(id + ": " + n);
-    if (b != nullptr)
-      for (const std::string& n : b->notes) notes.push_back(id + " (bare metal): " + n);
+  for (const LayerStats& l : ladder.layers) {
+    if (!l.available) {
+      out += Row(l.layer, kNone, kNone, kNone, kNone, kNone, kNone, kNone) + "  not available: " +
+             l.reason + "\n";
+      continue;
+    }
+    std::string depth = DepthCell(l);
+    if (auto it = marks.cell.find(l.layer); it != marks.cell.end())
+      depth = it->second == "n/c" ? "n/c" : depth + "*";
+    out += Row(l.layer, depth, InflightCell(l), Rate(l.has_ops, l.reads_per_s),
+               Rate(l.has_ops, l.writes_per_s), Rate(l.has_ops, l.flushes_per_s),
+               l.has_request_size ? Printf("%.1f", l.avg_request_bytes / 1024) : kNone,
+               l.has_latency ? Printf("%.1f", l.mean_latency_us) : kNone) +
+           "  " + l.source + "\n";
+    if (l.has_depth_interval && !l.interval_basis.empty())
+      notes.push_back(l.layer + ": interval from " + l.interval_basis);
+    for (const std::string& n : l.notes) notes.push_back(l.layer + ": " + n);
   }
   for (const std::string& n : notes) out += "  note, " + n + "\n";
-
-  out += "largest depth loss: " + LargestDepthLoss(guest).sentence + "\n";
-  if (bare_metal)
-    out += "largest depth loss, bare metal: " + LargestDepthLoss(*bare_metal).sentence + "\n";
-  out += "latency added: " + LatencyLine(guest) + "\n";
-  if (bare_metal) out += "latency added, bare metal: " + LatencyLine(*bare_metal) + "\n";
+  for (const std::string& r : marks.reasons) out += "  " + r + "\n";
+  const LadderReading reading = ReadLadder(ladder);
+  out += "reading: " + reading.headline + "\n";
+  if (reading.cap && !reading.time_split.empty()) out += "time split: " + reading.time_split + "\n";
+  std::string steps;
+  for (const std::string& s : reading.steps) steps += (steps.empty() ? "" : "; ") + s;
+  out += "latency added: " + (steps.empty() ? "fewer than two layers have a mean latency" : steps) +
+         "\n";
+  if (!reading.depth_step.empty()) out += "largest depth step: " + reading.depth_step + "\n";
+  for (const std::string& w : reading.extra_work) out += "work not issued above: " + w + "\n";
   return out;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string MedianCell(const std::vector<double>& v, const char* fmt) {
+  if (v.empty()) return kNone;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return Printf(fmt, Median(v)) + " [" + Printf(fmt, *lo) + "-" + Printf(fmt, *hi) + "]";
 }
 
 }  // namespace
 
 std::string RenderLadder(const std::string& title, const Ladder& guest,
                          const std::optional<Ladder>& bare_metal) {
-  return Render(title, "guest", guest, bare_metal);
+  std::string out = title + "\n" + Side("guest", guest);
+  if (bare_metal) out += Side("bare metal", *bare_metal);
+  return out;
 }
 
 std::string RenderBareMetalLadder(const std::string& title, const Ladder& bare_metal) {
-  return Render(title, "bare metal", bare_metal, std::nullopt);
+  return title + "\n" + Side("bare metal", bare_metal);
+}
+
+std::string RenderLadderMedians(const std::string& title,
+                                const std::vector<const Ladder*>& ladders) {
+  std::vector<std::string> ids;
+  std::map<std::string, std::vector<double>> depth, lat;
+  std::map<std::string, size_t> readings;
+  std::vector<std::string> reading_order;
+  for (const Ladder* l : ladders) {
+    for (const LayerStats& s : l->layers) {
+      if (std::find(ids.begin(), ids.end(), s.layer) == ids.end()) ids.push_back(s.layer);
+      if (!s.available) continue;
+      depth[s.layer].push_back(s.avg_depth);
+      if (s.has_latency) lat[s.layer].push_back(s.mean_latency_us);
+    }
+    // Repeats agree on a reading when they name the same cap, or none.
+    const LadderReading r = ReadLadder(*l);
+    const std::string kind = r.cap ? "capped at " + Printf("%.0f", r.cap->n) + " at " +
+                                         HumanLayerName(r.cap->layer)
+                                   : r.headline.substr(0, r.headline.find(':'));
+    if (readings[kind]++ == 0) reading_order.push_back(kind);
+  }
+  std::string out = title + "\n";
+  char head[160];
+  std::snprintf(head, sizeof head, "%-16s %-24s %s", "layer", "median depth [range]",
+                "median lat us [range]");
+  out += std::string(head) + "\n";
+  for (const std::string& id : ids) {
+    char row[200];
+    std::snprintf(row, sizeof row, "%-16s %-24s %-30s", id.c_str(),
+                  MedianCell(depth[id], "%.2f").c_str(), MedianCell(lat[id], "%.1f").c_str());
+    std::string line = row;
+    const size_t n = depth[id].size();
+    if (n < ladders.size()) line += " measured in " + std::to_string(n) + " of " +
+                                    std::to_string(ladders.size());
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  std::string said;
+  for (const std::string& k : reading_order)
+    said += (said.empty() ? "" : "; ") + std::to_string(readings[k]) + " of " +
+            std::to_string(ladders.size()) + ": " + k;
+  out += "readings over the repeats: " + said + "\n";
+  return out;
 }
 
 }  // namespace storbed

@@ -1,4 +1,5 @@
-// A run's depth ladder as plain text, beside its bare-metal twin.
+// A run's depth ladder as plain text: one table per side (the guest, then its bare-metal
+// twin), each followed by how to read it (ladder_reading.h).
 #pragma once
 
 #include <optional>
@@ -9,13 +10,20 @@
 
 namespace storbed {
 
-// The title, one row per layer (depth, IOPS, request KiB, mean latency us, then the
-// source or "not available: <reason>"), the bare-metal ladder's figures on the same row as
-// the guest layer with its id (L0 and L3), layer notes, the largest depth loss of each
-// ladder and the latency each layer adds. Ends with a newline.
+// The title, then for the guest and (when given) the bare-metal ladder: a heading, one row
+// per layer (depth with its 95% interval, in-flight p50/p99/max, reads, writes and
+// flushes per second, request KiB, mean latency us, then the source or "not available:
+// <reason>"), layer notes, the headline (cap or time split), the latency each layer adds
+// (or "not comparable: <reason>"), the largest depth step and work a lower layer did that
+// the one above did not issue. A depth that is not comparable with the rung above is shown
+// as "n/c" with the reason below. Ends with a newline.
 std::string RenderLadder(const std::string& title, const Ladder& guest,
                          const std::optional<Ladder>& bare_metal);
-// A bare-metal run without a guest twin: the same table, its column named bare metal.
+// A bare-metal run without a guest twin: the same, its one side named bare metal.
 std::string RenderBareMetalLadder(const std::string& title, const Ladder& bare_metal);
+
+// The repeats of one cell: per layer the median depth and latency over the ladders with
+// their range, and how many repeats' headlines said what. Ends with a newline.
+std::string RenderLadderMedians(const std::string& title, const std::vector<const Ladder*>& ladders);
 
 }  // namespace storbed

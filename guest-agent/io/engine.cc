@@ -32,10 +32,22 @@ bool IoBudget::MayIssue(uint64_t now_ns) const {
 }
 
 void InFlightIntegral::Set(uint64_t now_ns, uint32_t in_flight) {
-  if (last_ns_ != 0 && now_ns > last_ns_)
+  if (last_ns_ != 0 && now_ns > last_ns_) {
     integral_ += (long double)(in_flight_) * (now_ns - last_ns_);
+    if (time_at_.size() <= in_flight_) time_at_.resize(in_flight_ + 1, 0);
+    time_at_[in_flight_] += (long double)(now_ns - last_ns_);
+  }
   last_ns_ = now_ns;
   in_flight_ = in_flight;
+}
+
+std::vector<double> InFlightIntegral::TimeAtCount(uint64_t end_ns) const {
+  std::vector<double> out(time_at_.begin(), time_at_.end());
+  if (last_ns_ != 0 && end_ns > last_ns_) {
+    if (out.size() <= in_flight_) out.resize(in_flight_ + 1, 0);
+    out[in_flight_] += double(end_ns - last_ns_);
+  }
+  return out;
 }
 
 double InFlightIntegral::Average(uint64_t start_ns, uint64_t end_ns) const {
@@ -235,6 +247,7 @@ void EndPhase(const InFlightIntegral& in_flight, uint64_t now, EngineStats& stat
   stats.end_ns = now;
   stats.runtime_s = double(stats.end_ns - stats.start_ns) / 1e9;
   stats.avg_depth = in_flight.Average(stats.start_ns, stats.end_ns);
+  stats.time_at_depth_ns = in_flight.TimeAtCount(stats.end_ns);
 }
 
 void FinishAsyncStats(FsyncPolicy& fsync, const InFlightIntegral& in_flight,

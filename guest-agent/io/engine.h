@@ -54,6 +54,9 @@ struct EngineStats {
   Histogram latency;      // submission to completion, ns
   uint32_t max_in_flight = 0;
   double avg_depth = 0;           // in-flight IOs, time-weighted over [start_ns, end_ns]
+  // ns spent with n IOs in flight, n = index, over the phase; empty when numjobs > 1 (the
+  // threads' counts add up at instants no thread records).
+  std::vector<double> time_at_depth_ns;
   double avg_submit_batch = 0;    // io_uring: IOs per io_uring_submit call
   double avg_complete_batch = 0;  // io_uring: completions per reap round
   uint64_t fsyncs = 0;            // successful fsync() calls
@@ -106,11 +109,14 @@ class InFlightIntegral {
   void Set(uint64_t now_ns, uint32_t in_flight);
   // Integral / (end_ns - start_ns); 0 for an empty phase.
   double Average(uint64_t start_ns, uint64_t end_ns) const;
+  // ns spent at each in-flight count up to `end_ns` (the count then held until the end).
+  std::vector<double> TimeAtCount(uint64_t end_ns) const;
 
  private:
   uint64_t last_ns_ = 0;
   uint32_t in_flight_ = 0;
   long double integral_ = 0;  // request-ns
+  std::vector<long double> time_at_;  // ns at each count, for the L0 distribution
 };
 
 // Closes the IO phase at `now`: its start (now when no IO was issued), end, runtime and

@@ -318,6 +318,7 @@ void FillFromStats(const JobSpec& spec, EngineStats& stats, JobResult& result) {
   result.latency = stats.latency.Summarize();
   result.latency_histogram = stats.latency.Buckets();
   result.app_avg_depth = stats.avg_depth;
+  result.app_inflight_ns = stats.time_at_depth_ns;
   result.avg_submit_batch = stats.avg_submit_batch;
   result.avg_complete_batch = stats.avg_complete_batch;
   if (RowOf(spec.engine).async) result.reap = ToString(spec.reap);

@@ -88,6 +88,17 @@ TEST_F(JobRunnerTest, IoPhaseFieldsAndSamplerTimelines) {
   EXPECT_NEAR(double(r.io_end_ns - r.io_start_ns) / 1e9, r.runtime_s, 1e-9);
   EXPECT_GT(r.app_avg_depth, 3.0);
   EXPECT_LE(r.app_avg_depth, 4.0);
+  // The L0 distribution is the same count as the average: it covers the phase, its mean
+  // is app_avg_depth, and it never passes iodepth.
+  double total_ns = 0, request_ns = 0;
+  for (size_t n = 0; n < r.app_inflight_ns.size(); ++n) {
+    total_ns += r.app_inflight_ns[n];
+    request_ns += double(n) * r.app_inflight_ns[n];
+  }
+  EXPECT_NEAR(total_ns / 1e9, r.runtime_s, 1e-6);
+  ASSERT_GT(total_ns, 0);
+  EXPECT_NEAR(request_ns / total_ns, r.app_avg_depth, 1e-6);
+  EXPECT_LE(r.app_inflight_ns.size(), 5u);
   EXPECT_GE(r.avg_submit_batch, 1.0);
   EXPECT_GE(r.avg_complete_batch, 1.0);
   EXPECT_EQ(r.fsyncs, 0u);

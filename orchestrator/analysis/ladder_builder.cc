@@ -1,6 +1,9 @@
 #include "analysis/ladder_builder.h"
 
+#include <algorithm>
 #include <string>
+
+#include "inflight_stats.h"
 
 namespace storbed {
 namespace {
@@ -32,6 +35,31 @@ void NoteWakeUps(const JobResult& r, Ladder& ladder) {
                       "layer below holds the IO (reap poll takes it out)");
 }
 
+// Per-second rates of what a layer served, so reads, writes and flushes sit in columns
+// of their own.
+void SetOps(LayerStats& l, uint64_t reads, uint64_t writes, uint64_t flushes, double seconds) {
+  if (seconds <= 0) return;
+  l.has_ops = true;
+  l.reads_per_s = static_cast<double>(reads) / seconds;
+  l.writes_per_s = static_cast<double>(writes) / seconds;
+  l.flushes_per_s = static_cast<double>(flushes) / seconds;
+}
+
+// The agent's /sys/block/X/inflight samples of `device` inside the IO phase.
+std::vector<double> InflightSamples(const JobResult& r, const std::string& device) {
+  std::vector<double> out;
+  const std::string name = "guest." + device + ".inflight";
+  for (const Timeline& t : r.timelines) {
+    if (t.name != name) continue;
+    for (size_t i = 0; i < t.t_s.size() && i < t.value.size(); ++i)
+      if (t.t_s[i] >= 0 && t.t_s[i] <= r.runtime_s) out.push_back(t.value[i]);
+  }
+  return out;
+}
+
+// An IO's maximum from QEMU's thread pool: util/thread-pool.c max_threads defaults to 64.
+constexpr double kQemuThreadPoolMax = 64;
+
 }  // namespace
 
 LayerStats AppLayer(const JobResult& r) {
@@ -52,6 +80,16 @@ LayerStats AppLayer(const JobResult& r) {
     l.has_latency = true;
     l.mean_latency_us = r.latency.mean_us;
   }
+  // The engine's count changes only at its own submits and reaps, so its distribution is
+  // exact: the time at each count, no sampling.
+  l.inflight = DistributionOfTime(r.app_inflight_ns);
+  // Results from before the counts by direction have ios but no reads or writes.
+  if (r.reads + r.writes == r.ios) SetOps(l, r.reads, r.writes, r.fsyncs, r.runtime_s);
+  // An fsync is not an IO in the engine's count: its time is in no L0 figure, while the
+  // layers below count the flushes it sends.
+  if (r.fsyncs > 0)
+    l.notes.push_back("fsync time is outside the depth and latency (" + std::to_string(r.fsyncs) +
+                      " fsyncs)");
   return l;
 }
 
@@ -70,13 +108,27 @@ LayerStats BlockLayer(const JobResult& r, const char* layer_id) {
     l.has_request_size = true;
     l.avg_request_bytes = b.avg_request_bytes;
   }
-  // Little's law: depth = IOPS x residence time, so the mean time a request spends below
-  // this layer's entry is depth / IOPS. diskstats has no per-request latency of its own.
-  if (b.iops > 0) {
+  // The reads' and writes' own queue time per request: field 11's depth also holds the
+  // flushes' time, which the application's per-IO latency leaves out. Older results lack
+  // it: Little's law, depth / IOPS, with the flushes in.
+  const uint64_t ios = b.reads + b.writes;
+  if (b.has_rw_ms && ios > 0) {
+    l.has_latency = true;
+    l.mean_latency_us = static_cast<double>(b.rw_ms) * 1000.0 / static_cast<double>(ios);
+  } else if (b.iops > 0) {
     l.has_latency = true;
     l.mean_latency_us = b.avg_queue_depth / b.iops * 1e6;
     l.source += "; latency = depth / IOPS (Little's law)";
   }
+  SetOps(l, b.reads, b.writes, b.flushes, b.interval_s);
+  // Counters read by the agent just around its IO phase: only their 1 ms resolution (one
+  // at each end) blurs the depth.
+  if (b.interval_s > 0) {
+    l.has_depth_interval = true;
+    l.depth_ci95 = 0.002 / b.interval_s;
+    l.interval_basis = "diskstats counters over the IO phase, 1 ms resolution";
+  }
+  l.inflight = DistributionOfSamples(InflightSamples(r, b.device));
   // Merges make the block layer's requests bigger and fewer than the application's IOs,
   // which explains a lower IOPS and depth here without any loss of concurrency.
   if (b.read_merges + b.write_merges > 0)
@@ -85,9 +137,31 @@ LayerStats BlockLayer(const JobResult& r, const char* layer_id) {
   return l;
 }
 
-Ladder GuestLadder(const JobResult& r, const LayerStats& virtqueue, const LayerStats& qemu_block,
-                   const LayerStats& host_device) {
+std::vector<LayerLimit> PathLimits(const JobResult& r, const char* block_layer_id,
+                                   const GuestDiskShape* disk) {
+  std::vector<LayerLimit> out;
+  const bool guest = disk != nullptr;
+  if (r.tunables_applied.nr_requests > 0)
+    out.push_back({block_layer_id, guest ? "guest nr_requests" : "the device's nr_requests",
+                   static_cast<double>(r.tunables_applied.nr_requests)});
+  if (r.nr_tags > 0)
+    out.push_back({block_layer_id, guest ? "guest blk-mq tags per queue" : "blk-mq tags per queue",
+                   static_cast<double>(r.nr_tags) * std::max<uint32_t>(1, r.nr_hw_queues)});
+  if (!guest) return out;
+  if (disk->has_virtqueues && disk->queue_size > 0)
+    out.push_back({kLayerVirtqueue,
+                   "virtqueue size " + std::to_string(disk->queue_size) + " x num-queues " +
+                       std::to_string(std::max<uint32_t>(1, disk->num_queues)),
+                   static_cast<double>(disk->queue_size) * std::max<uint32_t>(1, disk->num_queues)});
+  if (disk->aio_threads)
+    out.push_back({kLayerHostDevice, "QEMU's aio=threads pool (64 workers)", kQemuThreadPoolMax});
+  return out;
+}
+
+Ladder GuestLadder(const JobResult& r, const GuestDiskShape& disk, const LayerStats& virtqueue,
+                   const LayerStats& qemu_block, const LayerStats& host_device) {
   Ladder ladder;
+  ladder.limits = PathLimits(r, kLayerGuestBlock, &disk);
   ladder.layers.push_back(AppLayer(r));
   ladder.layers.push_back(BlockLayer(r, kLayerGuestBlock));
   ladder.layers.push_back(AtLayer(virtqueue, kLayerVirtqueue));
@@ -99,6 +173,7 @@ Ladder GuestLadder(const JobResult& r, const LayerStats& virtqueue, const LayerS
 
 Ladder BareMetalLadder(const JobResult& r) {
   Ladder ladder;
+  ladder.limits = PathLimits(r, kLayerHostDevice, nullptr);
   ladder.layers.push_back(AppLayer(r));
   ladder.layers.push_back(BlockLayer(r, kLayerHostDevice));
   NoteWakeUps(r, ladder);

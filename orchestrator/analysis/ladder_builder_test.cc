@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/test_support.h"
+#include "inflight_stats.h"
 
 namespace storbed {
 namespace {
@@ -88,7 +89,7 @@ TEST(LadderBuilderTest, BlockLayerUnavailableCarriesReason) {
 }
 
 TEST(LadderBuilderTest, GuestLadderHasFiveLayersInOrder) {
-  const Ladder ladder = GuestLadder(GuestRandRead(), Missing("", "needs QEMU >= 7.2"),
+  const Ladder ladder = GuestLadder(GuestRandRead(), {}, Missing("", "needs QEMU >= 7.2"),
                                     Layer(kLayerQemuBlock, 3.9), Layer("mislabelled", 3.8));
   ASSERT_EQ(ladder.layers.size(), 5u);
   EXPECT_EQ(ladder.layers[0].layer, kLayerApp);
@@ -136,9 +137,17 @@ TEST(LadderBuilderTest, SleepingWaitsAreNamedWhereTheDeviceLosesDepth) {
 // The ladder travels inside the run record; it must come back unchanged.
 TEST(LadderBuilderTest, LadderJsonRoundTripInsideRecord) {
   Ladder ladder =
-      GuestLadder(GuestRandRead(), Missing(kLayerVirtqueue, "needs QEMU >= 7.2"),
+      GuestLadder(GuestRandRead(), {}, Missing(kLayerVirtqueue, "needs QEMU >= 7.2"),
                   Layer(kLayerQemuBlock, 3.9, 9990, 390.4), Layer(kLayerHostDevice, 3.8));
   ladder.layers[4].notes.push_back("device shared with other host IO");
+  ladder.layers[0].inflight = DistributionOfTime({0, 1e9, 3e9});
+  ladder.layers[1].has_depth_interval = true;
+  ladder.layers[1].depth_ci95 = 0.25;
+  ladder.layers[1].depth_samples = 40;
+  ladder.layers[1].interval_basis = "40 point samples";
+  ladder.layers[1].has_ops = true;
+  ladder.layers[1].flushes_per_s = 12.5;
+  ladder.limits.push_back({kLayerGuestBlock, "guest nr_requests", 4});
   const nlohmann::json record = {{"job", "randread"}, {"guest", {{"ladder", ladder}}}};
   const Ladder back = nlohmann::json::parse(record.dump()).at("guest").at("ladder").get<Ladder>();
   ASSERT_EQ(back.layers.size(), ladder.layers.size());
@@ -156,7 +165,102 @@ TEST(LadderBuilderTest, LadderJsonRoundTripInsideRecord) {
     EXPECT_EQ(b.has_latency, a.has_latency);
     EXPECT_DOUBLE_EQ(b.mean_latency_us, a.mean_latency_us);
     EXPECT_EQ(b.notes, a.notes);
+    EXPECT_EQ(b.inflight.available, a.inflight.available);
+    EXPECT_EQ(b.inflight.share, a.inflight.share);
+    EXPECT_EQ(b.inflight.p99, a.inflight.p99);
+    EXPECT_EQ(b.has_depth_interval, a.has_depth_interval);
+    EXPECT_DOUBLE_EQ(b.depth_ci95, a.depth_ci95);
+    EXPECT_EQ(b.depth_samples, a.depth_samples);
+    EXPECT_EQ(b.interval_basis, a.interval_basis);
+    EXPECT_EQ(b.has_ops, a.has_ops);
+    EXPECT_DOUBLE_EQ(b.flushes_per_s, a.flushes_per_s);
   }
+  ASSERT_EQ(back.limits.size(), 1u);
+  EXPECT_EQ(back.limits[0].cause, "guest nr_requests");
+  EXPECT_EQ(back.limits[0].value, 4);
+}
+
+TEST(LadderBuilderTest, AppLayerDistributionIsTheEnginesTimeAtEachDepth) {
+  JobResult r = GuestRandRead();
+  r.app_inflight_ns = {0, 0, 1e9, 0, 9e9};  // 10% at 2, 90% at 4
+  r.reads = 100000;
+  r.fsyncs = 0;
+  const LayerStats l = AppLayer(r);
+  ASSERT_TRUE(l.inflight.available);
+  EXPECT_TRUE(l.inflight.exact);
+  EXPECT_EQ(l.inflight.p50, 4);
+  EXPECT_EQ(l.inflight.max, 4);
+  EXPECT_NEAR(l.inflight.ShareAbove(2), 0.9, 1e-12);
+  ASSERT_TRUE(l.has_ops);
+  EXPECT_DOUBLE_EQ(l.reads_per_s, 10000);
+  EXPECT_DOUBLE_EQ(l.flushes_per_s, 0);
+}
+
+TEST(LadderBuilderTest, AppLayerCountsFsyncsAsFlushesAndSaysTheyAreOutsideItsDepth) {
+  JobResult r = GuestRandRead();
+  r.ios = 1000;
+  r.writes = 1000;
+  r.reads = 0;
+  r.fsyncs = 500;
+  const LayerStats l = AppLayer(r);
+  EXPECT_DOUBLE_EQ(l.flushes_per_s, 50);
+  EXPECT_DOUBLE_EQ(l.writes_per_s, 100);
+  ASSERT_EQ(l.notes.size(), 1u);
+  EXPECT_THAT(l.notes[0], HasSubstr("fsync time is outside"));
+}
+
+TEST(LadderBuilderTest, BlockLayerLatencyLeavesFlushTimeOut) {
+  // 100 writes and 100 flushes in 1 s; field 11 holds 600 ms (depth 0.6), of which the
+  // writes' own 200 ms: 2 ms a write, not the 6 ms depth / IOPS would give.
+  JobResult r = GuestRandRead();
+  r.block.interval_s = 1;
+  r.block.reads = 0;
+  r.block.writes = 100;
+  r.block.flushes = 100;
+  r.block.iops = 100;
+  r.block.avg_queue_depth = 0.6;
+  r.block.has_rw_ms = true;
+  r.block.rw_ms = 200;
+  const LayerStats l = BlockLayer(r, kLayerGuestBlock);
+  ASSERT_TRUE(l.has_latency);
+  EXPECT_NEAR(l.mean_latency_us, 2000, 1e-9);
+  EXPECT_DOUBLE_EQ(l.flushes_per_s, 100);
+  EXPECT_DOUBLE_EQ(l.writes_per_s, 100);
+  EXPECT_TRUE(l.has_depth_interval);
+}
+
+TEST(LadderBuilderTest, BlockLayerDistributionFromTheAgentsInflightSamplesInThePhase) {
+  JobResult r = GuestRandRead();
+  Timeline t{.name = "guest.vda.inflight", .unit = "requests", .t_s = {}, .value = {}};
+  t.Add(-0.5, 30);  // before the phase: left out
+  for (int i = 0; i < 10; ++i) t.Add(0.1 * i, 4);
+  t.Add(11, 30);  // after it
+  r.timelines.push_back(t);
+  r.timelines.push_back({.name = "guest.vdb.inflight", .unit = "", .t_s = {1}, .value = {9}});
+  const LayerStats l = BlockLayer(r, kLayerGuestBlock);
+  ASSERT_TRUE(l.inflight.available);
+  EXPECT_EQ(l.inflight.samples, 10u);
+  EXPECT_EQ(l.inflight.max, 4);
+}
+
+TEST(LadderBuilderTest, PathLimitsNameNrRequestsVirtqueueAndThreadPool) {
+  JobResult r = GuestRandRead();
+  r.tunables_applied.nr_requests = 4;
+  const GuestDiskShape disk{
+      .has_virtqueues = true, .queue_size = 64, .num_queues = 2, .aio_threads = true};
+  const std::vector<LayerLimit> guest = PathLimits(r, kLayerGuestBlock, &disk);
+  ASSERT_EQ(guest.size(), 3u);
+  EXPECT_EQ(guest[0].layer, kLayerGuestBlock);
+  EXPECT_EQ(guest[0].cause, "guest nr_requests");
+  EXPECT_EQ(guest[0].value, 4);
+  EXPECT_EQ(guest[1].layer, kLayerVirtqueue);
+  EXPECT_EQ(guest[1].value, 128);
+  EXPECT_EQ(guest[2].layer, kLayerHostDevice);
+  EXPECT_EQ(guest[2].value, 64);
+  const Ladder bare = BareMetalLadder(r);
+  ASSERT_EQ(bare.limits.size(), 1u);
+  EXPECT_EQ(bare.limits[0].layer, kLayerHostDevice);
+  EXPECT_EQ(bare.limits[0].cause, "the device's nr_requests");
 }
 
 }  // namespace

@@ -71,7 +71,11 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
   const JobResult& r = *record.result;
   const HostLayers host = sampler.Summarize(AgentToHostNs(offset, r.io_start_ns),
                                             AgentToHostNs(offset, r.io_end_ns));
-  record.ladder = GuestLadder(r, host.virtqueue, host.qemu_block, host.host_device);
+  const GuestDiskShape shape{.has_virtqueues = HasVirtqueues(disk.bus),
+                             .queue_size = disk.queue_size,
+                             .num_queues = disk.num_queues,
+                             .aio_threads = disk.aio == Aio::Threads};
+  record.ladder = GuestLadder(r, shape, host.virtqueue, host.qemu_block, host.host_device);
   Durability durability = CheckDurability(record.job, r, host.qemu_flushes, host.host_flushes);
   if (disk.no_flush)
     durability = MarkFlushesDropped(durability, "QEMU runs the disk with cache.no-flush=on");
@@ -79,6 +83,7 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
   record.host = {{"clock_offset_ns", offset.offset_ns},
                  {"clock_uncertainty_ns", offset.uncertainty_ns},
                  {"sample_period_ms", ctx.machine.sample_period_ms},
+                 {"virtqueue_sample_ms", ctx.machine.virtqueue_sample_ms},
                  {"qemu_thread_cpu", host.qemu_thread_cpu},
                  {"warnings", host.warnings}};
   record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
@@ -165,6 +170,7 @@ bool RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunReco
     const ClockOffset offset = MeasureClockOffset(machine, check);
     JobSamplerOptions sampling;
     sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
+    sampling.fast_period = std::chrono::milliseconds(ctx.machine.virtqueue_sample_ms);
     JobSampler sampler(SourceFromMachine(machine, disk), sampling);
     sampler.Start();
     const Message reply =

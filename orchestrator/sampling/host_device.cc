@@ -223,6 +223,10 @@ LayerStats HostDeviceLayer(const HostDeviceChain& chain, const std::string& befo
   const uint64_t ios = s.reads + s.writes;
   l.has_request_size = ios > 0;
   l.avg_request_bytes = s.avg_request_bytes;
+  l.has_ops = true;
+  l.reads_per_s = static_cast<double>(s.reads) / interval_s;
+  l.writes_per_s = static_cast<double>(s.writes) / interval_s;
+  l.flushes_per_s = static_cast<double>(s.flushes) / interval_s;
   l.has_latency = ios > 0;
   if (ios > 0) {
     l.mean_latency_us = static_cast<double>((a.read_ms - b.read_ms) + (a.write_ms - b.write_ms)) *
@@ -236,6 +240,18 @@ LayerStats HostDeviceLayer(const HostDeviceChain& chain, const std::string& befo
     l.notes.push_back("device chain " + c);
   }
   return l;
+}
+
+std::optional<uint64_t> HostInFlight(const HostDeviceChain& chain, const std::string& text) {
+  if (!chain.available) return std::nullopt;
+  try {
+    std::string missing;
+    auto sum = SumDevices(ParseDiskstats(text), chain.devices, &missing);
+    if (!sum) return std::nullopt;
+    return sum->in_flight;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 std::optional<uint64_t> HostFlushes(const HostDeviceChain& chain, const std::string& before_text,

@@ -43,6 +43,10 @@ HostDeviceChain ResolveHostDevice(const std::string& path, const std::string& sy
 LayerStats HostDeviceLayer(const HostDeviceChain& chain, const std::string& before_text,
                            const std::string& after_text, double interval_s);
 
+// The requests in flight (diskstats field 9) summed over chain.devices in one text;
+// nullopt when the chain is unavailable or the text has no line for a device.
+std::optional<uint64_t> HostInFlight(const HostDeviceChain& chain, const std::string& text);
+
 // Flushes the host devices saw between the two texts (kernel >= 5.5), nullopt when the
 // chain is unavailable or the texts do not parse.
 std::optional<uint64_t> HostFlushes(const HostDeviceChain& chain, const std::string& before_text,

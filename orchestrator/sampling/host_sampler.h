@@ -41,6 +41,9 @@ struct SamplerSource {
 
 struct JobSamplerOptions {
   std::chrono::milliseconds period{100};
+  // The period of the samplers registered as fast (point samples, the virtqueue), when
+  // shorter than `period`.
+  std::chrono::milliseconds fast_period{10};
   std::string proc_root = "/proc";
   std::string sysfs_root = "/sys";
   // Fakes for tests; null means the real thing.
@@ -93,6 +96,10 @@ std::optional<std::pair<size_t, size_t>> Bracket(const std::vector<S>& v, uint64
 // "d0" for "dev-d0" (QEMU backend) and "ua-d0" (libvirt user alias).
 std::string ShortDeviceId(const std::string& device_id);
 LayerStats UnavailableLayer(const char* layer, std::string source, std::string reason);
+// The 95% interval of a depth from two counter samples that span `span_ns` around a
+// window of `window_ns`: the requests outside the window but inside the span can move the
+// average by up to its value times the extra share, so that is the half width.
+void SetSpanInterval(LayerStats& l, uint64_t span_ns, uint64_t window_ns);
 
 using NowFn = std::function<uint64_t()>;
 
@@ -119,6 +126,9 @@ struct HostSamplerEntry {
   std::string name;
   int order = 0;  // JobSampler samples and summarises in this order
   HostSamplerFactory make;
+  // Sampled every fast_period, not every period: a point sampler needs many samples for
+  // a tight interval, where a counter sampler needs only two around the window.
+  bool fast = false;
 };
 
 // Adds a sampler to the table; returns true, for `const bool kRegistered = ...` in the

@@ -1,5 +1,6 @@
 // The L2 "QEMU block" sampler: QMP query-blockstats of one device, or the machine's own
 // block counters (libvirt's bulk stats) when the source gives them.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "sampling/host_sampler.h"
@@ -61,10 +62,9 @@ class BlockSampler : public HostSampler {
     const Entry& a = samples_[br->second];
     BlockDelta d = DiffBlockCounters(b.c, a.c, a.t_ns - b.t_ns);
     h->qemu_block = QemuBlockLayer(d, a.c, source);
+    SetSpanInterval(h->qemu_block, a.t_ns - b.t_ns, w.end_ns - std::min(w.start_ns, w.end_ns));
     if (d.valid) h->qemu_flushes = d.flushes;
-    h->qemu_block.notes.push_back("samples span " + Span(b.t_ns, a.t_ns) +
-                                  " s around the window of " +
-                                  Span(w.start_ns, std::max(w.start_ns, w.end_ns)) + " s");
+    // The samples' span around the window is said by the interval (SetSpanInterval).
     const std::string id = ShortDeviceId(src_.device_id);
     Timeline depth{.name = "qemu." + id + ".depth", .unit = "requests", .t_s = {}, .value = {}};
     Timeline iops{.name = "qemu." + id + ".iops", .unit = "IO/s", .t_s = {}, .value = {}};

@@ -1,7 +1,9 @@
 // The L3 "host device" sampler: /proc/diskstats of the block device(s) under the disk's
 // backing (host_device.h resolves the chain), and the flushes they saw.
+#include <algorithm>
 #include <sstream>
 
+#include "inflight_stats.h"
 #include "sampling/host_device.h"
 #include "sampling/host_sampler.h"
 
@@ -60,6 +62,14 @@ class DeviceSampler : public HostSampler {
     const Entry& a = samples_[br->second];
     h->host_device = HostDeviceLayer(chain_, b.lines, a.lines, Seconds(b, a));
     h->host_flushes = HostFlushes(chain_, b.lines, a.lines);
+    SetSpanInterval(h->host_device, a.t_ns - b.t_ns, w.end_ns - std::min(w.start_ns, w.end_ns));
+    // Field 9 at each sample inside the window: the host device's in-flight distribution.
+    std::vector<double> inflight;
+    for (const Entry& e : samples_) {
+      if (e.t_ns < w.start_ns || e.t_ns > w.end_ns) continue;
+      if (auto n = HostInFlight(chain_, e.lines)) inflight.push_back(static_cast<double>(*n));
+    }
+    h->host_device.inflight = DistributionOfSamples(inflight);
     std::string devs;
     for (const std::string& d : chain_.devices) devs += (devs.empty() ? "" : "+") + d;
     Timeline depth{.name = "host." + devs + ".depth", .unit = "requests", .t_s = {}, .value = {}};

@@ -1,5 +1,7 @@
 #include "sampling/job_sampler.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <fstream>
@@ -44,7 +46,8 @@ JobSampler::JobSampler(SamplerSource source, JobSamplerOptions options) : opt_(s
   if (opt_.clk_tck <= 0) opt_.clk_tck = ::sysconf(_SC_CLK_TCK);
   if (opt_.period.count() <= 0) opt_.period = std::chrono::milliseconds(100);
   for (const HostSamplerEntry& e : HostSamplers())
-    samplers_.push_back(Slot{.name = e.name, .sampler = e.make(source, opt_), .alive = false});
+    samplers_.push_back(
+        Slot{.name = e.name, .sampler = e.make(source, opt_), .alive = false, .fast = e.fast});
 }
 
 JobSampler::~JobSampler() { Stop(); }
@@ -70,24 +73,37 @@ void JobSampler::Stop() {
 }
 
 void JobSampler::Loop() {
-  auto next = std::chrono::steady_clock::now() + opt_.period;
+  using Clock = std::chrono::steady_clock;
+  bool any_fast = false;
+  for (const Slot& s : samplers_) any_fast |= s.alive && s.fast;
+  // One tick per fast period while a fast sampler lives; the others every `period`.
+  const auto tick = any_fast ? std::min(opt_.fast_period, opt_.period) : opt_.period;
+  auto next = Clock::now() + tick;
+  auto next_slow = Clock::now() + opt_.period;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
       if (wake_.wait_until(lock, next, [this] { return stop_requested_; })) return;
     }
-    SampleOnce();
+    const bool slow_due = Clock::now() >= next_slow;
+    Sample(slow_due ? Which::All : Which::Fast);
+    if (slow_due) {
+      next_slow += opt_.period;
+      if (next_slow < Clock::now()) next_slow = Clock::now() + opt_.period;
+    }
     // Fixed-rate schedule; after a stall (a slow QMP reply) skip the missed ticks.
-    next += opt_.period;
-    const auto now = std::chrono::steady_clock::now();
-    if (next < now) next = now + opt_.period;
+    next += tick;
+    const auto now = Clock::now();
+    if (next < now) next = now + tick;
   }
 }
 
-void JobSampler::SampleOnce() {
+void JobSampler::SampleOnce() { Sample(Which::All); }
+
+void JobSampler::Sample(Which which) {
   std::lock_guard<std::mutex> sampling(sample_mu_);
   for (Slot& s : samplers_) {
-    if (!s.alive) continue;
+    if (!s.alive || (which == Which::Fast && !s.fast)) continue;
     try {
       s.sampler->Sample(opt_.now_ns);
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // Host samplers beside one guest job (every registered HostSampler: QEMU block stats,
 // virtqueue inuse, QEMU thread CPU, the host device under the backing, ...), every
-// `period` on the host's CLOCK_MONOTONIC, on one background thread. Summarize() turns
+// `period` (the fast ones, the virtqueue, every `fast_period`) on the host's
+// CLOCK_MONOTONIC, on one background thread. Summarize() turns
 // the samples bracketing a job's IO window into ladder rungs, figures and timelines.
 #pragma once
 
@@ -55,9 +56,12 @@ class JobSampler {
     std::string name;
     std::unique_ptr<HostSampler> sampler;
     bool alive = false;
+    bool fast = false;  // HostSamplerEntry::fast
   };
+  enum class Which { All, Fast };
 
   void Loop();
+  void Sample(Which which);
 
   JobSamplerOptions opt_;
   std::vector<Slot> samplers_;

@@ -176,6 +176,12 @@ LayerStats QemuBlockLayer(const BlockDelta& d, const BlockCounters& after,
   l.avg_request_bytes = d.avg_request_bytes;
   l.has_latency = any;
   l.mean_latency_us = d.mean_latency_us;
+  if (d.interval_s > 0) {
+    l.has_ops = true;
+    l.reads_per_s = static_cast<double>(d.reads) / d.interval_s;
+    l.writes_per_s = static_cast<double>(d.writes) / d.interval_s;
+    l.flushes_per_s = static_cast<double>(d.flushes) / d.interval_s;
+  }
   // QEMU adds a request's time when it completes: one still in flight at the window's
   // edge counts in the window it finishes in.
   l.notes.push_back("depth from completed requests' total_time_ns (flushes included)");

@@ -127,5 +127,28 @@ TEST(VirtqueueStatusTest, LayerIsTimeWeightedMeanOfSamples) {
   EXPECT_FALSE(VirtqueueLayer(t, {}, {}, "x").available);
 }
 
+TEST(VirtqueueStatusTest, LayerCarriesSampleCountIntervalAndDistribution) {
+  VirtqueueTarget t;
+  t.available = true;
+  t.num_queues = 1;
+  std::vector<double> ts, inuse;
+  for (int i = 0; i < 20; ++i) {
+    ts.push_back(0.01 * i);
+    inuse.push_back(i % 10 < 3 ? 1 : 0);
+  }
+  const LayerStats l = VirtqueueLayer(t, ts, inuse, "x");
+  ASSERT_TRUE(l.has_depth_interval);
+  EXPECT_EQ(l.depth_samples, 20u);
+  EXPECT_GT(l.depth_ci95, 0.1);  // 20 samples of 0 or 1: a wide error on 0.3
+  EXPECT_THAT(l.interval_basis, HasSubstr("20 point samples"));
+  ASSERT_TRUE(l.inflight.available);
+  EXPECT_EQ(l.inflight.max, 1);
+  EXPECT_EQ(l.inflight.samples, 20u);
+  // One sample: no interval, and the rung says so.
+  const LayerStats one = VirtqueueLayer(t, {0.0}, {3}, "x");
+  EXPECT_FALSE(one.has_depth_interval);
+  EXPECT_THAT(one.notes.back(), HasSubstr("no interval"));
+}
+
 }  // namespace
 }  // namespace storbed

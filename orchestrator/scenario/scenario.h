@@ -29,6 +29,7 @@ struct MachineConfig {
   std::string accel = "auto";  // auto | kvm | tcg
   double boot_timeout_s = 180;
   uint32_t sample_period_ms = 100;  // host samplers
+  uint32_t virtqueue_sample_ms = 10;  // the virtqueue sampler's own, faster period
   BlockTunables tunables;  // defaults for every job of a guest on this machine
   bool operator==(const MachineConfig&) const = default;
 };

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/ladder_reading.h"
 #include "ladder.h"
 #include "results/results_dir.h"
 #include "test_env.h"
@@ -136,6 +137,35 @@ TEST(LadderTest, FsyncsDroppedByNoFlushAreNotDurable) {
   EXPECT_TRUE(r.durability->checked);
   EXPECT_FALSE(r.durability->durable);
   EXPECT_NE(r.durability->reason.find("cache.no-flush=on"), std::string::npos);
+}
+
+// Issue 16's acceptance of a real cap: iodepth 32 against the target's nr_requests 4 is
+// "capped at 4" at the layer that holds the requests (the guest block layer, the loop
+// device on bare metal) with nr_requests named as the cause; at nr_requests 128 nothing
+// holds fewer than the application, and no cap is claimed.
+TEST(LadderTest, NrRequestsFourUnderIodepth32IsNamedAsTheCapAnd128IsNot) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  const auto records = RunScenario("ladder-cap", R"({
+    "name": "cap", "targets": ["virtio-blk", "bare-metal"], "machine": {"memory": "512m"},
+    "disk": {"size": "32m", "aio": "io_uring"},
+    "jobs": [{"name": "qd32", "pattern": "random", "bs": "4k", "ioengine": "io_uring",
+              "iodepth": 32, "runtime": 2, "nr_requests": [4, 128]}]})");
+  ASSERT_EQ(records.size(), 4u);
+  for (const auto& r : records) {
+    SCOPED_TRACE(r.run_id);
+    ASSERT_TRUE(r.ladder);
+    const LadderReading reading = ReadLadder(*r.ladder);
+    if (r.job.tunables.nr_requests == 4) {
+      ASSERT_TRUE(reading.cap) << reading.headline;
+      EXPECT_EQ(reading.cap->layer, r.target == "bare-metal" ? kLayerHostDevice : kLayerGuestBlock);
+      EXPECT_EQ(reading.cap->n, 4);
+      EXPECT_NE(reading.cap->cause.find("nr_requests = 4"), std::string::npos) << reading.cap->cause;
+    } else {
+      EXPECT_FALSE(reading.cap) << reading.headline;
+      EXPECT_EQ(reading.headline.rfind("no cap: ", 0), 0u) << reading.headline;
+    }
+  }
 }
 
 }  // namespace

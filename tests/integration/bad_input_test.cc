@@ -16,6 +16,7 @@
 
 #include "backend/child_process.h"
 #include "execute/backing.h"
+#include "execute/host_mount.h"
 #include "execute/loop_device.h"
 #include "results/results_dir.h"
 #include "test_env.h"
@@ -290,6 +291,26 @@ TEST_F(BadInputTest, TheStandaloneAgentLeavesTheHostsQueueSettingsAsFound) {
                       " is a FIFO; a target must be a block device or a regular file"),
             std::string::npos)
       << Slurp(dir_ + "/agent.log");
+}
+
+// Regression: disk.backing /dev/vda with allow_writes was accepted without a look at
+// whether the host was using the device.
+TEST_F(BadInputTest, AllowWritesOnAMountedDeviceIsRefused) {
+  const Backing backing = CreateFilledBacking(dir_ + "/fs.raw", 16 << 20);
+  LoopDevice loop = LoopDevice::Attach(backing.path, /*direct_io=*/false);
+  ChildProcess mkfs = ChildProcess::Start({"mkfs.ext4", "-q", "-F", loop.path()}, dir_ + "/mkfs.log");
+  ASSERT_TRUE(mkfs.WaitFor(std::chrono::seconds(60)));
+  ASSERT_EQ(mkfs.ExitDescription(), "exited with status 0") << Slurp(dir_ + "/mkfs.log");
+  const std::string mnt = dir_ + "/mnt";
+  fs::create_directories(mnt);
+  {
+    HostMount mounted = HostMount::Mount(loop.path(), mnt, "ext4");
+    ExpectRefusedBoth(R"({"name": "w", "targets": ["bare-metal"],
+                          "disk": {"backing": ")" + loop.path() + R"(", "allow_writes": true},
+                          "jobs": [{"name": "j", "rw": "write", "io_size": "1m"}]})",
+                      "disk.allow_writes: " + loop.path() + " is mounted at " + mnt +
+                          "; storbed does not write to a device the host is using");
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // the standalone agent leaves the host's queue settings as it found them.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "execute/backing.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
+#include "execute/owner_marker.h"
 #include "results/results_dir.h"
 #include "test_env.h"
 
@@ -311,6 +313,55 @@ TEST_F(BadInputTest, AllowWritesOnAMountedDeviceIsRefused) {
                       "disk.allow_writes: " + loop.path() + " is mounted at " + mnt +
                           "; storbed does not write to a device the host is using");
   }
+}
+
+}  // namespace
+}  // namespace storbed
+
+namespace storbed {
+namespace {
+
+// Output of `argv`, which must exit 0.
+std::string Output(const std::vector<std::string>& argv, const std::string& log) {
+  ChildProcess p = ChildProcess::Start(argv, log);
+  EXPECT_TRUE(p.WaitFor(std::chrono::seconds(60)));
+  EXPECT_EQ(p.ExitDescription(), "exited with status 0") << Slurp(log);
+  std::string out = Slurp(log);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// Regression: after a SIGKILL during a bare-metal ext4 run, cleanup printed "removed loop
+// device" while the mounted device stayed attached, then deleted inside the mounted
+// filesystem and failed with EBUSY.
+TEST_F(BadInputTest, CleanupUnmountsADeadRunsLoopDeviceBeforeDetachingIt) {
+  // What a killed filesystem run leaves: its work dir (owner gone) holding the image, a
+  // loop device over it, and the filesystem mounted inside the work dir.
+  const std::string stale = work_ + "/storbed-work-dead01";
+  fs::create_directories(stale + "/mnt");
+  ChildProcess gone = ChildProcess::Start({"true"}, dir_ + "/true.log");
+  ASSERT_TRUE(gone.WaitFor(std::chrono::seconds(10)));
+  OwnerMarker owner = CurrentProcessOwner();
+  owner.pid = gone.Pid();
+  Write(stale + "/" + kOwnerFileName, FormatOwnerMarker(owner) + "\n");
+  CreateFilledBacking(stale + "/backing.raw", 16 << 20);
+  Output({"mkfs.ext4", "-q", "-F", stale + "/backing.raw"}, dir_ + "/mkfs.log");
+  const std::string loop =
+      Output({"losetup", "--find", "--show", stale + "/backing.raw"}, dir_ + "/losetup.log");
+  Output({"mount", loop, stale + "/mnt"}, dir_ + "/mount.log");
+  Write(stale + "/mnt/testfile", "data of the dead run");
+
+  const CliRun clean = RunCli({"cleanup", "--no-libvirt", "--work-dir", work_}, dir_ + "/clean.log");
+  EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;
+  EXPECT_NE(clean.log.find("removed loop device " + loop), std::string::npos) << clean.log;
+  const std::string name = fs::path(loop).filename();
+  EXPECT_FALSE(fs::exists("/sys/block/" + name + "/loop/backing_file")) << "still attached";
+  EXPECT_EQ(Slurp("/proc/self/mountinfo").find(stale + "/mnt"), std::string::npos);
+  EXPECT_FALSE(fs::exists(stale));
+  // Whatever happened, leave nothing mounted or attached behind.
+  umount2((stale + "/mnt").c_str(), MNT_DETACH);
+  ChildProcess detach = ChildProcess::Start({"losetup", "-d", loop}, dir_ + "/detach.log");
+  detach.WaitFor(std::chrono::seconds(10));
 }
 
 }  // namespace

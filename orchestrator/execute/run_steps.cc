@@ -204,7 +204,7 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
   p->hosts = HostsFor(options);
   deps.check_inputs(p->scenario, options);  // the same checks as --dry-run
   // The out directory is claimed only once the input is known to be good.
-  p->claim.emplace(options.out_dir, out);
+  p->claim = std::make_shared<OutDirClaim>(options.out_dir, out);
   p->results.emplace(options.out_dir);
   p->sink.emplace(out);
   p->plan = PlanScenario(p->scenario);
@@ -281,6 +281,7 @@ RunOutcome FinishRun(PreparedScenario& p, const std::vector<HostStatus>& status)
   RunOutcome outcome;
   outcome.records = p.results->records();
   outcome.failures = p.results->Failures();
+  outcome.out_dir_claim = p.claim;
   return outcome;
 }
 
@@ -294,6 +295,7 @@ RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::
     outcome.records = run->results->records();
     outcome.failures = run->results->Failures();
     outcome.interrupted = true;
+    outcome.out_dir_claim = run->claim;
     return outcome;
   }
 }

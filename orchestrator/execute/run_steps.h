@@ -57,7 +57,9 @@ struct PreparedScenario {
   RunPlan plan;
   std::vector<RunHost> hosts;
   std::string session;
-  std::optional<OutDirClaim> claim;  // held until the end: no second run writes there
+  // Held until the end, and by the outcome while the CLI writes the reports: no second
+  // run writes there meanwhile.
+  std::shared_ptr<OutDirClaim> claim;
   std::optional<ResultsDir> results;
   std::optional<Manifest> manifest;
   std::optional<LogSink> sink;

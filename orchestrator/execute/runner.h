@@ -4,12 +4,14 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "images/kernel_locator.h"
 #include "plan/run_options.h"
+#include "results/out_dir_claim.h"
 #include "results/run_record.h"
 #include "scenario/scenario.h"
 
@@ -28,6 +30,8 @@ struct RunOutcome {
   std::vector<RunRecord> records;
   std::vector<std::string> failures;  // "RUN_ID: reason", one per failed run
   bool interrupted = false;  // Ctrl-C: the runs not done are recorded as skipped
+  // The out directory's lock, kept while the caller writes its reports there.
+  std::shared_ptr<OutDirClaim> out_dir_claim;
 };
 
 // Runs the scenario; progress goes to `log`. Throws ScenarioError for bad input,

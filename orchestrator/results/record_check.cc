@@ -94,6 +94,12 @@ std::string RecordProblem(const json& record) {
   std::string id;
   if (record.contains("run_id") && record["run_id"].is_string())
     id = " (run_id " + json(record["run_id"]).dump(-1, ' ', true) + ")";
+  // A newer storbed's record may hold anything: its version is the first thing to say.
+  if (record.contains("schema_version") && record["schema_version"].is_number_integer() &&
+      record["schema_version"].get<int64_t>() > kResultsSchemaVersion)
+    return "schema_version" + id + ": a record of schema_version " +
+           record["schema_version"].dump() + " (a newer storbed); this one reads up to " +
+           std::to_string(kResultsSchemaVersion);
   for (const Field& f : fields) {
     if (!record.contains(f.name) || record[f.name].is_null()) {
       if (f.required) return std::string(f.name) + id + ": missing";

@@ -103,6 +103,14 @@ TEST_F(ResultsDirTest, ACorruptRecordIsNamedByIndexAndField) {
   bad.erase("status");
   std::ofstream(file) << nlohmann::json::array({bad}).dump();
   EXPECT_EQ(LoadError(dir_.string()), file + ": record 0: status (run_id \"001-a\"): missing");
+  bad = good;
+  bad["schema_version"] = 99;
+  bad["job"] = nlohmann::json::object();  // a newer record's fields may not read at all
+  std::ofstream(file) << nlohmann::json::array({bad}).dump();
+  EXPECT_EQ(LoadError(dir_.string()),
+            file + ": record 0: schema_version (run_id \"001-a\"): a record of schema_version "
+                   "99 (a newer storbed); this one reads up to " +
+                std::to_string(kResultsSchemaVersion));
   std::ofstream(file) << R"({"run_id": "x"})";
   EXPECT_EQ(LoadError(dir_.string()),
             file + ": not a storbed results file: expected a list of run records");

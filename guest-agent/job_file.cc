@@ -1,5 +1,7 @@
 #include "job_file.h"
 
+#include "input_file.h"
+
 #include <errno.h>
 
 #include <fstream>
@@ -88,12 +90,17 @@ JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
 }
 
 JobSpec LoadJobFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw JobFileError(path.string(), "", "cannot be opened: " + ErrnoText(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw JobFileError(path.string(), "", "cannot be read");
-  return ParseJobDocument(text.str(), path.string());
+  std::string text;
+  try {
+    text = ReadInputFile(path.string(), "job file");
+  } catch (const InputFileError& e) {
+    // ReadInputFile's message starts with the path, which JobFileError adds again.
+    const std::string what = e.what();
+    const std::string prefix = path.string() + ": the job file ";
+    throw JobFileError(path.string(), "",
+                       what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
+  }
+  return ParseJobDocument(text, path.string());
 }
 
 }  // namespace storbed::agent

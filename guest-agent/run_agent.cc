@@ -72,6 +72,8 @@ int RunMain(int argc, char** argv) {
     return kExitBadInput;
   } catch (const JobFileError& e) {
     return Fail(e.what(), kExitBadInput);
+  } catch (const JobSpecError& e) {
+    return Fail(e.what(), kExitBadInput);
   } catch (const std::exception& e) {
     return Fail(e.what(), kExitFailed);
   }

@@ -24,7 +24,7 @@ LineChannelOptions AgentChannelOptions(ZeroRead zero_read = ZeroRead::EndOfStrea
 
 // BlockStats::layer labels for the target's diskstats.
 inline constexpr const char* kGuestLayer = "guest block layer";
-inline constexpr const char* kHostLayer = "host device";
+inline constexpr const char* kHostLayer = kHostDeviceLayer;
 
 // Everything the server does besides talking, so tests can put fakes in. An empty
 // function means the real one.

@@ -1,6 +1,10 @@
 #include "reports/timelines.h"
 
+#include "input_file.h"
+#include "results/record_check.h"
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -30,13 +34,25 @@ RunTimelines ReadRunTimelines(const std::string& dir, const RunRecord& r) {
   RunTimelines out;
   if (r.timelines_file.empty()) return out;
   out.path = dir + "/" + r.timelines_file;
-  std::ifstream in(out.path);
-  if (!in) {
+  // LoadResults refuses such records; a record made in code is checked here too.
+  if (const std::string why = InsideDirProblem(r.timelines_file); !why.empty()) {
+    out.error = "timelines_file " + why;
+    return out;
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(out.path, ec)) {
     out.error = "timelines file " + out.path + " is missing";
     return out;
   }
+  std::string text;
   try {
-    const auto doc = nlohmann::json::parse(in);
+    text = ReadInputFile(out.path, "timelines file");
+  } catch (const InputFileError& e) {
+    out.error = e.what();
+    return out;
+  }
+  try {
+    const auto doc = nlohmann::json::parse(text);
     if (doc.contains("guest")) out.guest = doc["guest"].get<std::vector<Timeline>>();
     if (doc.contains("host")) out.host = doc["host"].get<std::vector<Timeline>>();
   } catch (const std::exception& e) {

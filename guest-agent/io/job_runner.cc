@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "block_tunables.h"
 #include "cache_control.h"
 #include "engine.h"
+#include "input_file.h"
 #include "guest_sampler.h"
 #include "pattern.h"
 #include "target_device.h"
@@ -74,20 +76,27 @@ uint64_t RegionSize(const JobSpec& spec, int fd) {
 }
 
 void CheckSpec(const JobSpec& spec) {
-  if (spec.bs == 0) throw JobError(JobLabel(spec) + ": bs must be > 0");
-  if (spec.iodepth == 0) throw JobError(JobLabel(spec) + ": iodepth must be >= 1");
+  auto fail = [&](const std::string& field, const std::string& why) {
+    throw JobSpecError(JobLabel(spec) + ": " + field + ": " + why);
+  };
+  if (spec.bs == 0) fail("bs", "must be > 0");
+  if (spec.iodepth == 0) fail("iodepth", "must be >= 1");
   if (spec.numjobs < 1 || spec.numjobs > 64)
-    throw JobError(JobLabel(spec) + ": numjobs must be 1..64, got " +
-                   std::to_string(spec.numjobs));
-  if (spec.read_pct > 100)
-    throw JobError(JobLabel(spec) + ": read_pct must be 0..100, got " +
-                   std::to_string(spec.read_pct));
+    fail("numjobs", "must be 1..64, got " + std::to_string(spec.numjobs));
+  if (spec.read_pct > 100) fail("read_pct", "must be 0..100, got " + std::to_string(spec.read_pct));
   // O_DIRECT IO must be aligned to the logical block size; 512 is the smallest there is,
   // so this catches the sure failures early with a clearer message than EINVAL.
   if (spec.direct && (spec.bs % 512 != 0 || spec.offset % 512 != 0))
-    throw JobError(JobLabel(spec) + ": direct IO needs bs and offset in multiples of the "
-                   "device's logical block size (512 or 4096), got bs=" +
-                   std::to_string(spec.bs) + " offset=" + std::to_string(spec.offset));
+    fail("bs", "direct IO needs bs and offset in multiples of the device's logical block "
+               "size (512 or 4096), got bs=" + std::to_string(spec.bs) + " offset=" +
+               std::to_string(spec.offset));
+  // open(2) of a FIFO waits for a writer forever; a character device (/dev/zero) is no
+  // storage to measure.
+  struct stat st {};
+  if (!spec.target.empty() && stat(spec.target.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+      !S_ISBLK(st.st_mode))
+    fail("target", spec.target + " is " + FileKindName(st.st_mode) +
+                       "; a target must be a block device or a regular file");
 }
 
 // One /proc/diskstats line of the target's device and when it was read.
@@ -187,19 +196,72 @@ Prepared PrepareTarget(const PrepareRequest& request) {
 
 namespace {
 
+bool SetsTunables(const BlockTunables& t) {
+  return t.read_ahead_kb >= 0 || !t.scheduler.empty() || t.nr_requests >= 0 ||
+         t.max_sectors_kb >= 0;
+}
+
+// Writes back, when the job ends (or throws), the original value of every queue setting
+// the host agent changed: the host's queues are not storbed's to keep.
+class TunablesRestore {
+ public:
+  TunablesRestore(std::string device, const BlockTunables& wanted, const BlockTunables& original)
+      : device_(std::move(device)) {
+    if (wanted.read_ahead_kb >= 0) restore_.read_ahead_kb = original.read_ahead_kb;
+    if (!wanted.scheduler.empty()) restore_.scheduler = original.scheduler;
+    if (wanted.nr_requests >= 0) restore_.nr_requests = original.nr_requests;
+    if (wanted.max_sectors_kb >= 0) restore_.max_sectors_kb = original.max_sectors_kb;
+  }
+  ~TunablesRestore() {
+    try {
+      ApplyBlockTunables(device_, restore_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "storbed-agent: warning: cannot restore the queue settings of %s: %s\n",
+                   device_.c_str(), e.what());
+    }
+  }
+  TunablesRestore(const TunablesRestore&) = delete;
+  TunablesRestore& operator=(const TunablesRestore&) = delete;
+
+ private:
+  std::string device_;
+  BlockTunables restore_;
+};
+
+bool IsBlockDevice(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
+}
+
 // Queue tunables before the target is opened: a file takes its readahead window from
 // the queue's read_ahead_kb at open(), so setting it later only affects the next open.
-// Always read back, so every result records the settings it ran with.
-void ApplyTunables(const JobSpec& spec, const TargetDevice& dev, JobResult& result) {
-  if (dev.name) {
-    std::vector<std::string> tunable_warnings;
-    result.tunables_applied =
-        ApplyBlockTunables(*dev.name, spec.tunables, "/sys", &tunable_warnings);
-    for (auto& w : tunable_warnings) result.warnings.push_back(std::move(w));
-  } else if (spec.tunables.read_ahead_kb >= 0 || !spec.tunables.scheduler.empty() ||
-             spec.tunables.nr_requests >= 0 || spec.tunables.max_sectors_kb >= 0) {
-    throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
+// Always read back, so every result records the settings it ran with. On the host, a
+// file's device is the host's own disk: only a device named as the target is written,
+// and what was written is restored after the job.
+// `restore` is set when there is something to write back.
+void ApplyTunables(const JobSpec& spec, const TargetDevice& dev, const std::string& layer,
+                   JobResult& result, std::optional<TunablesRestore>& restore) {
+  if (!dev.name) {
+    if (SetsTunables(spec.tunables))
+      throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
+    return;
   }
+  std::vector<std::string> tunable_warnings;
+  BlockTunables wanted = spec.tunables;
+  if (layer == kHostDeviceLayer && SetsTunables(wanted)) {
+    if (!IsBlockDevice(spec.target)) {
+      result.warnings.push_back("block tunables not applied: the target " + spec.target +
+                                " is a file, and the host's " + *dev.name +
+                                " under it is not the agent's to change; name a block device "
+                                "as the target to set them");
+      wanted = BlockTunables{};
+    } else {
+      const BlockTunables original = ApplyBlockTunables(*dev.name, BlockTunables{});
+      restore.emplace(*dev.name, wanted, original);
+    }
+  }
+  result.tunables_applied = ApplyBlockTunables(*dev.name, wanted, "/sys", &tunable_warnings);
+  for (auto& w : tunable_warnings) result.warnings.push_back(std::move(w));
 }
 
 // What the figures will not show by themselves: holes, pollers sharing CPUs, dirty data.
@@ -344,7 +406,8 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   result.job = spec.name;
   result.target = spec.target;
   const TargetDevice dev = ResolveTargetDevice(spec.target);
-  ApplyTunables(spec, dev, result);
+  std::optional<TunablesRestore> restore;  // destroyed last: after the target is closed
+  ApplyTunables(spec, dev, layer, result, restore);
 
   UniqueFd fd = OpenTarget(spec);
   const uint64_t size = RegionSize(spec, fd.get());

@@ -17,14 +17,26 @@ class JobError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A job that cannot run as written (a value out of range, a target of the wrong kind),
+// found before any IO: bad input, which the standalone agent exits 2 for.
+class JobSpecError : public JobError {
+ public:
+  using JobError::JobError;
+};
+
 // Brings the target's page cache into the requested state. Cold: sync(), then
 // drop_caches=3, then POSIX_FADV_DONTNEED (and BLKFLSBUF for block devices) on the
 // target. Returns the time it took and what it did. Throws JobError.
 Prepared PrepareTarget(const PrepareRequest& request);
 
+// The layer name of the agent on the host (bare metal, --standalone).
+inline constexpr const char* kHostDeviceLayer = "host device";
+
 // Runs spec (preparing the cache first as spec.cache says, timed separately into
 // prepare_s). `layer` labels result.block: "guest block layer" in a guest, "host
-// device" on bare metal. Throws JobError when the target cannot be opened or IO fails.
+// device" (kHostDeviceLayer) on bare metal, where queue tunables are written only to a
+// device named as the target and restored afterwards. Throws JobError when the target
+// cannot be opened or IO fails.
 JobResult RunJob(const JobSpec& spec, const std::string& layer);
 
 }  // namespace storbed

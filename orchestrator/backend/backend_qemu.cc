@@ -1,4 +1,5 @@
 #include "backend/backend_qemu.h"
+#include "backend/private_dir.h"
 
 #include <boost/filesystem.hpp>
 #include <boost/process.hpp>
@@ -40,8 +41,10 @@ class QemuMachine : public Machine {
     child_ = ChildProcess::Start(argv_, spec_.run_dir + "/qemu.log");
     auto check = [this] { CheckAlive(); };
     qmp_ = QmpClient::Connect(paths_.qmp_socket, deadline, check);
+    RestrictToOwner(paths_.qmp_socket);  // QEMU made it under the umask
     qmp_->Execute("query-status");  // QMP answers commands: the monitor is alive
     agent_ = AgentLink::ConnectUnix(paths_.agent_socket, deadline, check);
+    RestrictToOwner(paths_.agent_socket);
     hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
   }
 
@@ -122,7 +125,7 @@ std::unique_ptr<Machine> QemuBackend::Start(const MachineSpec& spec,
                                             std::chrono::seconds boot_timeout) {
   const MachinePaths paths = PathsIn(spec.run_dir);
   std::vector<std::string> argv = BuildQemuArgv(spec, paths);  // validates first
-  boost::filesystem::create_directories(spec.run_dir);
+  MakePrivateDir(spec.run_dir);
   // Stale sockets from an earlier run would only make connect() retry until QEMU
   // replaces them; the old pid file would be misleading.
   for (const std::string& p : {paths.agent_socket, paths.qmp_socket, paths.pid_file}) {

@@ -19,6 +19,9 @@ CleanupTally RunScanners(const std::vector<std::unique_ptr<LeftoverScanner>>& sc
     std::vector<Leftover> items;
     try {
       items = scanner->Find();
+    } catch (const ScannerUnavailable& e) {
+      err << "storbed: cleanup: note: " << scanner->Scope() << ": skipped: " << e.what() << "\n";
+      continue;
     } catch (const std::exception& e) {
       err << "storbed: cleanup: " << scanner->Scope() << ": " << e.what() << "\n";
       ++tally.failures;

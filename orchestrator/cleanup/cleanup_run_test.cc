@@ -132,5 +132,30 @@ TEST(MakeCleanupScannersTest, LibvirtPerDistinctUriThenTheHostScannersInOrder) {
   EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 4u);
 }
 
+class AbsentScanner : public LeftoverScanner {
+ public:
+  std::string Scope() const override { return "libvirt at qemu:///system"; }
+  std::vector<Leftover> Find() override {
+    throw ScannerUnavailable("libvirtd is not running (Failed to connect socket: Connection "
+                             "refused); its domains and volumes were not checked");
+  }
+  void Remove(const Leftover&) override {}
+};
+
+// Regression: `storbed cleanup` exited 1 whenever libvirtd was not running.
+TEST(CleanupRunTest, AnAbsentLibvirtdIsANoteNotAFailure) {
+  std::vector<std::unique_ptr<LeftoverScanner>> scanners;
+  scanners.push_back(std::make_unique<AbsentScanner>());
+  scanners.push_back(std::make_unique<FakeScanner>("work dirs", std::vector<Leftover>{Item("/a")}));
+  std::ostringstream out, err;
+  const CleanupTally tally = RunScanners(scanners, false, false, out, err);
+  EXPECT_EQ(tally.failures, 0);
+  EXPECT_EQ(tally.removed, 1);
+  EXPECT_EQ(err.str(),
+            "storbed: cleanup: note: libvirt at qemu:///system: skipped: libvirtd is not running "
+            "(Failed to connect socket: Connection refused); its domains and volumes were not "
+            "checked\n");
+}
+
 }  // namespace
 }  // namespace storbed

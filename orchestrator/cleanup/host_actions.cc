@@ -4,6 +4,7 @@
 #include <linux/loop.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,9 +12,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
+#include "execute/device_in_use.h"
 #include "execute/proc_stat.h"
 
 namespace storbed {
@@ -58,6 +61,12 @@ void RealHostActions::KillProcess(int pid, uint64_t start_ticks) {
 }
 
 void RealHostActions::DetachLoop(const std::string& device) {
+  // A mounted loop device is only switched to autoclear by LOOP_CLR_FD and stays: a dead
+  // filesystem run's mount goes first (deepest first), so nothing is deleted inside it.
+  std::vector<std::string> mounts = MountPointsOf(device);
+  for (auto it = mounts.rbegin(); it != mounts.rend(); ++it)
+    if (umount2(it->c_str(), 0) != 0 && errno != EINVAL)
+      throw SysError("umount " + *it + " (where " + device + " is mounted)");
   const int fd = open(device.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw SysError("open " + device);
   const int rc = ioctl(fd, LOOP_CLR_FD, 0);
@@ -69,9 +78,29 @@ void RealHostActions::DetachLoop(const std::string& device) {
     errno = err;
     throw SysError("LOOP_CLR_FD " + device);
   }
+  // Said "removed" only once the kernel dropped the backing file.
+  const std::string backing =
+      "/sys/block/" + std::filesystem::path(device).filename().string() + "/loop/backing_file";
+  for (int i = 0; i < 40 && std::filesystem::exists(backing); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (std::filesystem::exists(backing))
+    throw std::runtime_error(device + " is still attached 2 s after LOOP_CLR_FD (still open "
+                             "elsewhere; it detaches at its last close)");
 }
 
 void RealHostActions::RemoveTree(const std::string& path) {
+  // Never delete inside a mounted filesystem: its files are the mounted image's, and the
+  // mount would be left busy. A mount left here means its loop device could not go.
+  std::ifstream mountinfo("/proc/self/mountinfo");
+  const std::string prefix = std::filesystem::path(path).lexically_normal().string() + "/";
+  for (std::string line; std::getline(mountinfo, line);) {
+    std::istringstream fields(line);
+    std::string id, parent, number, root, mountpoint;
+    fields >> id >> parent >> number >> root >> mountpoint;
+    if ((mountpoint + "/").rfind(prefix, 0) == 0)
+      throw std::runtime_error(path + " holds the mount point " + mountpoint +
+                               "; not removed (unmount it first)");
+  }
   std::error_code ec;
   std::filesystem::remove_all(path, ec);
   if (ec) throw std::runtime_error("remove " + path + ": " + ec.message());

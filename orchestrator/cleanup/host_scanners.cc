@@ -4,10 +4,15 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 
+#include "cleanup/domain_owner.h"
 #include "cleanup/loop_table.h"
 #include "cleanup/process_table.h"
 #include "cleanup/stale_work_dirs.h"
+#include "libvirt/domain_xml.h"
 
 namespace storbed {
 namespace {
@@ -39,7 +44,10 @@ class StrayQemuScanner : public LeftoverScanner {
     std::vector<Leftover> found;
     for (const auto& p : table.processes()) {
       const std::string name = StorbedQemuName(p.argv);
-      if (name.empty()) continue;
+      if (name.empty()) {
+        if (auto item = StaleLibvirtQemu(p, table)) found.push_back(*item);
+        continue;
+      }
       std::string reason = StaleDirUsed(p, stale);
       if (reason.empty()) reason = Orphaned(p, table);
       if (reason.empty()) continue;
@@ -76,6 +84,24 @@ class StrayQemuScanner : public LeftoverScanner {
     if (parent->start_ticks > p.start_ticks)
       return "its storbed is gone (reparented to pid " + std::to_string(p.ppid) + ")";
     return "";
+  }
+
+  // A libvirt-started QEMU of a run whose owner is gone, judged by the status XML.
+  std::optional<Leftover> StaleLibvirtQemu(const ProcessInfo& p, const ProcessTable& table) const {
+    const std::string domain = LibvirtStorbedDomain(p.argv);
+    if (domain.empty()) return std::nullopt;
+    std::ifstream in(c_.libvirt_status_dir + "/" + domain + ".xml");
+    if (!in) return std::nullopt;
+    std::stringstream xml;
+    xml << in.rdbuf();
+    const OwnerVerdict verdict = JudgeRunOwner(OwnerOf(xml.str()), table, c_.this_host);
+    if (verdict.state != OwnerState::Gone) return std::nullopt;
+    return Leftover{.kind = LeftoverKind::QemuProcess,
+                    .id = std::to_string(p.pid),
+                    .label = "QEMU pid " + std::to_string(p.pid) + " (libvirt domain " + domain + ")",
+                    .reason = "its run's " + verdict.reason + " (libvirt's status file names it)",
+                    .needs_force = false,
+                    .process_start = p.start_ticks};
   }
 
   HostScanContext c_;
@@ -185,6 +211,15 @@ class SocketScanner : public LeftoverScanner {
 };
 
 }  // namespace
+
+std::string LibvirtStorbedDomain(const std::vector<std::string>& argv) {
+  if (argv.empty() || fs::path(argv[0]).filename().string().rfind("qemu-system-", 0) != 0)
+    return "";
+  for (size_t i = 0; i + 1 < argv.size(); ++i)
+    if (argv[i] == "-name" && argv[i + 1].rfind("guest=storbed-", 0) == 0)
+      return argv[i + 1].substr(6, argv[i + 1].find(',') - 6);
+  return "";
+}
 
 std::string StorbedQemuName(const std::vector<std::string>& argv) {
   if (argv.empty() || fs::path(argv[0]).filename().string().rfind("qemu-system-", 0) != 0)

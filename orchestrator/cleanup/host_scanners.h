@@ -20,11 +20,16 @@ struct HostScanContext {
   std::vector<std::string> results_dirs;  // --results: where machine sockets are
   std::string this_host;
   HostActions* actions = nullptr;  // not owned
+  // libvirt's status XML of each running domain (<name>.xml, with storbed's owner in its
+  // metadata): it outlives libvirtd, so a QEMU whose daemon died can still be judged.
+  std::string libvirt_status_dir = "/run/libvirt/qemu";
 };
 
 // QEMU processes started by the QEMU backend ("-name storbed-..." and storbed's agent
-// port; libvirt's QEMUs say "-name guest=..." and are left to the domain scanner) that
-// use a stale work dir, or whose parent storbed is gone (reparented).
+// port) that use a stale work dir, or whose parent storbed is gone (reparented); and
+// QEMU started by libvirt ("-name guest=storbed-...") whose run's owner, read from the
+// domain's status XML, is gone (libvirtd killed mid-run leaves its QEMU running, and the
+// domain scanner cannot see it). Without a status XML a libvirt QEMU is left alone.
 std::unique_ptr<LeftoverScanner> MakeStrayQemuScanner(const HostScanContext& context);
 // Loop devices whose backing file is inside a stale work dir.
 std::unique_ptr<LeftoverScanner> MakeLoopScanner(const HostScanContext& context);
@@ -37,5 +42,8 @@ std::unique_ptr<LeftoverScanner> MakeSocketScanner(const HostScanContext& contex
 // The -name value of a QEMU backend process ("storbed-nvme"), or "" when `argv` is not
 // one: it must name itself storbed-* and carry storbed's agent port.
 std::string StorbedQemuName(const std::vector<std::string>& argv);
+// The domain name of a QEMU libvirt started for storbed ("-name guest=storbed-...,..."),
+// "" for any other process.
+std::string LibvirtStorbedDomain(const std::vector<std::string>& argv);
 
 }  // namespace storbed

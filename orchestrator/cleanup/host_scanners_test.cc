@@ -1,6 +1,9 @@
 #include "cleanup/host_scanners.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -94,6 +97,35 @@ TEST_F(HostScannersTest, KillsQemuOfAStaleDirOrWhoseStorbedIsGoneAndSparesTheRes
                 "QEMU pid 104 (storbed-b) | its storbed is gone (reparented to pid 105)"}));
   EXPECT_EQ(actions_.calls,
             (std::vector<std::string>{"kill 102@61", "kill 103@62", "kill 104@63"}));
+}
+
+// Regression (issue 15): a libvirtd killed mid-run left its QEMU running with the deleted
+// backing open, and cleanup matched only "-name storbed-", not libvirt's "guest=storbed-".
+TEST_F(HostScannersTest, KillsALibvirtQemuWhoseRunsOwnerIsGoneByItsStatusFile) {
+  const std::string status = host_.root() + "/run-libvirt-qemu";
+  std::filesystem::create_directories(status);
+  auto status_xml = [&](const std::string& domain, int pid, const std::string& host) {
+    std::ofstream(status + "/" + domain + ".xml")
+        << "<domstatus><domain><name>" << domain << "</name><metadata><storbed:run "
+        << "xmlns:storbed='https://storbed.dev/xmlns/run/1' session='s' pid='" << pid
+        << "' host='" << host << "'/></metadata></domain></domstatus>\n";
+  };
+  host_.AddProcess(100, 1, 50, {"storbed", "run"});
+  status_xml("storbed-dead-nvme", 200, "here");   // its storbed is gone
+  status_xml("storbed-live-nvme", 100, "here");   // its storbed runs
+  status_xml("storbed-far-nvme", 200, "there");   // another host's run: cannot be judged
+  host_.AddProcess(301, 1, 60, QemuArgv("guest=storbed-dead-nvme,debug-threads=on", "/b", "/r"));
+  host_.AddProcess(302, 1, 61, QemuArgv("guest=storbed-live-nvme,debug-threads=on", "/b", "/r"));
+  host_.AddProcess(303, 1, 62, QemuArgv("guest=storbed-far-nvme,debug-threads=on", "/b", "/r"));
+  host_.AddProcess(304, 1, 63, QemuArgv("guest=storbed-nofile-nvme", "/b", "/r"));
+  HostScanContext c = Context();
+  c.libvirt_status_dir = status;
+  auto scanner = MakeStrayQemuScanner(c);
+  EXPECT_EQ(FindAndRemove(*scanner),
+            (std::vector<std::string>{"QEMU pid 301 (libvirt domain storbed-dead-nvme) | its "
+                                      "run's owner pid 200 gone (libvirt's status file names "
+                                      "it)"}));
+  EXPECT_EQ(actions_.calls, (std::vector<std::string>{"kill 301@60"}));
 }
 
 TEST_F(HostScannersTest, DetachesLoopsOverStaleDirsOnly) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ struct Leftover {
   // removed only with --force, otherwise printed as left alone.
   bool needs_force = false;
   uint64_t process_start = 0;  // QemuProcess: start ticks, so a reused pid is never killed
+};
+
+// Thrown by Find when what a scanner looks at is not there at all (libvirtd not running):
+// nothing of it can be left over, so cleanup notes it and goes on (exit 0).
+class ScannerUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 class LeftoverScanner {

@@ -42,7 +42,17 @@ class LibvirtScanner : public LeftoverScanner {
 
  private:
   std::vector<Leftover> FindOrThrow() {
-    conn_.emplace(LibvirtConnection::Open(o_.uri));
+    try {
+      conn_.emplace(LibvirtConnection::Open(o_.uri));
+    } catch (const LibvirtError& e) {
+      // No daemon listening: it runs no domains and holds no volumes to clean up.
+      const std::string text = e.message();
+      if (text.find("No such file or directory") != std::string::npos ||
+          text.find("Connection refused") != std::string::npos)
+        throw ScannerUnavailable("libvirtd is not running (" + text +
+                                 "); its domains and volumes were not checked");
+      throw;
+    }
     const ProcessTable processes = ProcessTable::Read(o_.proc_root, /*with_fds=*/false);
     std::vector<Leftover> found;
     std::map<std::string, OwnerVerdict> session_verdicts;

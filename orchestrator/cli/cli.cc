@@ -14,13 +14,17 @@
 #include "cli/compare_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
-#include "history/nightly_series.h"
+#include "execute/input_checks.h"
 #include "execute/runner.h"
+#include "history/nightly_series.h"
+#include "images/binary_checks.h"
 #include "images/image_builder.h"
+#include "input_file.h"
 #include "images/kernel_locator.h"
 #include "plan/run_hosts.h"
 #include "plan/run_plan.h"
 #include "reports/report_formats.h"
+#include "results/out_dir_claim.h"
 #include "results/results_dir.h"
 #include "scenario/fio_import.h"
 #include "scenario/scenario.h"
@@ -57,6 +61,12 @@ int Run(const RunOptions& options) {
   std::cout << "\n" << FindReportFormat("text").render(input);
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
             << "/manifest.json\n";
+  if (outcome.interrupted) {
+    std::cerr << "storbed: interrupted; finished runs are in " << options.out_dir
+              << "/results.json, the rest are marked skipped (interrupted); report: "
+              << options.out_dir << "/report.txt\n";
+    return 130;
+  }
   if (!outcome.failures.empty()) {
     for (const auto& f : outcome.failures) std::cerr << "storbed: run " << f << "\n";
     return 3;
@@ -68,6 +78,7 @@ int Run(const RunOptions& options) {
 int DryRunMain(const RunOptions& options) {
   const Scenario scenario = LoadScenarioFor(options);
   const std::vector<RunHost> hosts = HostsFor(options);  // a bad inventory fails here too
+  CheckRunInputs(scenario, options);  // the real run's checks, before it creates anything
   if (hosts.size() > 1 || hosts[0].backend != HostBackend::Qemu) {
     std::cerr << "storbed: note: guests would go to";
     for (const auto& h : hosts)
@@ -100,7 +111,13 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
       ->needs(fio_opt);
   run_cmd->add_flag("--dry-run", dry_run,
                     "Validate and print the plan, the boots and a time estimate; create nothing");
-  run_cmd->add_option("--out", run.out_dir, "Results directory (default results/<scenario>)");
+  run_cmd->add_option("--out", run.out_dir,
+                      "Results directory (default results/<scenario>); an earlier run's "
+                      "results there are moved to OUT.earlier-N");
+  run_cmd->add_option("--max-runs", run.max_runs,
+                      "Refuse a matrix of more runs than this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   run_cmd->add_option("--accel", run.accel, "Override the scenario: auto, kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
   run_cmd->add_option("--agent", run.agent_path, "The static storbed-agent binary")
@@ -212,6 +229,15 @@ int WithExitCodes(const std::string& out_dir, const std::function<int()>& comman
   } catch (const ScenarioError& e) {
     std::cerr << "storbed: " << e.what() << "\n";
     return 2;
+  } catch (const OutDirError& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
+  } catch (const ResultsFileError& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
+  } catch (const InputFileError& e) {
+    std::cerr << "storbed: " << e.what() << "\n";
+    return 2;
   } catch (const InterruptedError& e) {
     std::cerr << "storbed: interrupted; finished runs are in " << out_dir
               << "/results.json\n";
@@ -288,13 +314,18 @@ int RunMain(int argc, char** argv) {
       if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
       InstallInterruptHandlers();
       const int exit = Run(run);
-      // An interrupted run threw above: only whole runs reach the history.
-      if (!history_db.empty()) AppendRunToHistory(history_db, run.out_dir, std::cerr);
+      // Only whole runs reach the history: an interrupted one (130) does not.
+      if (!history_db.empty() && exit != 130) AppendRunToHistory(history_db, run.out_dir, std::cerr);
       return exit;
     }
     if (*build_cmd) {
       if (kernel.empty() != modules.empty())
         throw ScenarioError("image build: --kernel and --modules go together");
+      if (const std::string why = StaticAgentProblem(image.agent_path); !why.empty())
+        throw ScenarioError("image build: --agent " + image.agent_path + ": " + why);
+      if (!kernel.empty())
+        if (const std::string why = BzImageProblem(kernel); !why.empty())
+          throw ScenarioError("image build: --kernel " + kernel + ": " + why);
       image.kernel = kernel.empty() ? FindNewestHostKernel() : KernelFromPaths(kernel, modules);
       std::cout << DescribeImage(BuildGuestImage(image));
       return 0;

@@ -85,8 +85,7 @@ void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
     record.ladder = BareMetalLadder(*record.result);
     record.durability = CheckDurability(record.job, *record.result, std::nullopt,
                                         BareMetalHostFlushes(*record.result));
-    StoreTimelines(ctx, record, host.timelines);
-    ctx.results.Append(record);
+    StoreFinishedRecord(ctx, record, host.timelines);
     ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
   } catch (const InterruptedError&) {
     RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");

@@ -65,7 +65,8 @@ ClockOffset MeasureClockOffset(Machine& machine, const std::function<void()>& ch
 }
 
 // The host's view of the job (QEMU block layer, virtqueues, host device, QEMU threads),
-// cut to the agent's IO phase, makes the ladder and the durability check.
+// cut to the agent's IO phase, makes the ladder and the durability check, then stores the
+// record (StoreFinishedRecord).
 void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler,
                    const ClockOffset& offset, const DiskSpec& disk) {
   const JobResult& r = *record.result;
@@ -87,7 +88,7 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
                  {"qemu_thread_cpu", host.qemu_thread_cpu},
                  {"warnings", host.warnings}};
   record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
-  StoreTimelines(ctx, record, host.timelines);
+  StoreFinishedRecord(ctx, record, host.timelines);
 }
 
 }  // namespace
@@ -180,8 +181,7 @@ bool RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunReco
     if (const auto* r = std::get_if<ResultReply>(&reply)) {
       record.result = r->result;
       if (run.warmup) record.status = RunStatus::Warmup;
-      AddHostLayers(ctx, record, sampler, offset, disk);
-      ctx.results.Append(record);
+      AddHostLayers(ctx, record, sampler, offset, disk);  // stores the record
       ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
     } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {
       RecordFailure(ctx, record, RunStatus::Failed, "agent error: " + e->message);

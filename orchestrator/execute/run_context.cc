@@ -13,18 +13,36 @@ void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const st
   ctx.results.Append(record);
 }
 
-void StoreTimelines(RunContext& ctx, RunRecord& record, const std::vector<Timeline>& host) {
+void StoreFinishedRecord(RunContext& ctx, RunRecord record, const std::vector<Timeline>& host) {
   std::vector<Timeline> guest;
   if (record.result) guest = std::move(record.result->timelines);
   if (record.result) record.result->timelines.clear();
+  // The measurement reaches results.json first: a full disk then costs the timelines,
+  // never the record.
+  ctx.results.Append(record);
   if (guest.empty() && host.empty()) return;
-  std::filesystem::create_directories(ctx.results.File("timelines"));
-  record.timelines_file = "timelines/" + record.run_id + ".json";
-  const nlohmann::json doc = {{"run_id", record.run_id},
-                              {"clock", "seconds since the job's IO phase began"},
-                              {"guest", guest},
-                              {"host", host}};
-  WriteFileAtomically(ctx.results.File(record.timelines_file), doc.dump() + "\n");
+  const std::string file = "timelines/" + record.run_id + ".json";
+  try {
+    std::filesystem::create_directories(ctx.results.File("timelines"));
+    const nlohmann::json doc = {{"run_id", record.run_id},
+                                {"clock", "seconds since the job's IO phase began"},
+                                {"guest", guest},
+                                {"host", host}};
+    WriteFileAtomically(ctx.results.File(file), doc.dump() + "\n");
+    record.timelines_file = file;
+  } catch (const std::exception& e) {
+    const std::string warning = std::string("timelines not kept: ") + e.what();
+    ctx.log << "  " << record.run_id << ": warning: " << warning << "\n";
+    if (!record.host.contains("warnings") || !record.host["warnings"].is_array())
+      record.host["warnings"] = nlohmann::json::array();
+    record.host["warnings"].push_back(warning);
+  }
+  try {
+    ctx.results.Update(record);
+  } catch (const std::exception& e) {
+    ctx.log << "  " << record.run_id << ": warning: results.json keeps the record without "
+            << "its timelines: " << e.what() << "\n";
+  }
 }
 
 std::chrono::milliseconds JobReplyTimeout(const JobSpec& job) {

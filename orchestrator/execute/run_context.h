@@ -38,9 +38,11 @@ struct RunContext {
 // Records a run that did not produce a result (a failed one is in ResultsDir::Failures).
 void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const std::string& why);
 
-// Moves the agent's timelines out of record.result (results.json stays compact) and
-// writes them, with the host's, to timelines/<run_id>.json; sets record.timelines_file.
-void StoreTimelines(RunContext& ctx, RunRecord& record, const std::vector<Timeline>& host);
+// Appends a finished record to the results first, then moves the agent's timelines out
+// of record.result (results.json stays compact) and writes them, with the host's, to
+// timelines/<run_id>.json and sets record.timelines_file. A failed timelines write is a
+// warning in the record's host.warnings, never the loss of the record.
+void StoreFinishedRecord(RunContext& ctx, RunRecord record, const std::vector<Timeline>& host);
 
 // How long to wait for one job's reply: its runtime (or a pass at a pessimistic TCG
 // rate) with a wide margin, because guests under TCG run IO many times slower.

@@ -7,6 +7,9 @@
 #include <ctime>
 #include <filesystem>
 #include <ostream>
+#include <set>
+
+#include "backend/interrupt.h"
 
 #include "backend/disk_driver.h"
 #include "execute/environment_fingerprint.h"
@@ -161,6 +164,32 @@ void PrepareMachines(PreparedScenario& p, const RunDeps& deps, std::ostream& log
   }
 }
 
+// After Ctrl-C: every planned run without a record gets one, skipped, so results.json
+// says what did not run instead of leaving it out.
+void MarkPendingSkipped(PreparedScenario& p) {
+  std::set<std::string> done;
+  for (const auto& r : p.results->records()) done.insert(r.run_id);
+  LineLog log(*p.sink, "");
+  for (const PlannedMachine& m : p.plan.machines) {
+    for (size_t i = m.first_run; i < m.first_run + m.run_count; ++i) {
+      const PlannedRun& run = p.plan.runs[i];
+      if (done.count(run.run_id)) continue;
+      RunRecord r;
+      r.run_id = run.run_id;
+      r.target = ToString(m.target);
+      r.accel = m.target == TargetKind::BareMetal ? "host" : ToString(p.accel.accel);
+      r.machine = m.target == TargetKind::BareMetal ? "" : "machine-" + m.label;
+      r.host_name = "none";
+      r.job = run.job;
+      r.params = run.params;
+      r.status = RunStatus::Skipped;
+      r.error = kInterruptedBeforeItRan;
+      log << "  " << r.run_id << ": skipped (interrupted)\n";
+      p.results->Append(r);
+    }
+  }
+}
+
 }  // namespace
 
 std::string GuestImageKey(const MachineConfig& machine) {
@@ -173,6 +202,9 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
   p->options = options;
   p->scenario = LoadScenarioFor(options);
   p->hosts = HostsFor(options);
+  deps.check_inputs(p->scenario, options);  // the same checks as --dry-run
+  // The out directory is claimed only once the input is known to be good.
+  p->claim = std::make_shared<OutDirClaim>(options.out_dir, out);
   p->results.emplace(options.out_dir);
   p->sink.emplace(out);
   p->plan = PlanScenario(p->scenario);
@@ -229,6 +261,11 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
         executor);
     status.resize(p.hosts.size(), HostStatus::Unused);
     return status;
+  } catch (const InterruptedError&) {
+    MarkPendingSkipped(p);
+    p.manifest->MarkInterrupted();
+    p.manifest->Finish(UtcTimestamp(), p.results->Failures(), nullptr);
+    throw;
   } catch (...) {
     p.manifest->MarkInterrupted();
     p.manifest->Finish(UtcTimestamp(), p.results->Failures(), nullptr);
@@ -244,12 +281,23 @@ RunOutcome FinishRun(PreparedScenario& p, const std::vector<HostStatus>& status)
   RunOutcome outcome;
   outcome.records = p.results->records();
   outcome.failures = p.results->Failures();
+  outcome.out_dir_claim = p.claim;
   return outcome;
 }
 
 RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::ostream& log) {
   const std::unique_ptr<PreparedScenario> run = PrepareRun(options, deps, log);
-  return FinishRun(*run, ExecuteRun(*run, deps));
+  try {
+    return FinishRun(*run, ExecuteRun(*run, deps));
+  } catch (const InterruptedError&) {
+    // ExecuteRun finished the manifest and marked what did not run.
+    RunOutcome outcome;
+    outcome.records = run->results->records();
+    outcome.failures = run->results->Failures();
+    outcome.interrupted = true;
+    outcome.out_dir_claim = run->claim;
+    return outcome;
+  }
 }
 
 }  // namespace storbed

@@ -23,6 +23,7 @@
 #include "plan/run_plan.h"
 #include "plan/scheduler.h"
 #include "results/manifest.h"
+#include "results/out_dir_claim.h"
 #include "results/results_dir.h"
 
 namespace storbed {
@@ -41,6 +42,8 @@ struct RunDeps {
                               const std::string& probe_dir)>
       decide_accel;
   std::function<std::string()> qemu_version;  // this host's qemu-system-x86_64 --version
+  // The host-side input checks --dry-run runs too (input_checks.h); throws ScenarioError.
+  std::function<void(const Scenario& scenario, const RunOptions& options)> check_inputs;
 };
 
 // The real backends, image builder, KVM probe and QEMU.
@@ -54,6 +57,9 @@ struct PreparedScenario {
   RunPlan plan;
   std::vector<RunHost> hosts;
   std::string session;
+  // Held until the end, and by the outcome while the CLI writes the reports: no second
+  // run writes there meanwhile.
+  std::shared_ptr<OutDirClaim> claim;
   std::optional<ResultsDir> results;
   std::optional<Manifest> manifest;
   std::optional<LogSink> sink;
@@ -74,13 +80,18 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
                                              std::ostream& log);
 
 // Runs every planned unit. Failed runs are recorded, not thrown; throws InterruptedError
-// on Ctrl-C after marking the manifest interrupted (records so far stay on disk).
+// on Ctrl-C after recording every run not yet done as skipped (kInterruptedBeforeItRan)
+// and marking the manifest interrupted.
 std::vector<HostStatus> ExecuteRun(PreparedScenario& run, const RunDeps& deps);
 
 // Stamps the manifest's end and the hosts' statuses; returns the records and failures.
 RunOutcome FinishRun(PreparedScenario& run, const std::vector<HostStatus>& statuses);
 
-// PrepareRun, ExecuteRun, FinishRun.
+// The error of a run that Ctrl-C stopped before it began.
+inline constexpr const char* kInterruptedBeforeItRan = "interrupted before it ran";
+
+// PrepareRun, ExecuteRun, FinishRun. Ctrl-C during the runs returns the outcome with
+// `interrupted` set; during PrepareRun it throws InterruptedError.
 RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::ostream& log);
 
 }  // namespace storbed

@@ -1,6 +1,7 @@
 #include "execute/run_steps.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,7 @@ class RunStepsTest : public ::testing::Test {
       return AccelDecision{Accel::Tcg, "canned for the test"};
     };
     deps_.qemu_version = [] { return "QEMU emulator version 0.0 (fake)"; };
+    deps_.check_inputs = [this](const Scenario&, const RunOptions&) { ++inputs_checked_; };
   }
   void TearDown() override {
     ClearInterrupted();
@@ -68,6 +70,7 @@ class RunStepsTest : public ::testing::Test {
   std::shared_ptr<FakeLog> log_ = std::make_shared<FakeLog>();
   std::ostringstream log_text_;
   int images_built_ = 0;
+  int inputs_checked_ = 0;
 };
 
 constexpr const char* kTwoByTwoByTwo = R"({
@@ -103,6 +106,7 @@ TEST_F(RunStepsTest, TwoJobsTimesTwoTargetsTimesTwoRepeatsGiveEightRecordsInPlan
   EXPECT_EQ(log_->shutdowns.size(), 2u);
   EXPECT_EQ(log_->jobs.size(), 8u);
   EXPECT_EQ(images_built_, 1);
+  EXPECT_EQ(inputs_checked_, 1);
 }
 
 TEST_F(RunStepsTest, AMachineThatDiesMidRunSkipsItsRestAndTheOtherMachineGoesOn) {
@@ -124,19 +128,72 @@ TEST_F(RunStepsTest, AMachineThatDiesMidRunSkipsItsRestAndTheOtherMachineGoesOn)
   EXPECT_TRUE(log_->shutdowns.empty());    // a dead machine is not asked to power off
 }
 
-TEST_F(RunStepsTest, CtrlCAfterTheFirstRunKeepsThatRecordOnDiskAndMarksTheManifest) {
+// Regression: after Ctrl-C the runs not yet done were missing from results.json.
+TEST_F(RunStepsTest, CtrlCAfterTheFirstRunKeepsThatRecordAndMarksTheRestSkipped) {
   WriteScenario(kTwoByTwoByTwo);
   script_.interrupt_at_job = 1;
-  EXPECT_THROW(Run(), InterruptedError);
+  const RunOutcome outcome = Run();
+  EXPECT_TRUE(outcome.interrupted);
   const auto records = LoadResults(options_.out_dir);
-  ASSERT_EQ(records.size(), 2u);
+  ASSERT_EQ(records.size(), 8u);
   EXPECT_EQ(records[0].status, RunStatus::Ok);
   EXPECT_EQ(records[1].status, RunStatus::Failed);
   EXPECT_EQ(records[1].error, "interrupted (Ctrl-C or SIGTERM)");
+  for (size_t i = 2; i < 8; ++i) {
+    SCOPED_TRACE(records[i].run_id);
+    EXPECT_EQ(records[i].status, RunStatus::Skipped);
+    EXPECT_EQ(records[i].error, "interrupted before it ran");
+  }
+  EXPECT_EQ(outcome.records.size(), 8u);
   const auto manifest = ReadJson(options_.out_dir + "/manifest.json");
   EXPECT_EQ(manifest["interrupted"], true);
   EXPECT_TRUE(manifest.contains("finished_at"));
   EXPECT_EQ(log_->booted.size(), 1u);  // the second target never started
+}
+
+// Regression: when the out dir filled up, the timelines write failed first and the
+// finished measurement never reached results.json.
+TEST_F(RunStepsTest, AFailedTimelinesWriteIsAWarningOnAKeptRecord) {
+  WriteScenario(R"({"name": "fake", "targets": ["nvme"], "machine": {"kernel": "6.1"},
+                    "disk": {"driver": "null-co", "size": "16m"},
+                    "jobs": [{"name": "seq", "bs": "64k", "io_size": "1m"}]})");
+  script_.run = [](const JobSpec& job) {
+    JobResult r = testing::CannedResult(job, 500);
+    Timeline t{"guest.nvme0n1.inflight", "requests", {}, {}};
+    t.Add(0, 1);
+    r.timelines.push_back(t);
+    return ResultReply{r};
+  };
+  const auto prepared = PrepareRun(options_, deps_, log_text_);
+  std::ofstream(options_.out_dir + "/timelines") << "in the way";  // mkdir then fails
+  const RunOutcome outcome = FinishRun(*prepared, ExecuteRun(*prepared, deps_));
+  const auto records = LoadResults(options_.out_dir);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].status, RunStatus::Ok);
+  ASSERT_TRUE(records[0].result);
+  EXPECT_EQ(records[0].result->iops, 500);
+  EXPECT_EQ(records[0].timelines_file, "");
+  ASSERT_TRUE(records[0].host.contains("warnings"));
+  const std::string warning = records[0].host["warnings"].back();
+  EXPECT_EQ(warning.rfind("timelines not kept: ", 0), 0u) << warning;
+  EXPECT_TRUE(outcome.failures.empty());
+}
+
+// Regression: two runs into one --out both exited 0, the second deleting the first's
+// sockets and records.
+TEST_F(RunStepsTest, ASecondRunIntoTheSameOutDirRefusesWhileTheFirstHoldsIt) {
+  WriteScenario(kTwoByTwoByTwo);
+  const auto first = PrepareRun(options_, deps_, log_text_);
+  try {
+    PrepareRun(options_, deps_, log_text_);
+    FAIL() << "the second run was not refused";
+  } catch (const OutDirError& e) {
+    EXPECT_EQ(std::string(e.what()), "--out " + options_.out_dir + ": another storbed run (pid " +
+                                         std::to_string(getpid()) +
+                                         ") is writing there; wait for it to end or give "
+                                         "another --out");
+  }
+  EXPECT_EQ(FinishRun(*first, ExecuteRun(*first, deps_)).records.size(), 8u);
 }
 
 TEST_F(RunStepsTest, PrepareWritesThePlanBackingImageAndAccelBeforeAnyMachineBoots) {

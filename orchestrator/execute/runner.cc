@@ -7,6 +7,7 @@
 #include "backend/accel.h"
 #include "backend/backend_qemu.h"
 #include "backend/interrupt.h"
+#include "execute/input_checks.h"
 #include "execute/run_steps.h"
 #include "images/image_builder.h"
 #include "images/kernel_locator.h"
@@ -14,9 +15,8 @@
 #include "scenario/fio_import.h"
 
 namespace storbed {
-namespace {
 
-GuestKernel KernelFor(const MachineConfig& machine) {
+GuestKernel GuestKernelFor(const MachineConfig& machine) {
   if (machine.kernel == "host") return FindNewestHostKernel();
   namespace fs = std::filesystem;
   std::string modules = machine.modules_dir;
@@ -40,6 +40,8 @@ GuestKernel KernelFor(const MachineConfig& machine) {
   }
   return KernelFromPaths(machine.kernel, modules);
 }
+
+namespace {
 
 std::optional<Accel> ForcedAccel(const std::string& accel) {
   if (accel == "auto" || accel.empty()) return std::nullopt;
@@ -74,7 +76,7 @@ RunDeps RealRunDeps() {
   deps.build_image = [](const MachineConfig& machine, const std::vector<std::string>& modules,
                         const RunOptions& options) {
     ImageRequest request;
-    request.kernel = KernelFor(machine);
+    request.kernel = GuestKernelFor(machine);
     request.modules = modules;
     request.agent_path = options.agent_path;
     request.cache_dir = options.image_cache_dir;
@@ -86,11 +88,12 @@ RunDeps RealRunDeps() {
     return DetectAccel(host, ForcedAccel(choice));
   };
   deps.qemu_version = [] { return QemuVersionOf("qemu-system-x86_64"); };
+  deps.check_inputs = CheckRunInputs;
   return deps;
 }
 
 Scenario LoadScenarioFor(const RunOptions& options) {
-  if (options.fio_path.empty()) return LoadScenario(options.scenario_path);
+  if (options.fio_path.empty()) return LoadScenario(options.scenario_path, options.max_runs);
   return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).scenario;
 }
 

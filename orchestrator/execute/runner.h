@@ -4,11 +4,14 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "images/kernel_locator.h"
 #include "plan/run_options.h"
+#include "results/out_dir_claim.h"
 #include "results/run_record.h"
 #include "scenario/scenario.h"
 
@@ -18,14 +21,22 @@ namespace storbed {
 // Throws ScenarioError.
 Scenario LoadScenarioFor(const RunOptions& options);
 
+// The guest kernel of `machine`: the host's newest, or machine.kernel with modules_dir
+// (derived from a vmlinuz-<release> name when not given). Throws ImageError, or
+// ScenarioError when modules_dir is needed and missing.
+GuestKernel GuestKernelFor(const MachineConfig& machine);
+
 struct RunOutcome {
   std::vector<RunRecord> records;
   std::vector<std::string> failures;  // "RUN_ID: reason", one per failed run
+  bool interrupted = false;  // Ctrl-C: the runs not done are recorded as skipped
+  // The out directory's lock, kept while the caller writes its reports there.
+  std::shared_ptr<OutDirClaim> out_dir_claim;
 };
 
 // Runs the scenario; progress goes to `log`. Throws ScenarioError for bad input,
-// InterruptedError on Ctrl-C (after recording what finished), std::runtime_error when
-// setup fails. Failed runs do not throw: they are in RunOutcome::failures.
+// InterruptedError on Ctrl-C during setup, std::runtime_error when setup fails; Ctrl-C
+// during the runs returns with `interrupted` set. Failed runs do not throw: they are in RunOutcome::failures.
 RunOutcome RunScenario(const RunOptions& options, std::ostream& log);
 
 }  // namespace storbed

@@ -9,6 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "input_file.h"
+#include "scenario/name_rule.h"
+#include "strict_json.h"
+
 namespace storbed {
 namespace {
 
@@ -43,11 +47,16 @@ InventoryHost ParseHost(const json& in, const std::string& path, const std::stri
       Fail(path, where + "." + f.name, "required field is missing");
   InventoryHost host;
   host.name = String(in.at("name"), path, where + ".name");
+  if (const std::string why = NameProblem(host.name); !why.empty())
+    Fail(path, where + ".name", why);
   host.uri = String(in.at("uri"), path, where + ".uri");
   if (in.contains("max_guests")) {
     const json& v = in.at("max_guests");
-    if (!v.is_number_integer() || v.get<int64_t>() < 1)
-      Fail(path, where + ".max_guests", "expected an integer >= 1, got " + v.dump());
+    // Each guest slot is a thread and a guest's memory: 256 is far above any host here,
+    // and a bound keeps 4294967296 from wrapping to 0 in a uint32_t.
+    if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > kMaxGuestsPerHost)
+      Fail(path, where + ".max_guests", "expected an integer from 1 to " +
+                                            std::to_string(kMaxGuestsPerHost) + ", got " + v.dump());
     host.max_guests = static_cast<uint32_t>(v.get<int64_t>());
   }
   if (in.contains("labels")) {
@@ -71,7 +80,7 @@ const std::vector<InventoryField>& InventoryFields() {
   static const std::vector<InventoryField> fields = {
       {"name", "string", true, "Unique name; results and the table's host column use it."},
       {"uri", "string", true, "libvirt URI, e.g. qemu+ssh://lab1/system or qemu:///system."},
-      {"max_guests", "integer", false, "Guests this host runs at once (default 1, at least 1)."},
+      {"max_guests", "integer", false, "Guests this host runs at once (default 1, 1 to 256)."},
       {"labels", "list of strings", false, "Tags for `--host-label` to pick hosts by."},
       {"pool_dir", "string", false,
        "Directory of the storbed storage pool on that host (default /var/lib/storbed/pool)."},
@@ -82,9 +91,9 @@ const std::vector<InventoryField>& InventoryFields() {
 Inventory ParseInventory(const std::string& text, const std::string& path) {
   json doc;
   try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InventoryError(path + ": not valid JSON: " + e.what());
+    doc = ParseJsonNoDuplicateKeys(text);
+  } catch (const std::invalid_argument& e) {
+    throw InventoryError(path + ": " + e.what());
   }
   if (!doc.is_object()) Fail(path, "(top level)", "must be a JSON object with a \"hosts\" list");
   for (const auto& [key, value] : doc.items())
@@ -106,11 +115,11 @@ Inventory ParseInventory(const std::string& text, const std::string& path) {
 }
 
 Inventory LoadInventory(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InventoryError(path + ": cannot open: " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseInventory(text.str(), path);
+  try {
+    return ParseInventory(ReadInputFile(path, "inventory"), path);
+  } catch (const InputFileError& e) {
+    throw InventoryError(e.what());
+  }
 }
 
 Inventory SelectHosts(const Inventory& inventory, const std::string& label) {

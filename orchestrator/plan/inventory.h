@@ -18,10 +18,13 @@ class InventoryError : public ScenarioError {
   using ScenarioError::ScenarioError;
 };
 
+// Guest slots one inventory host may have (each a thread and a running guest).
+inline constexpr int64_t kMaxGuestsPerHost = 256;
+
 struct InventoryHost {
   std::string name;                   // unique in the file; results name the host by it
   std::string uri;                    // libvirt URI
-  uint32_t max_guests = 1;            // guests it runs at once
+  uint32_t max_guests = 1;            // guests it runs at once, 1..kMaxGuestsPerHost
   std::vector<std::string> labels;
   std::string pool_dir;               // "" = the libvirt backend's default
 };

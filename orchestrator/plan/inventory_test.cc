@@ -50,9 +50,22 @@ TEST(InventoryTest, MalformedFilesNameFileFieldAndReason) {
       {R"({"hosts": [{"name": "a", "uri": 3}]})",
        "inv.json: hosts[0].uri: expected a string, got 3"},
       {R"({"hosts": [{"name": "a", "uri": "x", "max_guests": 0}]})",
-       "inv.json: hosts[0].max_guests: expected an integer >= 1, got 0"},
+       "inv.json: hosts[0].max_guests: expected an integer from 1 to 256, got 0"},
       {R"({"hosts": [{"name": "a", "uri": "x", "max_guests": "2"}]})",
-       "inv.json: hosts[0].max_guests: expected an integer >= 1, got \"2\""},
+       "inv.json: hosts[0].max_guests: expected an integer from 1 to 256, got \"2\""},
+      // Regression: truncated to 0 in a uint32_t, every run failed with "no host left".
+      {R"({"hosts": [{"name": "a", "uri": "x", "max_guests": 4294967296}]})",
+       "inv.json: hosts[0].max_guests: expected an integer from 1 to 256, got 4294967296"},
+      // Regression: a million threads ended in std::terminate and left the work dir.
+      {R"({"hosts": [{"name": "a", "uri": "x", "max_guests": 1000000}]})",
+       "inv.json: hosts[0].max_guests: expected an integer from 1 to 256, got 1000000"},
+      {R"({"hosts": [{"name": "a", "uri": "x", "max_guests": 257}]})",
+       "inv.json: hosts[0].max_guests: expected an integer from 1 to 256, got 257"},
+      {R"({"hosts": [{"name": "lab 1", "uri": "x"}]})",
+       "inv.json: hosts[0].name: \"lab 1\" may hold only letters, digits, '.', '_' and '-', "
+       "beginning with a letter or digit (it names files, run ids and guests)"},
+      {R"({"hosts": [{"name": "a", "uri": "x", "uri": "y"}]})",
+       "inv.json: key \"uri\" appears twice in one object (in hosts[0])"},
       {R"({"hosts": [{"name": "a", "uri": "x", "labels": "nvme"}]})",
        "inv.json: hosts[0].labels: expected a list of strings"},
       {R"({"hosts": [{"name": "a", "uri": "x", "labels": ["ok", 1]}]})",
@@ -80,7 +93,15 @@ TEST(InventoryTest, MissingFileNamesIt) {
     LoadInventory("/nonexistent/inv.json");
     FAIL();
   } catch (const InventoryError& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/inv.json: cannot open: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              "/nonexistent/inv.json: the inventory cannot be opened: No such file or directory");
+  }
+  try {
+    LoadInventory("/dev/zero");
+    FAIL();
+  } catch (const InventoryError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "/dev/zero: the inventory is a character device, not a regular file");
   }
 }
 

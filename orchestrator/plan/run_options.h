@@ -2,6 +2,7 @@
 // files go, and where guests run. The CLI fills it; planning and execution read it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace storbed {
@@ -22,6 +23,7 @@ struct RunOptions {
   std::string inventory_path;     // several hosts, in parallel
   std::string host_label;         // with inventory_path: only hosts with this label
   bool quiet = false;             // no progress line (execute/progress.h)
+  uint64_t max_runs = 10000;      // a larger matrix is refused (scenario.h kDefaultMaxRuns)
 };
 
 }  // namespace storbed

@@ -5,6 +5,8 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 
 namespace storbed {
@@ -32,9 +34,21 @@ class Schedule {
       for (size_t g : order)
         if (!groups_[g].local) pending_.push_back(g);
       std::vector<std::thread> threads;
-      for (size_t h = 0; h < hosts_.size(); ++h)
-        for (uint32_t s = 0; s < hosts_[h].max_guests; ++s)
-          threads.emplace_back([this, h] { Worker(h); });
+      try {
+        for (size_t h = 0; h < hosts_.size(); ++h)
+          for (uint32_t s = 0; s < hosts_[h].max_guests; ++s)
+            threads.emplace_back([this, h] { Worker(h); });
+      } catch (const std::system_error& e) {
+        // No abort (std::terminate) with threads left unjoined: stop the slots that did
+        // start, wait for their units, and report it as an error.
+        std::lock_guard lock(mu_);
+        if (!error_)
+          error_ = std::make_exception_ptr(std::runtime_error(
+              "cannot start guest slot " + std::to_string(threads.size() + 1) +
+              " as a thread: " + e.what() + "; lower max_guests"));
+        stop_ = true;
+        cv_.notify_all();
+      }
       for (auto& t : threads) t.join();
       if (!error_) {
         std::vector<size_t> local;

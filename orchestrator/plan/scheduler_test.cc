@@ -1,6 +1,11 @@
 #include "plan/scheduler.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
 
 #include <atomic>
 #include <chrono>
@@ -206,6 +211,42 @@ TEST(SchedulerTest, ARunErrorStopsTheScheduleAndIsRethrown) {
   exec.throw_on_unit = 0;
   EXPECT_THROW(RunSchedule(groups, {{"local", 1}}, exec), std::runtime_error);
   EXPECT_TRUE(exec.calls.empty());  // nothing after the error started
+}
+
+// Regression (issue 15): max_guests 1000000 ended in "terminate called without an active
+// exception". A thread that cannot start is now an error naming the slot; the slots that
+// did start are joined. Run in a child whose address space is capped, so thread stacks
+// cannot be mapped after the first few.
+TEST(SchedulerTest, AThreadThatCannotStartIsAnErrorNotAnAbort) {
+  const pid_t child = fork();
+  if (child == 0) {
+    rlimit limit{};
+    getrlimit(RLIMIT_AS, &limit);
+    // The current mappings plus room for a few 8 MiB stacks.
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;
+    limit.rlim_cur = pages * uint64_t(sysconf(_SC_PAGESIZE)) + (64ull << 20);
+    setrlimit(RLIMIT_AS, &limit);
+    FakeExecutor executor;
+    executor.unit_time = std::chrono::milliseconds(50);
+    std::vector<WorkGroup> groups;
+    for (size_t u = 0; u < 64; ++u) groups.push_back({{u}, 1, false});
+    const std::vector<ScheduledHost> hosts = {{"lab1", 4096}};
+    try {
+      RunSchedule(groups, hosts, executor);
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      const bool named = what.rfind("cannot start guest slot ", 0) == 0 &&
+                         what.find("; lower max_guests") != std::string::npos;
+      _exit(named ? 0 : 3);
+    }
+    _exit(4);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: other message, 4: no error";
 }
 
 }  // namespace

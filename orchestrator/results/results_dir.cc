@@ -10,6 +10,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "input_file.h"
+#include "results/record_check.h"
+
 namespace storbed {
 
 void WriteFileAtomically(const std::string& path, const std::string& text) {
@@ -18,10 +21,18 @@ void WriteFileAtomically(const std::string& path, const std::string& text) {
     std::ofstream out(tmp, std::ios::trunc);
     out << text;
     out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+    if (!out) {
+      const std::string why = std::strerror(errno);
+      // A full disk must not leave a half-written temp file behind.
+      unlink(tmp.c_str());
+      throw std::runtime_error("cannot write " + path + ": " + why);
+    }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(tmp.c_str());
+    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + why);
+  }
 }
 
 ResultsDir::ResultsDir(std::string path) : path_(std::move(path)) {
@@ -43,6 +54,18 @@ void ResultsDir::WriteResultsLocked() const {
 void ResultsDir::Append(const RunRecord& record) {
   std::lock_guard lock(mu_);
   records_.push_back(record);
+  try {
+    WriteResultsLocked();
+  } catch (...) {
+    records_.pop_back();  // not on disk: the caller's failure record takes its place
+    throw;
+  }
+}
+
+void ResultsDir::Update(const RunRecord& record) {
+  std::lock_guard lock(mu_);
+  for (auto& r : records_)
+    if (r.run_id == record.run_id) r = record;
   WriteResultsLocked();
 }
 
@@ -76,13 +99,28 @@ std::vector<std::string> ResultsDir::Failures() const {
 
 std::vector<RunRecord> LoadResults(const std::string& dir) {
   const std::string file = dir + "/results.json";
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot open " + file + ": " + std::strerror(errno));
+  std::string text;
   try {
-    return nlohmann::json::parse(in).get<std::vector<RunRecord>>();
-  } catch (const std::exception& e) {
-    throw std::runtime_error(file + ": not a storbed results file: " + e.what());
+    text = ReadInputFile(file, "results file", kMaxResultsFileBytes);
+  } catch (const InputFileError& e) {
+    throw ResultsFileError(e.what());
   }
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw ResultsFileError(file + ": not a storbed results file: " + e.what());
+  }
+  if (!doc.is_array())
+    throw ResultsFileError(file + ": not a storbed results file: expected a list of run records");
+  std::vector<RunRecord> out;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const std::string problem = RecordProblem(doc[i]);
+    if (!problem.empty())
+      throw ResultsFileError(file + ": record " + std::to_string(i) + ": " + problem);
+    out.push_back(doc[i].get<RunRecord>());
+  }
+  return out;
 }
 
 }  // namespace storbed

@@ -24,6 +24,9 @@ class ResultsDir {
   void WriteManifest(const nlohmann::json& manifest) const;
   // Adds the record and rewrites results.json.
   void Append(const RunRecord& record);
+  // Replaces the record of record.run_id (Append first, then what the run wrote beside it)
+  // and rewrites results.json.
+  void Update(const RunRecord& record);
   // Drops the records of `run_ids` (a group moving to another host reruns them) and
   // rewrites results.json.
   void Forget(const std::vector<std::string>& run_ids);
@@ -42,7 +45,17 @@ class ResultsDir {
 // Writes `text` to `path` through a temp file and rename(2).
 void WriteFileAtomically(const std::string& path, const std::string& text);
 
-// Loads results.json of a results directory. Throws std::runtime_error naming the file.
+// A results.json that is missing, not a regular file, or not storbed's: bad input (exit 2).
+class ResultsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// results.json of a long matrix is a few MiB; far more is not ours.
+inline constexpr uint64_t kMaxResultsFileBytes = 512ull << 20;
+
+// Loads results.json of a results directory. Throws ResultsFileError naming the file and,
+// for a bad record, its index and field ("FILE: record 3: timelines_file: ...").
 std::vector<RunRecord> LoadResults(const std::string& dir);
 
 }  // namespace storbed

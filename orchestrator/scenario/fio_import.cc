@@ -13,6 +13,8 @@
 
 #include "job_fields.h"
 #include "scenario/fio_values.h"
+#include "scenario/name_rule.h"
+#include "input_file.h"
 #include "scenario/scenario_fields.h"
 
 namespace storbed {
@@ -302,6 +304,9 @@ FioImport ImportFio(const std::string& text, const std::string& path,
       global.insert(global.end(), s.options.begin(), s.options.end());
       continue;
     }
+    // The section name becomes the job's name, and so part of file and run names.
+    if (const std::string why = NameProblem(s.name); !why.empty())
+      problems.Add(s.line, "[" + QuotedForMessage(s.name) + "]: section name " + why);
     std::vector<Option> options = global;
     options.insert(options.end(), s.options.begin(), s.options.end());
     jobs.push_back(MapJob(s.name, options, problems, out.notes));
@@ -313,7 +318,7 @@ FioImport ImportFio(const std::string& text, const std::string& path,
   for (auto& j : jobs) {
     if (j.contains("io_size") && j["io_size"] == 0) j["io_size"] = disk;  // one pass of the disk
   }
-  out.document = {{"name", std::filesystem::path(path).stem().string()},
+  out.document = {{"name", SanitizedName(std::filesystem::path(path).stem().string())},
                   {"description", "Imported from the fio job file " + path + "."},
                   {"targets", targets},
                   {"disk", {{"size", disk}}},
@@ -323,11 +328,13 @@ FioImport ImportFio(const std::string& text, const std::string& path,
 }
 
 FioImport ImportFioFile(const std::string& path, const std::vector<std::string>& targets) {
-  std::ifstream in(path);
-  if (!in) throw ScenarioError(path + ": cannot open the fio job file: " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ImportFio(text.str(), path, targets);
+  std::string text;
+  try {
+    text = ReadInputFile(path, "fio job file");
+  } catch (const InputFileError& e) {
+    throw ScenarioError(e.what());
+  }
+  return ImportFio(text, path, targets);
 }
 
 }  // namespace storbed

@@ -1,6 +1,8 @@
 #include "scenario/fio_import.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace storbed {
 namespace {
@@ -169,6 +171,48 @@ TEST(FioImportTest, TargetsList) {
   EXPECT_EQ(ParseFioTargets("").size(), 3u);
   EXPECT_EQ(ParseFioTargets("virtio-scsi"), std::vector<std::string>{"virtio-scsi"});
   EXPECT_THROW(ParseFioTargets("ide"), ScenarioError);
+}
+
+std::string FioError(const std::string& text, const std::string& path = "j.fio") {
+  try {
+    ImportFio(text, path, kNvme);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+// Regression: a section [a/b] ran, then its timelines write failed and a healthy guest
+// was torn down.
+TEST(FioImportTest, ASectionNameThatCannotNameAFileIsRefusedWithItsLine) {
+  EXPECT_EQ(FioError("[a/b]\nbs=4k\n"),
+            "j.fio:1: [\"a/b\"]: section name \"a/b\" may hold only letters, digits, '.', '_' "
+            "and '-', beginning with a letter or digit (it names files, run ids and guests)");
+  EXPECT_EQ(FioError("[ok]\nbs=4k\n[../../../tmp/evil]\nbs=4k\n"),
+            "j.fio:3: [\"../../../tmp/evil\"]: section name \"../../../tmp/evil\" may hold only "
+            "letters, digits, '.', '_' and '-', beginning with a letter or digit (it names "
+            "files, run ids and guests)");
+  EXPECT_EQ(FioError("[" + std::string(300, 'x') + "]\nbs=4k\n"),
+            "j.fio:1: [\"" + std::string(300, 'x') +
+                "\"]: section name is 300 characters long; names are at most 64");
+}
+
+TEST(FioImportTest, AFileNameThatIsNoScenarioNameIsMadeOne) {
+  EXPECT_EQ(ImportFio("[a]\nbs=4k\n", "/tmp/my jobs (v2).fio", kNvme).scenario.name,
+            "my-jobs--v2-");
+}
+
+TEST(FioImportTest, AFifoAsTheJobFileIsRefusedInsteadOfHanging) {
+  const std::string path = ::testing::TempDir() + "/fio-fifo-" + std::to_string(getpid());
+  unlink(path.c_str());
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  try {
+    ImportFioFile(path, kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": the fio job file is a FIFO, not a regular file");
+  }
+  unlink(path.c_str());
 }
 
 }  // namespace

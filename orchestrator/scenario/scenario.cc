@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -13,6 +14,9 @@
 #include "images/filesystem_image.h"
 #include "scenario/scenario_fields.h"
 #include "scenario/scenario_validate.h"
+#include "scenario/name_rule.h"
+#include "input_file.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -144,6 +148,32 @@ bool ExcludedEarly(const std::vector<ExcludeRule>& rules, const json& values,
   return false;
 }
 
+// The number of runs the matrix expands to, counted from the list lengths before a
+// single combination is made: a matrix of millions would exhaust memory first.
+// Exclusions only lower it, so the count is an upper bound.
+void CheckMatrixSize(const Validator& check, const json& top, const json& machine,
+                     const json& disk, const json& jobs, uint64_t max_runs) {
+  auto combinations = [](const json& section) {
+    double n = 1;
+    for (const auto& [key, value] : section.items())
+      if (value.is_array()) n *= double(value.size());
+    return n;
+  };
+  double job_cases = 0;
+  for (const auto& j : jobs)
+    if (j.is_object()) job_cases += combinations(j);
+  const double rounds = top["repeats"].get<double>() + top["warmup"].get<double>();
+  const double runs = combinations(machine) * combinations(disk) * job_cases *
+                      double(top["targets"].size()) * rounds;
+  if (runs > double(max_runs)) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.0f", runs);
+    check.Fail("(matrix)", std::string("expands to ") + count + " runs, more than the limit of " +
+                               std::to_string(max_runs) +
+                               "; narrow the lists, or raise the limit with --max-runs");
+  }
+}
+
 // A job's region and block size fit every machine's disk, and it writes to a named block
 // device only when the scenario allows it.
 void CheckJobFitsDisks(const Validator& check, const JobSpec& spec,
@@ -158,6 +188,15 @@ void CheckJobFitsDisks(const Validator& check, const JobSpec& spec,
                                       std::to_string(room) + " bytes)");
     if (spec.bs > (spec.size ? spec.size : room))
       check.Fail(where + ".bs", "block size is larger than the job's region");
+    // The agent gives each thread a bs-aligned slice; a region it cannot cut would fail
+    // only inside the guest, after the boot.
+    const uint64_t region = spec.size ? spec.size : room > spec.offset ? room - spec.offset : 0;
+    if (spec.numjobs_split && spec.numjobs > 1 && (spec.size || m.disk.backing.empty()) &&
+        region / spec.numjobs / spec.bs == 0)
+      check.Fail(where + ".numjobs_split",
+                 "the region of " + std::to_string(region) + " bytes cannot be split into "
+                 "numjobs=" + std::to_string(spec.numjobs) + " slices of at least bs=" +
+                 std::to_string(spec.bs) + " bytes");
     if (spec.rw != Direction::Read && m.disk.backing.rfind("/dev/", 0) == 0 &&
         !m.disk.allow_writes)
       check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the block "
@@ -184,7 +223,7 @@ void CheckBareMetalHasStorage(const Validator& check, const Scenario& s) {
 
 }  // namespace
 
-Scenario ScenarioFromJson(const json& doc, const std::string& path) {
+Scenario ScenarioFromJson(const json& doc, const std::string& path, uint64_t max_runs) {
   Validator check(path);
   if (!doc.is_object()) check.Fail("(top level)", "must be a JSON object");
 
@@ -197,6 +236,8 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
     check.Fail("jobs", "required: a non-empty list of job objects");
 
   s.name = top["name"];
+  if (const std::string why = NameProblem(s.name); !why.empty()) check.Fail("name", why);
+  CheckMatrixSize(check, top, machine, disk, doc["jobs"], max_runs);
   s.description = top["description"];
   for (const auto& t : top["targets"])
     s.targets.push_back(FindTarget(t).value_or(TargetKind::BareMetal));
@@ -230,6 +271,7 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path) {
     const std::string where = "jobs[" + std::to_string(i) + "]";
     const json j = check.Section(doc["jobs"][i], "job", where);
     const std::string name = j["name"];
+    if (const std::string why = NameProblem(name); !why.empty()) check.Fail(where + ".name", why);
     if (!names.insert(name).second)
       check.Fail(where + ".name", "job name \"" + name + "\" is used twice");
     for (const auto& combination : Product(j, "job")) {
@@ -261,22 +303,24 @@ std::string ToString(RunOrder order) {
   return "sequential";
 }
 
-Scenario ParseScenario(const std::string& text, const std::string& path) {
+Scenario ParseScenario(const std::string& text, const std::string& path, uint64_t max_runs) {
   json doc;
   try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ScenarioError(path + ": not valid JSON: " + e.what());
+    doc = ParseJsonNoDuplicateKeys(text);
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError(path + ": " + e.what());
   }
-  return ScenarioFromJson(doc, path);
+  return ScenarioFromJson(doc, path, max_runs);
 }
 
-Scenario LoadScenario(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ScenarioError(path + ": cannot open the scenario file: " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseScenario(text.str(), path);
+Scenario LoadScenario(const std::string& path, uint64_t max_runs) {
+  std::string text;
+  try {
+    text = ReadInputFile(path, "scenario file");
+  } catch (const InputFileError& e) {
+    throw ScenarioError(e.what());
+  }
+  return ParseScenario(text, path, max_runs);
 }
 
 }  // namespace storbed

@@ -103,12 +103,19 @@ struct Scenario {
 // True when `values` (qualified field -> value, plus "target") matches every entry.
 bool Matches(const ExcludeRule& rule, const nlohmann::json& values);
 
-// Validates a parsed scenario document (used by the fio importer).
-Scenario ScenarioFromJson(const nlohmann::json& doc, const std::string& path);
-// Reads and validates a scenario file. Throws ScenarioError("FILE: FIELD: reason").
-Scenario LoadScenario(const std::string& path);
+// A matrix larger than this many runs is refused unless --max-runs raises the limit.
+inline constexpr uint64_t kDefaultMaxRuns = 10000;
+
+// Validates a parsed scenario document (used by the fio importer). Refuses a matrix of
+// more than `max_runs` runs before expanding it.
+Scenario ScenarioFromJson(const nlohmann::json& doc, const std::string& path,
+                          uint64_t max_runs = kDefaultMaxRuns);
+// Reads and validates a scenario file (a regular file of at most 16 MiB, no duplicate
+// keys). Throws ScenarioError("FILE: FIELD: reason").
+Scenario LoadScenario(const std::string& path, uint64_t max_runs = kDefaultMaxRuns);
 // The same, from text; `path` only names the source in messages.
-Scenario ParseScenario(const std::string& text, const std::string& path);
+Scenario ParseScenario(const std::string& text, const std::string& path,
+                       uint64_t max_runs = kDefaultMaxRuns);
 
 // "4k", "1m", "64MiB", "512" or a JSON number -> bytes. Throws std::invalid_argument.
 uint64_t ParseSize(const nlohmann::json& value);

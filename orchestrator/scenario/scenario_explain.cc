@@ -54,10 +54,21 @@ std::string ScenarioReferenceMarkdown() {
          "A scenario is a JSON object: top-level fields, a `machine` object, a `disk` object\n"
          "and a `jobs` list. Unknown fields and bad values are errors naming the file, the\n"
          "field and the reason. Sizes take a number of bytes or a string with a k, m, g or t\n"
-         "suffix (powers of 1024).\n\n"
+         "suffix (powers of 1024). The file is a regular file of at most 16 MiB and no\n"
+         "object may give a key twice.\n\n"
+         "Names (the scenario's, each job's, a fio section's) become parts of file names, run\n"
+         "ids and guest names: 1 to 64 letters, digits, `.`, `_` and `-`, beginning with a\n"
+         "letter or digit. `storbed run --dry-run` and `storbed run` check the same things\n"
+         "before anything is created: the names, `disk.backing` (an existing regular file or\n"
+         "block device; FIFOs, character devices and /proc or /sys files are refused; with\n"
+         "`allow_writes`, a device that is mounted, held by md, LVM or dm-crypt, or swap is\n"
+         "refused), `machine.kernel` (a bzImage) and its modules' release, the agent (a static\n"
+         "x86-64 ELF), and the free space in `--work-dir` for the backings storbed makes (plus\n"
+         "512 MiB).\n\n"
          "Any machine, disk or job field (unless marked one value) may be a JSON list: the\n"
          "cartesian product becomes runs (see docs/matrices.md for matrix_exclude, repeats,\n"
-         "warmup and order, and for `storbed run --fio`).\n";
+         "warmup and order, and for `storbed run --fio`). A matrix of more than 10000 runs\n"
+         "is refused before it is expanded; `--max-runs N` raises the limit.\n";
   std::string section;
   for (const auto& f : ScenarioFields()) {
     if (f.section != section) {

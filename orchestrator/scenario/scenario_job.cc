@@ -105,6 +105,10 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
   // rwmixread's scenario default (50) is for mixed jobs; others read only.
   if (spec.rw != Direction::Mixed) spec.read_pct = JobSpec{}.read_pct;
   CheckEngineAndPattern(spec, given, fail);
+  if (spec.io_limit != 0 && spec.io_limit < spec.bs)
+    fail(Key(&JobSpec::io_limit), std::to_string(spec.io_limit) + " bytes is less than one block (" +
+                                      Key(&JobSpec::bs) + " " + std::to_string(spec.bs) +
+                                      " bytes): the job would do no IO");
   ApplyInvalidate(spec, j, given, fail);
   if (spec.tunables.nr_requests == 0)
     fail(Key(&BlockTunables::nr_requests), "must be at least 1, or -1 to leave it");

@@ -421,3 +421,74 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace storbed
+
+namespace storbed {
+namespace {
+
+// Issue 15: input that --dry-run called valid and the real run failed on after setup.
+INSTANTIATE_TEST_SUITE_P(
+    NamesAndLimits, ScenarioRejects,
+    testing::Values(
+        BadCase{R"({"name": "my run", "jobs": [{"name": "a"}]})",
+                "bad.json: name: \"my run\" may hold only letters, digits, '.', '_' and '-', "
+                "beginning with a letter or digit (it names files, run ids and guests)"},
+        BadCase{R"({"name": "a/b", "jobs": [{"name": "a"}]})",
+                "bad.json: name: \"a/b\" may hold only letters, digits, '.', '_' and '-', "
+                "beginning with a letter or digit (it names files, run ids and guests)"},
+        BadCase{R"({"name": "../up", "jobs": [{"name": "a"}]})",
+                "bad.json: name: \"../up\" may hold only letters, digits, '.', '_' and '-', "
+                "beginning with a letter or digit (it names files, run ids and guests)"},
+        BadCase{"{\"name\": \"t\xc3\xa9st\", \"jobs\": [{\"name\": \"a\"}]}",
+                "bad.json: name: \"t\\u00e9st\" may hold only letters, digits, '.', '_' and '-', "
+                "beginning with a letter or digit (it names files, run ids and guests)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "../../../tmp/evil"}]})",
+                "bad.json: jobs[0].name: \"../../../tmp/evil\" may hold only letters, digits, "
+                "'.', '_' and '-', beginning with a letter or digit (it names files, run ids "
+                "and guests)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a\u0007b"}]})",
+                "bad.json: jobs[0].name: \"a\\u0007b\" may hold only letters, digits, '.', '_' "
+                "and '-', beginning with a letter or digit (it names files, run ids and "
+                "guests)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}]})",
+                "bad.json: jobs[0].name: is 100 characters long; names are at most 64"},
+        BadCase{R"({"name": "t", "name": "u", "jobs": [{"name": "a"}]})",
+                "bad.json: key \"name\" appears twice in one object (in the top level)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": "4k", "bs": "64k"}]})",
+                "bad.json: key \"bs\" appears twice in one object (in jobs[0])"},
+        BadCase{R"({"name": "t", "disk": {"size": "1m", "size": "2m"}, "jobs": [{"name": "a"}]})",
+                "bad.json: key \"size\" appears twice in one object (in disk)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "bs": "64k", "io_size": "4k"}]})",
+                "bad.json: jobs[0].io_size: 4096 bytes is less than one block (bs 65536 bytes): "
+                "the job would do no IO"},
+        BadCase{R"({"name": "t", "disk": {"size": "1m"}, "jobs": [{"name": "a", "numjobs": 64,
+                    "numjobs_split": true, "bs": "64k"}]})",
+                "bad.json: jobs[0].numjobs_split: the region of 1048576 bytes cannot be split "
+                "into numjobs=64 slices of at least bs=65536 bytes"},
+        BadCase{R"({"name": "t", "repeats": 1000, "jobs": [{"name": "a"}, {"name": "b"},
+                    {"name": "c"}, {"name": "d"}]})",
+                "bad.json: (matrix): expands to 12000 runs, more than the limit of 10000; "
+                "narrow the lists, or raise the limit with --max-runs"},
+        BadCase{R"({"name": "t", "repeats": 1000, "machine": {"vcpus": [1, 2, 3, 4, 5, 6, 7, 8]},
+                    "disk": {"num_queues": [1, 2, 3, 4, 5, 6, 7, 8]},
+                    "jobs": [{"name": "a", "iodepth": [1, 2, 4, 8, 16, 32, 64, 128]}]})",
+                "bad.json: (matrix): expands to 1536000 runs, more than the limit of 10000; "
+                "narrow the lists, or raise the limit with --max-runs"}));
+
+TEST(ScenarioTest, MaxRunsRaisesTheMatrixLimit) {
+  const char* text = R"({"name": "t", "repeats": 1000, "jobs": [{"name": "a"}, {"name": "b"},
+                         {"name": "c"}, {"name": "d"}]})";
+  EXPECT_THROW(ParseScenario(text, "t.json", 11999), ScenarioError);
+  EXPECT_EQ(ParseScenario(text, "t.json", 12000).repeats, 1000u);
+}
+
+TEST(ScenarioTest, DevZeroAsTheScenarioFileIsRefusedBeforeReading) {
+  try {
+    LoadScenario("/dev/zero");
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "/dev/zero: the scenario file is a character device, not a regular file");
+  }
+}
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,160 @@
+#include "execute/input_checks.h"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <linux/magic.h>
+#include <map>
+#include <set>
+
+#include "backend/disk_driver.h"
+#include "execute/backing_leases.h"
+#include "execute/device_in_use.h"
+#include "execute/runner.h"
+#include "images/binary_checks.h"
+#include "images/image_error.h"
+#include "input_file.h"
+
+namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void Fail(const Scenario& s, const std::string& field, const std::string& reason) {
+  throw ScenarioError(s.path + ": " + field + ": " + reason);
+}
+
+std::string GiB(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+bool NeedsGuest(const Scenario& s) {
+  for (const auto t : s.targets)
+    if (t != TargetKind::BareMetal) return true;
+  return false;
+}
+
+void CheckKernel(const Scenario& s, const MachineConfig& m) {
+  if (m.kernel != "host") {
+    if (const std::string why = BzImageProblem(m.kernel); !why.empty())
+      Fail(s, "machine.kernel", m.kernel + " " + why);
+  }
+  if (!m.modules_dir.empty()) {
+    std::error_code ec;
+    if (!fs::exists(m.modules_dir, ec)) Fail(s, "machine.modules_dir", m.modules_dir + " does not exist");
+    if (!fs::is_directory(m.modules_dir, ec))
+      Fail(s, "machine.modules_dir", m.modules_dir + " is not a directory");
+  }
+  GuestKernel kernel;
+  try {
+    kernel = GuestKernelFor(m);
+  } catch (const ImageError& e) {
+    Fail(s, m.kernel == "host" ? "machine.kernel" : "machine.modules_dir", e.what());
+  } catch (const ScenarioError& e) {
+    throw ScenarioError(s.path + ": " + e.what());  // names the field, not the file
+  }
+  // A module built for another release does not load: the guest would lack its drivers.
+  const std::string release = BzImageRelease(kernel.image_path);
+  if (!release.empty() && release != kernel.release)
+    Fail(s, "machine.modules_dir",
+         kernel.modules_dir + " holds the modules of release " + kernel.release + ", but " +
+             kernel.image_path + " is release " + release);
+}
+
+void CheckBacking(const Scenario& s, const DiskConfig& disk, bool writes) {
+  if (const std::string why = BackingPathProblem(disk.backing); !why.empty())
+    Fail(s, "disk.backing", disk.backing + " " + why);
+  struct stat st {};
+  stat(disk.backing.c_str(), &st);
+  if (S_ISBLK(st.st_mode) && writes && disk.allow_writes) {
+    if (const std::string why = DeviceInUse(disk.backing); !why.empty())
+      Fail(s, "disk.allow_writes",
+           disk.backing + " " + why + "; storbed does not write to a device the host is using");
+  }
+}
+
+// The backings storbed makes, one per distinct disk (BackingLeases::KeyOf), must fit in
+// the work directory with a margin: a "16t" disk would otherwise fill it to ENOSPC.
+void CheckFreeSpace(const Scenario& s, const RunOptions& o) {
+  std::map<std::string, uint64_t> needed;
+  for (const auto& m : s.machines) {
+    const DiskConfig& d = m.disk;
+    if (!d.backing.empty() || !DriverHasStorage(d.driver)) continue;
+    // qcow2 is converted from a raw file that stays beside it.
+    needed[BackingLeases::KeyOf(d)] = d.image_bytes() * (d.format == "qcow2" ? 2 : 1);
+  }
+  if (needed.empty()) return;
+  std::error_code ec;
+  if (!fs::is_directory(o.work_dir, ec))
+    throw ScenarioError("--work-dir " + o.work_dir + ": " +
+                        (fs::exists(o.work_dir, ec) ? "is not a directory" : "does not exist"));
+  uint64_t total = 0;
+  for (const auto& [key, bytes] : needed) total += bytes;
+  struct statvfs vfs {};
+  if (statvfs(o.work_dir.c_str(), &vfs) != 0)
+    throw ScenarioError("--work-dir " + o.work_dir + ": cannot read its free space: " +
+                        std::strerror(errno));
+  const uint64_t free_bytes = uint64_t(vfs.f_bavail) * vfs.f_frsize;
+  if (total + kWorkDirMarginBytes > free_bytes)
+    Fail(s, "disk.size",
+         "the backings need " + GiB(total) + " in " + o.work_dir + " (plus a margin of " +
+             GiB(kWorkDirMarginBytes) + "), which has " + GiB(free_bytes) + " free");
+}
+
+// A bare name is looked up in PATH, as starting the agent does.
+std::string ResolveInPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string BackingPathProblem(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return "does not exist";
+    return std::string("cannot be read: ") + std::strerror(errno);
+  }
+  struct statfs fsinfo {};
+  if (statfs(path.c_str(), &fsinfo) == 0 &&
+      (fsinfo.f_type == PROC_SUPER_MAGIC || fsinfo.f_type == SYSFS_MAGIC))
+    return "is on /proc or /sys, not storage";
+  if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+    return "is " + FileKindName(st.st_mode) + "; a backing must be a regular file or a block device";
+  if (S_ISREG(st.st_mode) && st.st_size == 0) return "is empty";
+  return "";
+}
+
+void CheckRunInputs(const Scenario& s, const RunOptions& o) {
+  if (const std::string why = StaticAgentProblem(ResolveInPath(o.agent_path)); !why.empty())
+    throw ScenarioError("--agent " + o.agent_path + ": " + why);
+  bool writes = false;
+  for (const auto& j : s.jobs) writes |= j.rw != Direction::Read;
+  std::set<std::string> kernels;
+  for (const auto& m : s.machines) {
+    if (NeedsGuest(s) && kernels.insert(m.machine.kernel + "\n" + m.machine.modules_dir).second)
+      CheckKernel(s, m.machine);
+    if (!m.disk.backing.empty() && DriverHasStorage(m.disk.driver))
+      CheckBacking(s, m.disk, writes);
+  }
+  CheckFreeSpace(s, o);
+}
+
+}  // namespace storbed

@@ -1,0 +1,27 @@
+// The checks of everything a scenario names on this host, run by `storbed run --dry-run`
+// and by the real run alike, before anything is created: the backing paths and their
+// kind, a device to be written that the host is using, the kernel, its modules and the
+// agent, and the free space for the backings storbed makes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "plan/run_options.h"
+#include "scenario/scenario.h"
+
+namespace storbed {
+
+// Free space kept beyond the backings: the filesystem's own needs, results, images.
+inline constexpr uint64_t kWorkDirMarginBytes = 512ull << 20;
+
+// Throws ScenarioError "FILE: FIELD: reason" (or "--agent PATH: reason") at the first
+// problem.
+void CheckRunInputs(const Scenario& scenario, const RunOptions& options);
+
+// "" when `path` may back a disk: an existing, non-empty regular file or block device, not
+// on /proc or /sys; else the reason (FIFOs and character devices such as /dev/zero are
+// refused).
+std::string BackingPathProblem(const std::string& path);
+
+}  // namespace storbed

@@ -1,0 +1,41 @@
+// The out directory of a `storbed run`, claimed for this process alone: an exclusive
+// flock on OUT/.storbed.lock (holding the pid), so a second run into it refuses at once
+// instead of overwriting the records and deleting the live sockets of the first. An
+// earlier run's results found there are moved aside, never overwritten.
+#pragma once
+
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+
+namespace storbed {
+
+// The out directory cannot be used: another run holds it, or it holds files that are not
+// storbed results. Bad input (exit 2).
+class OutDirError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class OutDirClaim {
+ public:
+  // Creates `path` if needed and locks it. When it holds an earlier run (manifest.json or
+  // results.json), renames it to PATH.earlier-N and says so on `log`. Throws OutDirError
+  // naming the holder's pid, or a directory holding other files.
+  OutDirClaim(const std::string& path, std::ostream& log);
+  ~OutDirClaim();
+  OutDirClaim(const OutDirClaim&) = delete;
+  OutDirClaim& operator=(const OutDirClaim&) = delete;
+
+  // Where the earlier run's results went; "" when there were none.
+  const std::string& moved_to() const { return moved_to_; }
+
+ private:
+  int fd_ = -1;
+  std::string moved_to_;
+};
+
+// The lock file's name inside an out directory.
+inline constexpr const char* kOutDirLockFile = ".storbed.lock";
+
+}  // namespace storbed

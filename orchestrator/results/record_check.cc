@@ -1,0 +1,122 @@
+#include "results/record_check.h"
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "analysis/durability.h"
+#include "ladder.h"
+#include "result.h"
+#include "results/run_record.h"
+
+namespace storbed {
+namespace {
+
+using nlohmann::json;
+
+bool HasControlCharacter(const std::string& s) {
+  for (const unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+// One field's reader: throws with the reason when the value does not fit.
+using FieldCheck = std::function<void(const json&)>;
+
+template <class T>
+FieldCheck As() {
+  return [](const json& v) { (void)v.get<T>(); };
+}
+
+// A name printed in reports: control characters would drive the terminal.
+FieldCheck PrintableString() {
+  return [](const json& v) {
+    const std::string text = v.get<std::string>();
+    if (HasControlCharacter(text))
+      throw std::invalid_argument("holds a control character: " + json(text).dump());
+  };
+}
+
+FieldCheck Object() {
+  return [](const json& v) {
+    if (!v.is_object()) throw std::invalid_argument("expected an object, got " + v.dump());
+  };
+}
+
+FieldCheck RelativePath() {
+  return [](const json& v) {
+    const std::string why = InsideDirProblem(v.get<std::string>());
+    if (!why.empty()) throw std::invalid_argument(why);
+  };
+}
+
+// nlohmann's "[json.exception.type_error.302] type must be ..." without the bracket.
+std::string WithoutJsonPrefix(const std::string& what) {
+  if (what.rfind("[json.exception", 0) == 0 && what.find("] ") != std::string::npos)
+    return what.substr(what.find("] ") + 2);
+  return what;
+}
+
+}  // namespace
+
+std::string InsideDirProblem(const std::string& path) {
+  if (path.empty()) return "";
+  if (HasControlCharacter(path)) return "holds a control character";
+  if (path.front() == '/') return "\"" + path + "\" is absolute: it must stay inside the results directory";
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t end = std::min(path.find('/', start), path.size());
+    if (path.compare(start, end - start, "..") == 0)
+      return "\"" + path + "\" leaves the results directory";
+    start = end + 1;
+  }
+  return "";
+}
+
+std::string RecordProblem(const json& record) {
+  if (!record.is_object()) return "expected a run record object, got " + record.dump();
+  struct Field {
+    const char* name;
+    bool required;
+    FieldCheck check;
+  };
+  const std::vector<Field> fields = {
+      {"run_id", true, PrintableString()},     {"target", true, PrintableString()},
+      {"accel", true, PrintableString()},      {"status", true, PrintableString()},
+      {"job", true, As<JobSpec>()},            {"machine", false, PrintableString()},
+      {"device", false, PrintableString()},    {"host_name", false, PrintableString()},
+      {"backend", false, PrintableString()},   {"error", false, As<std::string>()},
+      {"result", false, As<JobResult>()},      {"console_log", false, RelativePath()},
+      {"wall_s", false, As<double>()},         {"ladder", false, As<Ladder>()},
+      {"durability", false, As<Durability>()}, {"host", false, Object()},
+      {"timelines_file", false, RelativePath()}, {"params", false, Object()},
+  };
+  std::string id;
+  if (record.contains("run_id") && record["run_id"].is_string())
+    id = " (run_id " + json(record["run_id"]).dump(-1, ' ', true) + ")";
+  // A newer storbed's record may hold anything: its version is the first thing to say.
+  if (record.contains("schema_version") && record["schema_version"].is_number_integer() &&
+      record["schema_version"].get<int64_t>() > kResultsSchemaVersion)
+    return "schema_version" + id + ": a record of schema_version " +
+           record["schema_version"].dump() + " (a newer storbed); this one reads up to " +
+           std::to_string(kResultsSchemaVersion);
+  for (const Field& f : fields) {
+    if (!record.contains(f.name) || record[f.name].is_null()) {
+      if (f.required) return std::string(f.name) + id + ": missing";
+      continue;
+    }
+    try {
+      f.check(record[f.name]);
+    } catch (const std::exception& e) {
+      return std::string(f.name) + id + ": " + WithoutJsonPrefix(e.what());
+    }
+  }
+  try {
+    (void)record.get<RunRecord>();  // the rules between fields (schema_version)
+  } catch (const std::exception& e) {
+    return std::string("(record)") + id + ": " + WithoutJsonPrefix(e.what());
+  }
+  return "";
+}
+
+}  // namespace storbed

@@ -1,0 +1,41 @@
+#include "scenario/name_rule.h"
+
+#include <nlohmann/json.hpp>
+
+namespace storbed {
+namespace {
+
+bool Alnum(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool Allowed(unsigned char c) { return Alnum(c) || c == '.' || c == '_' || c == '-'; }
+
+}  // namespace
+
+std::string QuotedForMessage(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
+std::string NameProblem(const std::string& name) {
+  if (name.empty()) return "must not be empty";
+  if (name.size() > kMaxNameLength)
+    return "is " + std::to_string(name.size()) + " characters long; names are at most " +
+           std::to_string(kMaxNameLength);
+  bool ok = Alnum(name[0]);
+  for (const unsigned char c : name) ok &= Allowed(c);
+  if (ok) return "";
+  return QuotedForMessage(name) +
+         " may hold only letters, digits, '.', '_' and '-', beginning with a letter or digit "
+         "(it names files, run ids and guests)";
+}
+
+std::string SanitizedName(const std::string& name) {
+  std::string out;
+  for (const unsigned char c : name) out += Allowed(c) ? char(c) : '-';
+  while (!out.empty() && !Alnum(out[0])) out.erase(0, 1);
+  if (out.size() > kMaxNameLength) out.resize(kMaxNameLength);
+  return out.empty() ? "scenario" : out;
+}
+
+}  // namespace storbed

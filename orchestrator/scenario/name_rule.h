@@ -1,0 +1,24 @@
+// One rule for every name the user gives that becomes part of a file, a directory, a run
+// id or a guest's name: the scenario, its jobs, fio sections and inventory hosts. Checked
+// where the name is parsed, so a dry run refuses what the real run could not use.
+#pragma once
+
+#include <string>
+
+namespace storbed {
+
+inline constexpr size_t kMaxNameLength = 64;
+
+// "" when `name` is 1..64 characters of letters, digits, '.', '_' and '-' beginning with
+// a letter or digit; else the reason, with the name quoted and escaped (control and
+// non-ASCII characters as \uXXXX) so the message itself prints safely.
+std::string NameProblem(const std::string& name);
+
+// `text` as a JSON string: quoted, control and non-ASCII characters escaped.
+std::string QuotedForMessage(const std::string& text);
+
+// `name` with every character the rule refuses replaced by '-', cut to 64 characters,
+// "scenario" when nothing is left (a fio file's stem becomes the scenario name).
+std::string SanitizedName(const std::string& name);
+
+}  // namespace storbed

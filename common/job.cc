@@ -32,6 +32,7 @@ constexpr std::pair<Pattern, const char*> kPatterns[] = {{Pattern::Sequential, "
 constexpr std::pair<Direction, const char*> kDirections[] = {
     {Direction::Read, "read"}, {Direction::Write, "write"}, {Direction::Mixed, "mixed"}};
 constexpr std::pair<CacheState, const char*> kCacheStates[] = {{CacheState::Cold, "cold"},
+                                                               {CacheState::ColdGlobal, "cold-global"},
                                                                {CacheState::Keep, "keep"},
                                                                {CacheState::Warm, "warm"},
                                                                {CacheState::Partial, "partial"}};

@@ -14,10 +14,11 @@ namespace storbed {
 enum class Pattern { Sequential, Random, Gappy, Strided };
 // Mixed: each IO is a read with probability read_pct/100 (fio rw=randrw, rwmixread).
 enum class Direction { Read, Write, Mixed };
-// What the page cache holds for the target when the job starts: cold (dropped), keep
+// What the page cache holds for the target when the job starts: cold (the target's pages
+// dropped), cold-global (the whole machine's caches dropped, drop_caches=3), keep
 // (untouched), warm (the whole region read first), partial (cached_fraction of its blocks,
 // chosen with the seed, read first; the fraction really cached is measured with mincore).
-enum class CacheState { Cold, Keep, Warm, Partial };
+enum class CacheState { Cold, ColdGlobal, Keep, Warm, Partial };
 // Which blocks a random pattern favours (fio random_distribution).
 enum class Distribution { Uniform, Zipf, HotCold };
 // posix_fadvise / madvise hint on the target before the IO phase.

@@ -100,7 +100,10 @@ std::vector<Row> Head() {
 std::vector<Row> Middle() {
   return {
       BindEnum(Enum("cache", "\"cold\"",
-                    "Page cache at the start: cold (dropped), keep (untouched), warm (region read "
+                    "Page cache at the start: cold (the target's pages dropped: fsync, "
+                    "fadvise DONTNEED, BLKFLSBUF for a device; in a guest, all the guest's "
+                    "caches), cold-global (sync and drop_caches=3: on bare metal every "
+                    "tenant's cache, on request only), keep (untouched), warm (region read "
                     "first), partial (cached_fraction of its blocks read first). Must agree with "
                     "invalidate when both are given."),
                &JobSpec::cache, ParseCacheState),

@@ -45,6 +45,7 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"nr_tags", r.nr_tags},
                      {"timelines", r.timelines},
                      {"cached_fraction", r.cached_fraction},
+                     {"cache_scope", r.cache_scope},
                      {"tunables_applied", r.tunables_applied},
                      {"verified_bytes", r.verified_bytes},
                      {"reads", r.reads},
@@ -77,6 +78,7 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.nr_tags = j.value("nr_tags", 0u);
   r.timelines = j.value("timelines", std::vector<Timeline>{});
   r.cached_fraction = j.value("cached_fraction", -1.0);
+  r.cache_scope = j.value("cache_scope", std::string());
   r.tunables_applied = j.value("tunables_applied", BlockTunables{});
   r.verified_bytes = j.value("verified_bytes", uint64_t{0});
   r.reads = j.value("reads", uint64_t{0});

@@ -58,9 +58,13 @@ struct JobResult {
   // relative to io_start_ns.
   std::vector<Timeline> timelines;
 
-  // Partial/warm cache states: the fraction of the region's pages resident after
-  // preparation, by mincore (-1 = not measured).
+  // The fraction of the region's pages resident after cache preparation, by mincore
+  // (cold: what the drop left; -1 = not measured).
   double cached_fraction = -1;
+  // What the cold start emptied: "target" (only its pages: fsync + fadvise, BLKFLSBUF for
+  // a device), "guest" (drop_caches=3 inside the guest), "host" (drop_caches=3 on the
+  // host, every tenant's cache: cache cold-global); "" for keep and older results.
+  std::string cache_scope;
   BlockTunables tunables_applied;  // read back after applying JobSpec::tunables
   uint64_t verified_bytes = 0;     // bytes checked byte for byte (verify)
   uint64_t reads = 0, writes = 0;  // IOs by direction (mixed jobs)

@@ -15,9 +15,9 @@ void FillDefaultHooks(ServerHooks& hooks) {
   // The server lives across jobs, so it holds their block devices open: their page cache
   // then survives from one request to the next, as `cache: keep` promises.
   if (!hooks.prepare)
-    hooks.prepare = [](const PrepareRequest& request) {
+    hooks.prepare = [](const PrepareRequest& request, const std::string& layer) {
       HoldBlockDeviceOpen(request.target);
-      return PrepareTarget(request);
+      return PrepareTarget(request, layer);
     };
   if (!hooks.run)
     hooks.run = [](const JobSpec& job, const std::string& layer) {
@@ -91,7 +91,7 @@ Message Server::Answer(const std::string& line) {
 Message Server::Dispatch(const Message& request, const std::string& line) {
   if (std::holds_alternative<HelloRequest>(request)) return Hello();
   if (const auto* prepare = std::get_if<PrepareRequest>(&request))
-    return options_.hooks.prepare(*prepare);
+    return options_.hooks.prepare(*prepare, options_.layer);
   if (const auto* run = std::get_if<RunRequest>(&request))
     return ResultReply{options_.hooks.run(run->job, options_.layer)};
   if (std::holds_alternative<ShutdownRequest>(request)) return ShutdownAck{};

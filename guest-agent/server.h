@@ -23,13 +23,13 @@ inline constexpr size_t kMaxLineBytes = size_t{1} << 20;
 LineChannelOptions AgentChannelOptions(ZeroRead zero_read = ZeroRead::EndOfStream);
 
 // BlockStats::layer labels for the target's diskstats.
-inline constexpr const char* kGuestLayer = "guest block layer";
+inline constexpr const char* kGuestLayer = kGuestBlockLayer;
 inline constexpr const char* kHostLayer = kHostDeviceLayer;
 
 // Everything the server does besides talking, so tests can put fakes in. An empty
 // function means the real one.
 struct ServerHooks {
-  std::function<Prepared(const PrepareRequest&)> prepare;                  // PrepareTarget
+  std::function<Prepared(const PrepareRequest&, const std::string& layer)> prepare;  // PrepareTarget
   std::function<JobResult(const JobSpec&, const std::string& layer)> run;  // RunJob
   std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
   std::function<std::string()> kernel_release;                 // uname
@@ -37,7 +37,7 @@ struct ServerHooks {
 };
 
 struct ServerOptions {
-  std::string layer = kHostLayer;           // passed to every RunJob
+  std::string layer = kHostLayer;           // passed to every RunJob and PrepareTarget
   std::vector<std::string> modules_loaded;  // reported in hello_reply
   ServerHooks hooks;
 };

@@ -22,8 +22,8 @@ ServerOptions FakeOptions(FakeRunner& runner) {
   ServerOptions options;
   options.layer = kGuestLayer;
   options.modules_loaded = {"virtio_blk", "nvme"};
-  options.hooks.prepare = [&runner](const PrepareRequest& r) {
-    runner.calls.push_back("prepare " + r.target);
+  options.hooks.prepare = [&runner](const PrepareRequest& r, const std::string& layer) {
+    runner.calls.push_back("prepare " + r.target + " @ " + layer);
     return Prepared{r.target, 0.25, "sync, drop_caches=3"};
   };
   options.hooks.run = [&runner](const JobSpec& spec, const std::string& layer) {

@@ -133,6 +133,12 @@ std::vector<std::string> CachePrepared::Warnings() const {
   return out;
 }
 
+std::string CacheScope(CacheState state, AgentPlace place) {
+  if (state == CacheState::Keep) return "";
+  if (state == CacheState::ColdGlobal) return place == AgentPlace::Guest ? "guest" : "host";
+  return place == AgentPlace::Guest ? "guest" : "target";
+}
+
 CacheRegion CacheRegionFor(const JobSpec& spec, uint64_t region_size) {
   return {.offset = spec.offset,
           .size = region_size,
@@ -167,7 +173,7 @@ double ResidentFraction(int fd, uint64_t offset, uint64_t size) {
 }
 
 CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSystem& sys,
-                           const CacheRegion& region) {
+                           AgentPlace place, const CacheRegion& region) {
   CachePrepared out;
   if (state == CacheState::Keep) return out;
   if (state == CacheState::Partial && !(region.cached_fraction >= 0 && region.cached_fraction <= 1))
@@ -182,13 +188,23 @@ CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSys
   const bool block = fstat(fd.get(), &st) == 0 && S_ISBLK(st.st_mode);
 
   const uint64_t t0 = MonotonicNs();
-  // drop_caches only drops clean pages: dirty ones must be written back first.
-  Timed(out, "sync", [&] {
-    sys.Sync();
-    return std::nullopt;
-  });
-  // 3 = page cache plus dentries and inodes, so metadata lookups are cold too.
-  Timed(out, "drop_caches=3", [&] { return sys.DropCaches("3"); });
+  out.scope = CacheScope(state, place);
+  if (out.scope == "target") {
+    // fadvise(DONTNEED) skips dirty pages: the target's own writeback first. fsync works
+    // on a read-only fd, and on a block device it writes back the device's page cache.
+    Timed(out, "fsync", [&]() -> std::optional<std::string> {
+      if (fsync(fd.get()) != 0) return Errno("fsync");
+      return std::nullopt;
+    });
+  } else {
+    // drop_caches only drops clean pages: dirty ones must be written back first.
+    Timed(out, "sync", [&] {
+      sys.Sync();
+      return std::nullopt;
+    });
+    // 3 = page cache plus dentries and inodes, so metadata lookups are cold too.
+    Timed(out, "drop_caches=3", [&] { return sys.DropCaches("3"); });
+  }
   // Per-file, and works where drop_caches is refused (containers, no CAP_SYS_ADMIN).
   Timed(out, "fadvise(DONTNEED)", [&]() -> std::optional<std::string> {
     const int err = posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);

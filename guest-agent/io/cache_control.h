@@ -1,7 +1,8 @@
 // Cache preparation before a job: a cold start empties the page cache of the target so
 // reads reach the device; warm and partial starts then read all or a seeded share of the
-// region through the page cache, and mincore measures what really stayed resident. Each step is timed; a failed step is a warning, because a
-// job on a warm cache is still a result, only a less trustworthy one.
+// region through the page cache, and mincore measures what really stayed resident.
+// Each step is timed; a failed step is a warning, because a job on a warm cache is still
+// a result, only a less trustworthy one.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,15 @@ class CacheSystem {
 };
 CacheSystem& RealCacheSystem();
 
+// Where the agent runs. A guest is ours, so emptying all its caches harms nobody; the
+// host's page cache belongs to every tenant of the machine.
+enum class AgentPlace { Guest, Host };
+
+// What a cold start emptied (JobResult::cache_scope): "target" (only the target's pages),
+// "guest" (drop_caches=3 in the guest, which is ours), "host" (drop_caches=3 on the
+// host: every tenant's cache, done only for cache cold-global); "" for keep.
+std::string CacheScope(CacheState state, AgentPlace place);
+
 struct CacheStep {
   std::string name;     // "sync", "drop_caches=3", "fadvise(DONTNEED)", "BLKFLSBUF"
   double seconds = 0;
@@ -36,6 +46,7 @@ struct CachePrepared {
   // Share of the region's pages resident after preparation, by mincore; -1 = not measured
   // (Keep, or the measurement failed: then a failed "mincore" step says why).
   double cached_fraction = -1;
+  std::string scope;    // CacheScope()
   // "sync (1.2 ms), drop_caches=3 (30.0 ms), fadvise(DONTNEED) (0.0 ms)": steps that worked.
   std::string StepsText() const;
   // "drop_caches=3 failed: Permission denied": one per failed step.
@@ -55,14 +66,16 @@ struct CacheRegion {
 // The region, unit (bs), fraction and seed of a job over `region_size` bytes.
 CacheRegion CacheRegionFor(const JobSpec& spec, uint64_t region_size);
 
-// Cold: sync, drop_caches=3, fadvise(DONTNEED) on the target and BLKFLSBUF when it is
-// a block device. Warm: a cold start, then the whole region read with buffered 1 MiB
-// reads. Partial: a cold start, then a seeded choice of round(cached_fraction * units)
-// units read with buffered preads, readahead off. Cold, warm and partial end by measuring
-// cached_fraction. Keep: nothing. Throws JobError only when the target cannot be opened
-// or cached_fraction is outside [0, 1]; a failed read or measurement is a failed step.
+// Cold on the host: fsync and fadvise(DONTNEED) of the target, plus BLKFLSBUF when it
+// is a block device; nothing else of the machine is touched. Cold in a guest, and
+// cold-global anywhere: sync and drop_caches=3 first. Warm: a cold start, then the whole
+// region read with buffered 1 MiB reads. Partial: a cold start, then a seeded choice of
+// round(cached_fraction * units) units read with buffered preads, readahead off. All but
+// keep end by measuring cached_fraction. Keep: nothing. Throws JobError only when the
+// target cannot be opened or cached_fraction is outside [0, 1]; a failed read or
+// measurement is a failed step.
 CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSystem& sys,
-                           const CacheRegion& region = {});
+                           AgentPlace place, const CacheRegion& region = {});
 
 // Share of the pages of [offset, offset + size) of the open file or block device that are
 // in the page cache: mmap(PROT_READ, MAP_SHARED) + mincore, a window at a time (mincore

@@ -186,9 +186,15 @@ std::vector<Worker> MakeWorkers(const JobSpec& spec, UniqueFd first_fd, uint64_t
 
 }  // namespace
 
-Prepared PrepareTarget(const PrepareRequest& request) {
-  const CachePrepared p = PrepareCache(request.target, request.cache, RealCacheSystem());
+AgentPlace PlaceOf(const std::string& layer) {
+  return layer == kGuestBlockLayer ? AgentPlace::Guest : AgentPlace::Host;
+}
+
+Prepared PrepareTarget(const PrepareRequest& request, const std::string& layer) {
+  const CachePrepared p =
+      PrepareCache(request.target, request.cache, RealCacheSystem(), PlaceOf(layer));
   Prepared out{.target = request.target, .prepare_s = p.seconds, .steps = p.StepsText()};
+  if (!p.scope.empty()) out.steps += "; dropped: " + p.scope;
   // Prepared has no warnings field: failed steps are named in the steps text.
   for (const auto& w : p.Warnings()) out.steps += "; " + w;
   return out;
@@ -284,10 +290,11 @@ void WarnBeforeIo(const JobSpec& spec, int fd, uint64_t size, JobResult& result)
 }
 
 // Before the IO phase and outside its clock (DESIGN: preparation is never runtime).
-void PrepareCacheAndHints(const JobSpec& spec, uint64_t size,
+void PrepareCacheAndHints(const JobSpec& spec, uint64_t size, AgentPlace place,
                           const std::vector<Worker>& workers, JobResult& result) {
-  const CachePrepared prepared =
-      PrepareCache(spec.target, spec.cache, RealCacheSystem(), CacheRegionFor(spec, size));
+  const CachePrepared prepared = PrepareCache(spec.target, spec.cache, RealCacheSystem(), place,
+                                              CacheRegionFor(spec, size));
+  result.cache_scope = prepared.scope;
   result.prepare_s = prepared.seconds;
   result.prepare_steps = prepared.StepsText();
   result.cached_fraction = prepared.cached_fraction;
@@ -413,7 +420,7 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   const uint64_t size = RegionSize(spec, fd.get());
   WarnBeforeIo(spec, fd.get(), size, result);
   std::vector<Worker> workers = MakeWorkers(spec, std::move(fd), size);
-  PrepareCacheAndHints(spec, size, workers, result);
+  PrepareCacheAndHints(spec, size, PlaceOf(layer), workers, result);
 
   const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
   if (dev.name) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cache_control.h"
 #include "job.h"
 #include "protocol.h"
 #include "result.h"
@@ -24,13 +25,19 @@ class JobSpecError : public JobError {
   using JobError::JobError;
 };
 
-// Brings the target's page cache into the requested state. Cold: sync(), then
-// drop_caches=3, then POSIX_FADV_DONTNEED (and BLKFLSBUF for block devices) on the
-// target. Returns the time it took and what it did. Throws JobError.
-Prepared PrepareTarget(const PrepareRequest& request);
-
 // The layer name of the agent on the host (bare metal, --standalone).
 inline constexpr const char* kHostDeviceLayer = "host device";
+// The layer name of the agent as PID 1 of a storbed guest (RunAsInit).
+inline constexpr const char* kGuestBlockLayer = "guest block layer";
+
+// Guest only for the guest's layer: an agent that is not PID 1 of a storbed guest runs
+// on somebody's host, whose caches are not ours to drop.
+AgentPlace PlaceOf(const std::string& layer);
+
+// Brings the target's page cache into the requested state (PrepareCache, with `layer`
+// saying where the agent runs). Returns the time it took and what it did, the scope
+// named in the steps. Throws JobError.
+Prepared PrepareTarget(const PrepareRequest& request, const std::string& layer);
 
 // Runs spec (preparing the cache first as spec.cache says, timed separately into
 // prepare_s). `layer` labels result.block: "guest block layer" in a guest, "host

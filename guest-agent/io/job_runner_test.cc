@@ -66,6 +66,11 @@ TEST_F(JobRunnerTest, ColdDirectReadReachesTheBlockDevice) {
   const JobResult r = RunJob(spec, "host device");
   EXPECT_EQ(r.ios, kSize / 4096);
   EXPECT_NE(r.prepare_steps.find("fadvise(DONTNEED)"), std::string::npos) << r.prepare_steps;
+  // Buggy: "sync, drop_caches=3, ..." on the host, every tenant's cache emptied.
+  EXPECT_EQ(r.prepare_steps.find("drop_caches"), std::string::npos) << r.prepare_steps;
+  EXPECT_EQ(r.cache_scope, "target");
+  EXPECT_GE(r.cached_fraction, 0);
+  EXPECT_LT(r.cached_fraction, 0.05) << "what mincore found left of the target";
   EXPECT_GT(r.prepare_s, 0);
   if (!r.block.available) GTEST_SKIP() << "no block stats here: " << r.block.reason;
   EXPECT_FALSE(r.block.device.empty());
@@ -317,11 +322,24 @@ TEST_F(JobRunnerTest, MmapRemapsAreNotedAndBufferedLibaioWarns) {
 }
 
 TEST_F(JobRunnerTest, PrepareTargetKeepDoesNothing) {
-  const Prepared p = PrepareTarget({.target = path_, .cache = CacheState::Keep});
+  const Prepared p = PrepareTarget({.target = path_, .cache = CacheState::Keep}, "host device");
   EXPECT_EQ(p.target, path_);
   EXPECT_EQ(p.steps, "none");
-  EXPECT_THROW(PrepareTarget({.target = dir_.path() + "/missing", .cache = CacheState::Cold}),
-               JobError);
+  EXPECT_THROW(
+      PrepareTarget({.target = dir_.path() + "/missing", .cache = CacheState::Cold}, "host device"),
+      JobError);
+}
+
+TEST_F(JobRunnerTest, PrepareTargetOnTheHostNamesItsScope) {
+  const Prepared p = PrepareTarget({.target = path_, .cache = CacheState::Cold}, "host device");
+  EXPECT_EQ(p.steps.find("drop_caches"), std::string::npos) << p.steps;
+  EXPECT_NE(p.steps.find("; dropped: target"), std::string::npos) << p.steps;
+}
+
+TEST(PlaceOfTest, OnlyTheGuestLayerIsAGuest) {
+  EXPECT_EQ(PlaceOf(kGuestBlockLayer), AgentPlace::Guest);
+  EXPECT_EQ(PlaceOf(kHostDeviceLayer), AgentPlace::Host);
+  EXPECT_EQ(PlaceOf("something else"), AgentPlace::Host) << "unknown places are somebody's host";
 }
 
 }  // namespace

@@ -199,8 +199,8 @@ std::vector<FieldSpec> JobSection() {
     if (!row.spec.in_scenario) continue;
     if (&row == &JobRow(&JobSpec::cache))
       out.push_back(Spec("job", "invalidate", FieldType::Bool, "true", 0, 0, "",
-                         "Cold start before the job: sync, drop_caches, POSIX_FADV_DONTNEED "
-                         "(timed separately). fio's bool for cache cold (true) or keep (false)."));
+                         "Cold start before the job (timed separately): fio's bool for cache "
+                         "cold (true) or keep (false)."));
     out.push_back(row.spec);
   }
   return out;

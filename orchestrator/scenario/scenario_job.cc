@@ -76,10 +76,12 @@ void ApplyInvalidate(JobSpec& spec, const json& j, const json& given,
     const bool invalidate = j["invalidate"];
     if (!given.contains(cache)) {
       spec.cache = invalidate ? CacheState::Cold : CacheState::Keep;
-    } else if (invalidate != (spec.cache == CacheState::Cold)) {
+    } else if (invalidate !=
+               (spec.cache == CacheState::Cold || spec.cache == CacheState::ColdGlobal)) {
       fail("invalidate", std::string("invalidate ") + (invalidate ? "true" : "false") +
                              " contradicts " + cache + " \"" + ToString(spec.cache) +
-                             "\" (invalidate true means " + cache + " \"cold\"): give one of them");
+                             "\" (invalidate true means " + cache + " \"cold\" or \"cold-global\"): give one of "
+                             "them");
     }
   }
   const std::string fraction = Key(&JobSpec::cached_fraction);

@@ -296,7 +296,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: jobs[0].cached_fraction: value 1.5 is out of range [0, 1]"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "cache": "keep", "invalidate": true}]})",
                 "bad.json: jobs[0].invalidate: invalidate true contradicts cache \"keep\" "
-                "(invalidate true means cache \"cold\"): give one of them"},
+                "(invalidate true means cache \"cold\" or \"cold-global\"): give one of them"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rwmixread": 70}]})",
                 "bad.json: jobs[0].rwmixread: applies to rw \"mixed\" only (rw is \"read\")"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "mixed", "rwmixread": 101}]})",

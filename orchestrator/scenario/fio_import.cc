@@ -187,11 +187,67 @@ void ApplyRwSkip(const Option& rw_skip, json& job, Problems& p) {
   }
 }
 
-// The rules that need the whole job: fadvise_hint=1, and runtime without time_based.
-void FinishJob(const std::string& name, bool time_based, json& job, Problems& p,
-               std::vector<std::string>& notes) {
+// fio's loops and number_ios, kept until the whole job is known.
+struct Passes {
+  std::optional<Option> loops;
+  std::optional<Option> number_ios;
+};
+
+// number_ios=N stops after N IOs: N blocks of bs bytes (fio stops at whichever of io_size
+// and number_ios comes first).
+void ApplyNumberIos(const Option& o, json& job, Problems& p) {
+  const auto n = Integer(o, p);
+  if (!n) return;
+  if (*n < 1) {
+    p.Add(o.line, "option 'number_ios': must be at least 1, got '" + o.value + "'");
+    return;
+  }
+  const uint64_t bytes = uint64_t(*n) * job.value("bs", uint64_t{4096});
+  const uint64_t io_size = job.value("io_size", uint64_t{0});
+  job["io_size"] = io_size == 0 ? bytes : std::min(io_size, bytes);
+}
+
+// loops=N runs the job N times over its region. Without invalidation between the passes
+// that is N regions' worth of IO: io_size N x size. With invalidate=1 (fio's default)
+// fio drops the cache before every pass, which storbed cannot do yet: refused rather
+// than measured on a warm cache after the first pass.
+void ApplyLoops(const Option& o, bool time_based, json& job, Problems& p,
+                std::vector<std::string>& notes, const std::string& name) {
+  const auto n = Integer(o, p);
+  if (!n) return;
+  if (*n < 1) {
+    p.Add(o.line, "option 'loops': must be at least 1, got '" + o.value + "'");
+    return;
+  }
+  if (*n == 1) return;
+  if (time_based) {
+    notes.push_back(p.path() + ": " + name + ": loops ignored with time_based (runtime decides)");
+    return;
+  }
+  if (job.value("invalidate", true)) {
+    p.Add(o.line, "option 'loops': loops=" + o.value +
+                      " with invalidate=1 (fio's default) drops the cache before every pass, "
+                      "which storbed does not do yet; give invalidate=0 to run the passes on "
+                      "the cache the first pass leaves");
+    return;
+  }
+  const uint64_t pass = job.value("io_size", job.value("size", uint64_t{0}));
+  if (pass == 0) {
+    p.Add(o.line, "option 'loops': needs size (or io_size): storbed turns loops=" + o.value +
+                      " into io_size " + o.value + " x size");
+    return;
+  }
+  job["io_size"] = pass * uint64_t(*n);
+}
+
+// The rules that need the whole job: fadvise_hint=1, loops, number_ios, and runtime
+// without time_based.
+void FinishJob(const std::string& name, bool time_based, const Passes& passes, json& job,
+               Problems& p, std::vector<std::string>& notes) {
   if (job.value("fadvise_hint", "") == "fio-1")
     job["fadvise_hint"] = job.value("pattern", "sequential") == "random" ? "random" : "sequential";
+  if (passes.loops) ApplyLoops(*passes.loops, time_based, job, p, notes, name);
+  if (passes.number_ios) ApplyNumberIos(*passes.number_ios, job, p);
   if (job.contains("runtime") && !time_based && !job.contains("io_size") &&
       job.value("pattern", "sequential") != "random") {
     // fio without time_based stops after one pass; storbed's runtime loops like time_based.
@@ -226,6 +282,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
   json job = {{"name", name}, {"direct", false}};  // fio's default is buffered IO
   std::optional<Option> rw_skip;
   bool time_based = false;
+  Passes passes;
   std::map<std::string, bool> pvsync2_flags;
   int pvsync2_line = 0;
   for (const auto& [key, o] : last) {
@@ -245,6 +302,14 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       if (auto s = Seconds(o, p)) job["runtime"] = *s;
     } else if (key == "time_based") {
       time_based = ParseBool(o, p);
+    } else if (key == "loops") {
+      passes.loops = o;
+    } else if (key == "number_ios") {
+      passes.number_ios = o;
+    } else if (key == "stonewall" || key == "wait_for_previous" || key == "thread") {
+      // storbed runs a scenario's jobs one after another, each in the agent's threads.
+      notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option '" + key +
+                      "' ignored (storbed runs jobs one at a time, in order, as threads)");
     } else if (key == "fadvise_hint") {
       MapFadvise(o, job, p);
     } else if (key == "iodepth_batch_complete_min" || key == "iodepth_batch_complete" ||
@@ -267,7 +332,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
   }
   if (rw_skip) ApplyRwSkip(*rw_skip, job, p);
   ApplyPvsync2Flags(pvsync2_flags, job, p, pvsync2_line);
-  FinishJob(name, time_based, job, p, notes);
+  FinishJob(name, time_based, passes, job, p, notes);
   return job;
 }
 

@@ -86,6 +86,53 @@ TEST(FioImportTest, UnsupportedOptionsAreListedInOneLine) {
   }
 }
 
+// Seed 000's job lines (fio's cache-invalidation PR), as a job file.
+constexpr const char* kSeed000Global =
+    "[global]\nstonewall\nthread\nsize=1G\nfilename=fio.tmp\nbs=4k\n"
+    "[create]\nrw=write\n"
+    "[cached]\nrw=read\nloops=2\ninvalidate=0\n";
+
+TEST(FioImportTest, Seed000CachedLoopsAreTwoPassesOnAKeptCache) {
+  const auto f = ImportFio(kSeed000Global, "seed000.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 2u);
+  const JobSpec& cached = f.scenario.jobs[1];
+  EXPECT_EQ(cached.size, 1ull << 30);
+  EXPECT_EQ(cached.io_limit, 2ull << 30) << "loops=2: two passes over the 1 GiB region";
+  EXPECT_EQ(cached.cache, CacheState::Keep);
+  EXPECT_EQ(f.scenario.jobs[0].io_limit, 0u) << "create has no loops: one pass";
+  int ignored = 0;
+  for (const auto& note : f.notes)
+    if (note.find("option 'stonewall' ignored") != std::string::npos ||
+        note.find("option 'thread' ignored") != std::string::npos)
+      ++ignored;
+  EXPECT_EQ(ignored, 4) << "stonewall and thread, noted once per job";
+}
+
+TEST(FioImportTest, LoopsWithInvalidateAreRefusedUntilEachPassExists) {
+  try {
+    ImportFio(std::string(kSeed000Global) + "[invalidated]\nrw=read\nloops=2\ninvalidate=1\n",
+              "seed000.fio", kNvme);
+    FAIL() << "accepted: every pass after the first would read a warm cache";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("seed000.fio:15: option 'loops': loops=2 with "
+                                         "invalidate=1"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(ImportFio("[a]\nrw=read\nloops=2\ninvalidate=0\n", "j.fio", kNvme),
+               ScenarioError)
+      << "loops without size";
+}
+
+TEST(FioImportTest, NumberIosIsBlocksOfBsAndTheSmallerLimitWins) {
+  const auto f = ImportFio(
+      "[a]\nrw=randread\nbs=16k\nnumber_ios=3\n[b]\nrw=read\nio_size=8k\nnumber_ios=5\n",
+      "j.fio", kNvme);
+  EXPECT_EQ(f.scenario.jobs[0].io_limit, 3u * 16384);
+  EXPECT_EQ(f.scenario.jobs[1].io_limit, 8192u);
+  EXPECT_THROW(ImportFio("[a]\nnumber_ios=0\n", "j.fio", kNvme), ScenarioError);
+}
+
 TEST(FioImportTest, NumjobsMapsToThreadsSharingTheRegion) {
   const auto f = ImportFio("[a]\nrw=randread\nbs=4k\nnumjobs=4\n", "j.fio", kNvme);
   ASSERT_EQ(f.scenario.jobs.size(), 1u);

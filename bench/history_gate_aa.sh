@@ -26,7 +26,7 @@ for ((n = 1; n <= nights + 3; n++)); do
     code=$?
     count[$code]=$((${count[$code]:-0} + 1))
     echo "night $n: gate exit $code $(grep -o 'p50_us .*' "$work/gate$n.txt" | head -1 | tr -s ' ')"
-    grep -E ' worse|widens' "$work/gate$n.txt" | sed 's/^/    /'
+    grep -E 'widens| worse( |$)' "$work/gate$n.txt" | sed 's/^/    /'
   fi
 done
 echo "$nights gates in $(($(date +%s) - start)) s:" \

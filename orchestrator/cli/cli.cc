@@ -14,6 +14,7 @@
 #include "cli/compare_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
+#include "cli/verdict_options.h"
 #include "execute/input_checks.h"
 #include "execute/runner.h"
 #include "history/nightly_series.h"
@@ -65,7 +66,7 @@ int Run(const RunOptions& options) {
     std::cerr << "storbed: interrupted; finished runs are in " << options.out_dir
               << "/results.json, the rest are marked skipped (interrupted); report: "
               << options.out_dir << "/report.txt\n";
-    return 130;
+    return kExitInterrupted;
   }
   if (!outcome.failures.empty()) {
     for (const auto& f : outcome.failures) std::cerr << "storbed: run " << f << "\n";
@@ -218,33 +219,25 @@ int Report(const ReportArgs& args, bool format_given) {
   return 0;
 }
 
+// The errors that mean the input was bad, whichever part of storbed found them.
+bool IsBadInput(const std::exception& e) {
+  return dynamic_cast<const std::invalid_argument*>(&e) ||
+         dynamic_cast<const ScenarioError*>(&e) || dynamic_cast<const OutDirError*>(&e) ||
+         dynamic_cast<const ResultsFileError*>(&e) || dynamic_cast<const InputFileError*>(&e);
+}
+
 // Runs a command and maps what it throws to storbed's exit codes: 2 for bad input, 130
 // for Ctrl-C (after saying where the finished runs are), 1 for anything else.
 int WithExitCodes(const std::string& out_dir, const std::function<int()>& command) {
   try {
     return command();
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
-  } catch (const ScenarioError& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
-  } catch (const OutDirError& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
-  } catch (const ResultsFileError& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
-  } catch (const InputFileError& e) {
-    std::cerr << "storbed: " << e.what() << "\n";
-    return 2;
   } catch (const InterruptedError& e) {
     std::cerr << "storbed: interrupted; finished runs are in " << out_dir
               << "/results.json\n";
-    return 130;
+    return kExitInterrupted;
   } catch (const std::exception& e) {
     std::cerr << "storbed: " << e.what() << "\n";
-    return 1;
+    return IsBadInput(e) ? kExitBadInput : 1;
   }
   return 1;
 }
@@ -314,8 +307,9 @@ int RunMain(int argc, char** argv) {
       if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
       InstallInterruptHandlers();
       const int exit = Run(run);
-      // Only whole runs reach the history: an interrupted one (130) does not.
-      if (!history_db.empty() && exit != 130) AppendRunToHistory(history_db, run.out_dir, std::cerr);
+      // Only whole runs reach the history: an interrupted one does not.
+      if (!history_db.empty() && exit != kExitInterrupted)
+        AppendRunToHistory(history_db, run.out_dir, std::cerr);
       return exit;
     }
     if (*build_cmd) {

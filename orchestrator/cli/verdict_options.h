@@ -16,6 +16,8 @@ class App;
 namespace storbed {
 
 inline constexpr int kExitBadInput = 2, kExitWorse = 4, kExitNotComparable = 5;
+// Ctrl-C: 128 + SIGINT, as a shell reports it.
+inline constexpr int kExitInterrupted = 130;
 
 struct VerdictArgs {
   double alpha = 0.01;

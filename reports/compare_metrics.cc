@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "reports/cells.h"
+
 namespace storbed {
 namespace {
 
@@ -92,6 +94,15 @@ std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records)
   for (const std::string& layer : layers) metrics.push_back(Rung(layer));
   for (const std::string& layer : layers) metrics.push_back(RungLatency(layer));
   return metrics;
+}
+
+std::map<std::string, std::vector<double>> ValuesByCell(const std::vector<RunRecord>& records,
+                                                        const CompareMetric& m) {
+  std::map<std::string, std::vector<double>> out;
+  for (const RunRecord& r : records)
+    if (r.status == RunStatus::Ok && r.result)
+      if (const auto v = m.value(r)) out[CellOf(r)].push_back(*v);
+  return out;
 }
 
 }  // namespace storbed

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ struct CompareMetric {
 // The job-level metrics, then per ladder rung the records carry its depth (no direction)
 // and its mean latency (lower is better).
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records);
+
+// Per cell (CellOf), `m`'s values in the measured runs of `records` (ok, with a result),
+// as the history stores them.
+std::map<std::string, std::vector<double>> ValuesByCell(const std::vector<RunRecord>& records,
+                                                        const CompareMetric& m);
 
 // The guest/bare-metal ratio of IOPS (one sample per repeat), judged beside the rest.
 inline constexpr const char* kGuestOverBareMetric = "iops guest/bare-metal";

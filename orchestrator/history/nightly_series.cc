@@ -43,25 +43,11 @@ void FindChanges(std::vector<HistorySeries>& series) {
   }
 }
 
-// Per cell of `records` (measured runs only) the values of `metric`, as Import stores them.
-std::map<std::string, std::vector<double>> ValuesOf(const std::vector<RunRecord>& records,
-                                                    const std::string& metric) {
-  std::map<std::string, std::vector<double>> out;
-  for (const CompareMetric& m : CompareMetrics(records)) {
-    if (m.name != metric) continue;
-    for (const RunRecord& r : records)
-      if (r.status == RunStatus::Ok && r.result)
-        if (const auto v = m.value(r)) out[CellOf(r)].push_back(*v);
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<HistorySeries> NightlySeries(HistoryStore& store,
-                                         const std::vector<HistorySession>& sessions,
-                                         const std::string& metric,
-                                         const std::string& cell_pattern) {
+// Per cell matching `cell_pattern`, `metric` over `sessions` (one night each); neither
+// environment changes nor change points are marked yet.
+std::vector<HistorySeries> CellSeries(HistoryStore& store,
+                                      const std::vector<HistorySession>& sessions,
+                                      const std::string& metric, const std::string& cell_pattern) {
   std::vector<int64_t> ids;
   std::map<int64_t, size_t> night_of;
   for (const auto& s : sessions) {
@@ -79,13 +65,21 @@ std::vector<HistorySeries> NightlySeries(HistoryStore& store,
     }
     s.nights[night_of[p.session_id]].values.push_back(p.value);
   }
+  std::vector<HistorySeries> out;
+  for (auto& [cell, s] : cells) out.push_back(std::move(s));
+  return out;
+}
+
+}  // namespace
+
+std::vector<HistorySeries> NightlySeries(HistoryStore& store,
+                                         const std::vector<HistorySession>& sessions,
+                                         const std::string& metric,
+                                         const std::string& cell_pattern) {
   std::vector<std::string> classes;
   for (const HistorySession& session : sessions) classes.push_back(session.fingerprint_class);
-  std::vector<HistorySeries> out;
-  for (auto& [cell, s] : cells) {
-    MarkEnvironmentChanges(s.nights, classes);
-    out.push_back(std::move(s));
-  }
+  std::vector<HistorySeries> out = CellSeries(store, sessions, metric, cell_pattern);
+  for (HistorySeries& s : out) MarkEnvironmentChanges(s.nights, classes);
   FindChanges(out);
   return out;
 }
@@ -116,28 +110,28 @@ HistoryView LoadHistoryView(const std::string& db, const std::string& dir,
     }
   }
   if (!view.tonight_imported) classes.push_back(FingerprintClass(manifest));
+  const std::string revision = manifest.value("environment", nlohmann::json::object())
+                                   .value("storbed.git_revision", "unknown");
   std::set<std::string> cells;
   for (const RunRecord& r : records)
     if (r.status == RunStatus::Ok) cells.insert(CellOf(r));
-  for (const std::string metric : {"iops", "p50_us", "p99_us"}) {
-    std::vector<HistorySeries> series = NightlySeries(store, sessions, metric);
+  for (const CompareMetric& m : CompareMetrics(records)) {
+    if (m.name != "iops" && m.name != "p50_us" && m.name != "p99_us") continue;
+    std::vector<HistorySeries> series = CellSeries(store, sessions, m.name, "");
     std::map<std::string, std::vector<double>> tonight_values;
-    if (!view.tonight_imported) tonight_values = ValuesOf(records, metric);
+    if (!view.tonight_imported) tonight_values = ValuesByCell(records, m);
     for (const std::string& cell : cells) {
       auto it = std::find_if(series.begin(), series.end(),
                              [&](const HistorySeries& s) { return s.cell == cell; });
       HistorySeries s;
       if (it != series.end()) s = std::move(*it);
       s.cell = cell;
-      s.metric = metric;
-      s.changes.clear();  // found again below, over the nights as drawn
+      s.metric = m.name;
       if (s.nights.empty())
         for (const HistorySession& session : sessions) s.nights.push_back(NightOf(session));
       if (view.tonight_imported) {
         s.nights.back().tonight = true;
       } else {
-        const std::string revision = manifest.value("environment", nlohmann::json::object())
-                                         .value("storbed.git_revision", "unknown");
         HistoryNight night{tonight, manifest.value("started_at", ""), revision, {}, true};
         night.values = tonight_values[cell];
         s.nights.push_back(night);

@@ -7,8 +7,10 @@
 
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 namespace storbed {
@@ -128,6 +130,15 @@ void ChildProcess::Terminate(std::chrono::milliseconds grace) {
   // SIGKILL cannot be ignored, but a process in uninterruptible IO sleep (a stuck host
   // device) only dies when the IO returns; give it a while rather than block forever.
   WaitFor(std::chrono::seconds(10));
+}
+
+std::string ProgramPath(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (access((dir + "/" + program).c_str(), X_OK) == 0) return dir + "/" + program;
+  return "";
 }
 
 }  // namespace storbed

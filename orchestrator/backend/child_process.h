@@ -52,6 +52,10 @@ class ChildProcess {
   std::unique_ptr<Impl> impl_;
 };
 
+// The path Start would run for `program`: itself when it holds a '/', else the first
+// executable of that name in PATH (/usr/bin:/bin when PATH is unset); "" when none is.
+std::string ProgramPath(const std::string& program);
+
 // Describes a waitpid() status like ExitDescription does.
 std::string DescribeWaitStatus(int status);
 

@@ -132,5 +132,13 @@ TEST_F(ChildProcessTest, ExitStatusZeroIsSuccess) {
   EXPECT_TRUE(p.ExitedSuccessfully());
 }
 
+TEST(ProgramPathTest, FindsABareNameInPathAndKeepsAPathAsGiven) {
+  const std::string sh = ProgramPath("sh");
+  ASSERT_FALSE(sh.empty());
+  EXPECT_EQ(access(sh.c_str(), X_OK), 0) << sh;
+  EXPECT_EQ(ProgramPath("./relative/prog"), "./relative/prog");
+  EXPECT_EQ(ProgramPath("storbed-no-such-program"), "");
+}
+
 }  // namespace
 }  // namespace storbed

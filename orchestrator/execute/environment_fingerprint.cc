@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "backend/child_process.h"
 #include "execute/host_info.h"
 #include "images/sha256.h"
 #include "version.h"
@@ -67,15 +67,6 @@ std::string FileSha256(const std::string& path) {
   return h.FinalHex();
 }
 
-// The program's path as execvp would find it.
-std::string InPath(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  std::stringstream path(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-  for (std::string dir; std::getline(path, dir, ':');)
-    if (access((dir + "/" + program).c_str(), X_OK) == 0) return dir + "/" + program;
-  return "";
-}
-
 // The block device holding `dir` (its whole disk for a partition) and how it is set up.
 void AddBackingDevice(const FingerprintSources& s, nlohmann::json& f) {
   struct stat st {};
@@ -121,7 +112,7 @@ nlohmann::json EnvironmentFingerprint(const FingerprintSources& s) {
       {"memory.total", OrUnknown(ReadFirstLine(s.proc_root + "/meminfo"))},
       {"storbed.git_revision", kGitRevision},
   };
-  const std::string qemu = InPath(s.qemu_binary);
+  const std::string qemu = ProgramPath(s.qemu_binary);
   f["qemu.binary_sha256"] = OrUnknown(qemu.empty() ? "" : FileSha256(qemu));
   AddBackingDevice(s, f);
   // "0.52 0.58 0.59 2/345 6789": load, then runnable/all scheduling entities (us included).

@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <linux/magic.h>
 #include <map>
 #include <set>
 
+#include "backend/child_process.h"
 #include "backend/disk_driver.h"
 #include "execute/backing_leases.h"
 #include "execute/device_in_use.h"
@@ -109,21 +109,6 @@ void CheckFreeSpace(const Scenario& s, const RunOptions& o) {
              GiB(kWorkDirMarginBytes) + "), which has " + GiB(free_bytes) + " free");
 }
 
-// A bare name is looked up in PATH, as starting the agent does.
-std::string ResolveInPath(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    const size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return name;
-}
-
 }  // namespace
 
 std::string BackingPathProblem(const std::string& path) {
@@ -143,7 +128,10 @@ std::string BackingPathProblem(const std::string& path) {
 }
 
 void CheckRunInputs(const Scenario& s, const RunOptions& o) {
-  if (const std::string why = StaticAgentProblem(ResolveInPath(o.agent_path)); !why.empty())
+  // A bare name is looked up in PATH, as starting the agent does.
+  const std::string found = ProgramPath(o.agent_path);
+  if (const std::string why = StaticAgentProblem(found.empty() ? o.agent_path : found);
+      !why.empty())
     throw ScenarioError("--agent " + o.agent_path + ": " + why);
   bool writes = false;
   for (const auto& j : s.jobs) writes |= j.rw != Direction::Read;

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -16,17 +15,8 @@ namespace storbed::testing {
 
 // The chromium binary from PATH, "" when it is not installed.
 inline std::string ChromiumPath() {
-  namespace fs = std::filesystem;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  for (size_t start = 0; start <= dirs.size();) {
-    const size_t colon = std::min(dirs.find(':', start), dirs.size());
-    for (const char* name : {"chromium", "chromium-browser"}) {
-      const fs::path candidate = fs::path(dirs.substr(start, colon - start)) / name;
-      if (!candidate.parent_path().empty() && fs::exists(candidate)) return candidate.string();
-    }
-    start = colon + 1;
-  }
+  for (const char* name : {"chromium", "chromium-browser"})
+    if (std::string path = ProgramPath(name); !path.empty()) return path;
   return "";
 }
 

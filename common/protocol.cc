@@ -1,5 +1,7 @@
 #include "protocol.h"
 
+#include <iterator>
+
 namespace storbed {
 namespace {
 
@@ -37,6 +39,7 @@ json Body(const Message& m) {
           },
           [](const ShutdownRequest&) { return json::object(); },
           [](const ShutdownAck&) { return json::object(); },
+          [](const Heartbeat& h) { return json{{"elapsed_s", h.elapsed_s}}; },
       },
       m);
 }
@@ -65,14 +68,17 @@ Message FromBody(const std::string& type, const json& j) {
                       j.value("raw", std::string())};
   if (type == "shutdown") return ShutdownRequest{};
   if (type == "shutdown_ack") return ShutdownAck{};
+  if (type == "heartbeat") return Heartbeat{j.at("elapsed_s").get<double>()};
   throw std::invalid_argument("unknown message type '" + type + "'");
 }
 
 }  // namespace
 
 std::string MessageType(const Message& m) {
-  static const char* const kNames[] = {"hello",  "hello_reply", "prepare", "prepared",    "run",
-                                       "result", "error",       "shutdown", "shutdown_ack"};
+  static const char* const kNames[] = {"hello",    "hello_reply",  "prepare",  "prepared",
+                                       "run",      "result",       "error",    "shutdown",
+                                       "shutdown_ack", "heartbeat"};
+  static_assert(std::size(kNames) == std::variant_size_v<Message>);
   return kNames[m.index()];
 }
 

@@ -1,15 +1,18 @@
 // The agent protocol: JSON lines over the virtio-serial port (or a pipe for the
 // bare-metal agent). The host sends requests, the agent answers each with exactly one
 // reply, so neither side ever writes unasked (a virtio port drops or blocks writes
-// while the host end is closed).
+// while the host end is closed). While it works on a request the agent also writes a
+// `heartbeat` every kHeartbeatPeriod: the host is waiting then, and the heartbeats let it
+// tell a long job from a hung guest or QEMU within seconds.
 //
 //   host -> agent: hello, prepare, run, shutdown
-//   agent -> host: hello_reply, prepared, result, error, shutdown_ack
+//   agent -> host: hello_reply, prepared, result, error, shutdown_ack; heartbeat
 //
 // Every message carries "type" and "v" (kProtocolVersion). An unknown type, a wrong
 // version or a malformed line is answered with `error`, never a crash.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -23,7 +26,10 @@
 
 namespace storbed {
 
-inline constexpr int kProtocolVersion = 1;
+// 2: the agent sends heartbeats while it works on a request.
+inline constexpr int kProtocolVersion = 2;
+// How often the agent says it is still working on a request.
+inline constexpr std::chrono::milliseconds kHeartbeatPeriod{2000};
 // The virtio-serial port name the agent looks for under /sys/class/virtio-ports/*/name.
 inline constexpr const char* kAgentPortName = "org.storbed.agent.0";
 
@@ -73,9 +79,13 @@ struct ErrorReply {
 };
 struct ShutdownRequest {};
 struct ShutdownAck {};
+// Not a reply: the agent is still working on the request it was given.
+struct Heartbeat {
+  double elapsed_s = 0;  // since the request arrived
+};
 
 using Message = std::variant<HelloRequest, HelloReply, PrepareRequest, Prepared, RunRequest,
-                             ResultReply, ErrorReply, ShutdownRequest, ShutdownAck>;
+                             ResultReply, ErrorReply, ShutdownRequest, ShutdownAck, Heartbeat>;
 
 // A line that is not a valid message. `raw` is the line as received.
 class ProtocolError : public std::runtime_error {

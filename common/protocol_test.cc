@@ -75,7 +75,7 @@ TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {
 TEST(ProtocolTest, EveryTypeNameRoundTrips) {
   const Message all[] = {HelloRequest{}, PrepareRequest{"/dev/vda", CacheState::Cold},
                          Prepared{"/dev/vda", 0.5, "sync"}, ErrorReply{"bad", "run", "x"},
-                         ShutdownRequest{}, ShutdownAck{}};
+                         ShutdownRequest{}, ShutdownAck{}, Heartbeat{2.5}};
   for (const auto& m : all) EXPECT_EQ(MessageType(DecodeMessage(EncodeMessage(m))), MessageType(m));
 }
 
@@ -100,17 +100,17 @@ INSTANTIATE_TEST_SUITE_P(
     Malformed, ProtocolRejects,
     testing::Values(Bad{"", "malformed JSON"}, Bad{"{\"type\":\"hello\"", "malformed JSON"},
                     Bad{"[1,2]", "message is not a JSON object"},
-                    Bad{"{\"v\":1}", "message has no string field 'type'"},
+                    Bad{"{\"v\":2}", "message has no string field 'type'"},
                     Bad{"{\"type\":\"hello\"}", "message has no integer field 'v'"},
-                    Bad{"{\"type\":\"hello\",\"v\":2}", "protocol version 2 is not supported"},
-                    Bad{"{\"type\":\"reboot\",\"v\":1}", "bad 'reboot' message: unknown message type"},
-                    Bad{"{\"type\":\"run\",\"v\":1}", "bad 'run' message"},
-                    Bad{"{\"type\":\"run\",\"v\":1,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"hello\",\"v\":1}", "protocol version 1 is not supported"},
+                    Bad{"{\"type\":\"reboot\",\"v\":2}", "bad 'reboot' message: unknown message type"},
+                    Bad{"{\"type\":\"run\",\"v\":2}", "bad 'run' message"},
+                    Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"spiral\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: unknown pattern 'spiral' (allowed: sequential, random, "
                         "gappy, strided)"},
-                    Bad{"{\"type\":\"run\",\"v\":1,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: bs must be a nonzero multiple of 512"}),

@@ -5,6 +5,7 @@
 #include "bdev_holder.h"
 #include "device_info.h"
 #include "fs_mount.h"
+#include "heartbeat.h"
 #include "system_info.h"
 #include "version.h"
 
@@ -65,7 +66,12 @@ ServeEnd Server::Serve(LineChannel& channel) {
     // Blank lines carry no request, so they get no reply (a host may send one to
     // flush a half-written line after reconnecting).
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const Message reply = Answer(line);
+    Message reply;
+    {
+      HeartbeatWriter heartbeat([&channel](const std::string& beat) { channel.WriteLine(beat); },
+                                options_.heartbeat_period);
+      reply = Answer(line);
+    }
     channel.WriteLine(EncodeMessage(reply));
     if (std::holds_alternative<ShutdownAck>(reply)) return ServeEnd::Shutdown;
   }

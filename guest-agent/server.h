@@ -2,6 +2,7 @@
 // exactly one reply line, and keeps serving after any error until `shutdown`.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -39,6 +40,8 @@ struct ServerHooks {
 struct ServerOptions {
   std::string layer = kHostLayer;           // passed to every RunJob and PrepareTarget
   std::vector<std::string> modules_loaded;  // reported in hello_reply
+  // A heartbeat line goes out this often while a request is being answered.
+  std::chrono::milliseconds heartbeat_period = kHeartbeatPeriod;
   ServerHooks hooks;
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <future>
 #include <thread>
 
@@ -16,6 +17,7 @@ namespace {
 struct FakeRunner {
   std::vector<std::string> calls;
   std::string error;  // when set, run() throws JobError with this text
+  std::chrono::milliseconds takes{0};  // how long each run takes
 };
 
 ServerOptions FakeOptions(FakeRunner& runner) {
@@ -28,6 +30,7 @@ ServerOptions FakeOptions(FakeRunner& runner) {
   };
   options.hooks.run = [&runner](const JobSpec& spec, const std::string& layer) {
     runner.calls.push_back("run " + spec.name + " @ " + layer);
+    std::this_thread::sleep_for(runner.takes);
     if (!runner.error.empty()) throw JobError(runner.error);
     JobResult result;
     result.job = spec.name;
@@ -69,7 +72,9 @@ class ServerTest : public ::testing::Test {
   void StartServer() {
     serving_ = std::async(std::launch::async, [this] {
       LineChannel channel(UniqueFd(::dup(agent_fd_.get())), "host", AgentChannelOptions());
-      Server server(FakeOptions(runner_));
+      ServerOptions options = FakeOptions(runner_);
+      options.heartbeat_period = heartbeat_period_;
+      Server server(options);
       return server.Serve(channel);
     });
   }
@@ -89,6 +94,7 @@ class ServerTest : public ::testing::Test {
   }
 
   FakeRunner runner_;
+  std::chrono::milliseconds heartbeat_period_ = kHeartbeatPeriod;
   UniqueFd host_fd_, agent_fd_;
   std::unique_ptr<LineChannel> host_;
   std::future<ServeEnd> serving_;
@@ -107,9 +113,36 @@ TEST_F(ServerTest, HelloReportsVersionKernelDevicesClockAndModules) {
   EXPECT_EQ(hello.modules_loaded, (std::vector<std::string>{"virtio_blk", "nvme"}));
 }
 
+TEST_F(ServerTest, ALongRunSendsHeartbeatsBeforeItsOneResult) {
+  runner_.takes = std::chrono::milliseconds(450);
+  heartbeat_period_ = std::chrono::milliseconds(100);
+  StartServer();
+  JobSpec job;
+  job.name = "slow";
+  host_->WriteLine(EncodeMessage(RunRequest{job}));
+  std::vector<double> beats;
+  Message reply;
+  for (;;) {
+    std::string line;
+    ASSERT_EQ(host_->ReadLine(&line), LineChannel::ReadStatus::kLine);
+    reply = DecodeMessage(line);
+    const auto* beat = std::get_if<Heartbeat>(&reply);
+    if (!beat) break;
+    beats.push_back(beat->elapsed_s);
+  }
+  ASSERT_TRUE(std::holds_alternative<ResultReply>(reply)) << EncodeMessage(reply);
+  // 450 ms at one beat per 100 ms: four, give or take a slow thread start.
+  EXPECT_GE(beats.size(), 2u);
+  EXPECT_LE(beats.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(beats.begin(), beats.end()));
+  EXPECT_GT(beats.front(), 0.05);
+  // A quick request after it gets its reply and no heartbeat.
+  EXPECT_TRUE(std::holds_alternative<HelloReply>(Ask(EncodeMessage(HelloRequest{}))));
+}
+
 TEST_F(ServerTest, UnknownTypeIsAnErrorWithTheRawLine) {
   StartServer();
-  const std::string line = R"({"type":"dance","v":1})";
+  const std::string line = R"({"type":"dance","v":2})";
   const ErrorReply error = AskForError(line);
   EXPECT_EQ(error.raw, line);
   EXPECT_EQ(error.request_type, "");

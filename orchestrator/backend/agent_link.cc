@@ -1,6 +1,19 @@
 #include "backend/agent_link.h"
 
+#include <cstdio>
+
 namespace storbed {
+namespace {
+
+// "12 s", or "0.3 s" for a limit under a second (tests).
+std::string SecondsText(std::chrono::milliseconds ms) {
+  if (ms.count() % 1000 == 0) return std::to_string(ms.count() / 1000) + " s";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", ms.count() / 1000.0);
+  return text;
+}
+
+}  // namespace
 
 AgentTimeoutError::AgentTimeoutError(const std::string& request_type,
                                      std::chrono::milliseconds timeout)
@@ -8,6 +21,15 @@ AgentTimeoutError::AgentTimeoutError(const std::string& request_type,
                          std::to_string(timeout.count()) + " ms"),
       request_type_(request_type),
       timeout_(timeout) {}
+
+AgentSilentError::AgentSilentError(const std::string& request_type,
+                                   std::chrono::milliseconds silence, int heartbeats_before)
+    : std::runtime_error("the agent sent nothing for " + SecondsText(silence) +
+                         " while answering " + request_type + " (it sends a heartbeat every " +
+                         SecondsText(kHeartbeatPeriod) + "; " +
+                         std::to_string(heartbeats_before) +
+                         " came before the silence): the guest or its QEMU hangs"),
+      request_type_(request_type) {}
 
 bool IsReplyType(const Message& m) {
   return std::holds_alternative<HelloReply>(m) || std::holds_alternative<Prepared>(m) ||
@@ -47,29 +69,51 @@ Message AgentLink::Call(const Message& request, std::chrono::milliseconds timeou
   const std::string out = EncodeMessage(request);
   Record("out", out);
   std::string line;
-  LineChannel::ReadStatus st;
   try {
     channel_.WriteLine(out, deadline, check);
-    st = channel_.ReadLine(&line, deadline, check);
   } catch (const ChannelError& e) {
     throw AgentLinkError("agent link to " + peer() + " failed during " + type + ": " + e.what());
   }
-  if (st == LineChannel::ReadStatus::kTimeout) {
-    poisoned_ = true;
-    throw AgentTimeoutError(type, timeout);
+  auto last_heard = Clock::now();
+  int heartbeats = 0;
+  for (;;) {
+    const bool silence_first =
+        silence_limit_.count() > 0 && last_heard + silence_limit_ < deadline;
+    LineChannel::ReadStatus st;
+    try {
+      st = channel_.ReadLine(&line, silence_first ? last_heard + silence_limit_ : deadline, check);
+    } catch (const ChannelError& e) {
+      throw AgentLinkError("agent link to " + peer() + " failed during " + type + ": " + e.what());
+    }
+    if (st == LineChannel::ReadStatus::kTimeout) {
+      poisoned_ = true;
+      if (silence_first) throw AgentSilentError(type, silence_limit_, heartbeats);
+      throw AgentTimeoutError(type, timeout);
+    }
+    if (st == LineChannel::ReadStatus::kEof) {
+      throw AgentLinkError("agent connection closed while waiting for the reply to " + type +
+                           " (" + peer() + ")");
+    }
+    last_heard = Clock::now();
+    Message reply;
+    try {
+      reply = DecodeMessage(line);  // ProtocolError keeps the raw line
+    } catch (const ProtocolError&) {
+      Record("in", line);
+      throw;
+    }
+    if (std::holds_alternative<Heartbeat>(reply)) {
+      ++heartbeats;
+      continue;
+    }
+    Record("in", line);
+    if (!IsReplyType(reply)) {
+      throw ProtocolError("the agent sent a " + MessageType(reply) +
+                              " request instead of a reply to " + type,
+                          line);
+    }
+    return reply;
   }
-  if (st == LineChannel::ReadStatus::kEof) {
-    throw AgentLinkError("agent connection closed while waiting for the reply to " + type +
-                         " (" + peer() + ")");
-  }
-  Record("in", line);
-  Message reply = DecodeMessage(line);  // ProtocolError keeps the raw line
-  if (!IsReplyType(reply)) {
-    throw ProtocolError("the agent sent a " + MessageType(reply) + " request instead of a reply to " +
-                            type,
-                        line);
-  }
-  return reply;
 }
 
 }  // namespace storbed

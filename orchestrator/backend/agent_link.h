@@ -31,6 +31,23 @@ class AgentTimeoutError : public std::runtime_error {
   std::chrono::milliseconds timeout_;
 };
 
+// The agent sent nothing, not even a heartbeat (protocol.h), for the link's silence
+// limit while it was answering: the guest or its QEMU hangs.
+class AgentSilentError : public std::runtime_error {
+ public:
+  AgentSilentError(const std::string& request_type, std::chrono::milliseconds silence,
+                   int heartbeats_before);
+  const std::string& request_type() const { return request_type_; }
+
+ private:
+  std::string request_type_;
+};
+
+// How long a link with heartbeats waits without a line before it calls the agent hung:
+// six missed heartbeats, so a busy TCG guest is not taken for a hung one, yet a hang is
+// named within 15 s of its start.
+inline constexpr std::chrono::milliseconds kAgentSilenceLimit{12000};
+
 // Sees every raw line: dir is "out" (host to agent) or "in"; line has no '\n'.
 using TranscriptHook = std::function<void(const std::string& dir, const std::string& line)>;
 
@@ -50,13 +67,17 @@ class AgentLink {
 
   // Sends `request` and returns the agent's reply, ErrorReply included (callers decide).
   // Polls in <=100 ms slices, running check() in between (it throws if QEMU died or on
-  // Ctrl-C). Throws AgentTimeoutError, AgentLinkError ("agent connection closed"), or
+  // Ctrl-C). Heartbeats are read and dropped; with a silence limit set, a gap longer than
+  // it between lines throws AgentSilentError. Throws AgentTimeoutError, AgentLinkError
+  // ("agent connection closed"), or
   // ProtocolError with the raw line for an undecodable or request-typed line. After a
   // timeout the link refuses further calls: a late reply would answer the wrong request.
   Message Call(const Message& request, std::chrono::milliseconds timeout,
                const std::function<void()>& check);
 
   void SetTranscript(TranscriptHook hook) { transcript_ = std::move(hook); }
+  // Set once the agent has said hello (it sends heartbeats from then on); zero: none.
+  void SetSilenceLimit(std::chrono::milliseconds limit) { silence_limit_ = limit; }
   const std::string& peer() const { return channel_.peer(); }
 
  private:
@@ -66,6 +87,7 @@ class AgentLink {
   LineChannel channel_;
   TranscriptHook transcript_;
   bool poisoned_ = false;
+  std::chrono::milliseconds silence_limit_{0};
 };
 
 // True for the message types only the agent sends.

@@ -106,6 +106,50 @@ TEST(AgentLinkTest, TimeoutNamesRequestAndPoisonsTheLink) {
   EXPECT_THROW(l.link.Call(HelloRequest{}, 300ms, nullptr), AgentLinkError);
 }
 
+TEST(AgentLinkTest, HeartbeatsKeepALongCallAliveAndStayOutOfTheTranscript) {
+  Linked l = MakeLinked();
+  l.link.SetSilenceLimit(300ms);
+  int transcript_lines = 0;
+  l.link.SetTranscript([&](const std::string&, const std::string&) { ++transcript_lines; });
+  std::thread agent([&] {
+    l.agent.ReadRequest();
+    for (int i = 1; i <= 7; ++i) {  // 700 ms of work, far past the silence limit
+      std::this_thread::sleep_for(100ms);
+      l.agent.Send(EncodeMessage(Heartbeat{i * 0.1}) + "\n");
+    }
+    l.agent.Send(EncodeMessage(ShutdownAck{}) + "\n");
+  });
+  const Message reply = l.link.Call(ShutdownRequest{}, 5s, nullptr);
+  agent.join();
+  EXPECT_TRUE(std::holds_alternative<ShutdownAck>(reply));
+  EXPECT_EQ(transcript_lines, 2);
+}
+
+TEST(AgentLinkTest, SilenceAfterHeartbeatsIsAHangNamedLongBeforeTheTimeout) {
+  Linked l = MakeLinked();
+  l.link.SetSilenceLimit(300ms);
+  std::thread agent([&] {
+    l.agent.ReadRequest();
+    for (int i = 1; i <= 2; ++i) {
+      std::this_thread::sleep_for(100ms);
+      l.agent.Send(EncodeMessage(Heartbeat{i * 0.1}) + "\n");
+    }
+  });
+  const auto start = Clock::now();
+  try {
+    l.link.Call(ShutdownRequest{}, 30s, nullptr);
+    FAIL();
+  } catch (const AgentSilentError& e) {
+    EXPECT_EQ(e.request_type(), "shutdown");
+    EXPECT_STREQ(e.what(),
+                 "the agent sent nothing for 0.3 s while answering shutdown (it sends a heartbeat "
+                 "every 2 s; 2 came before the silence): the guest or its QEMU hangs");
+  }
+  EXPECT_LT(Clock::now() - start, 5s);
+  agent.join();
+  EXPECT_THROW(l.link.Call(HelloRequest{}, 300ms, nullptr), AgentLinkError);
+}
+
 TEST(AgentLinkTest, EofIsConnectionClosed) {
   Linked l = MakeLinked();
   std::thread agent([&] {

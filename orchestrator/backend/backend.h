@@ -21,7 +21,11 @@
 
 namespace storbed {
 
-// The machine's process is gone. Carries how it ended and the last lines of its logs.
+// The "Kernel panic - not syncing: ..." line of a guest console log; "" when none.
+std::string KernelPanicLine(const std::string& console_text);
+
+// The machine's process is gone. Carries how it ended and the last lines of its logs;
+// a guest kernel panic (panic=-1 reboots, and -no-reboot ends QEMU) is named first.
 class MachineDiedError : public std::runtime_error {
  public:
   MachineDiedError(const std::string& machine, const std::string& exit_description,
@@ -29,9 +33,17 @@ class MachineDiedError : public std::runtime_error {
   const std::string& exit_description() const { return exit_description_; }
   const std::string& qemu_log_tail() const { return qemu_log_tail_; }
   const std::string& console_tail() const { return console_tail_; }
+  const std::string& panic_line() const { return panic_line_; }  // "" when no panic
 
  private:
-  std::string exit_description_, qemu_log_tail_, console_tail_;
+  std::string exit_description_, qemu_log_tail_, console_tail_, panic_line_;
+};
+
+// The connection that runs the machine (libvirtd's) is gone, while the machine itself may
+// still run: the run cannot go on, and the guest is not to blame.
+class MachineHostLostError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // The machine runs but did not become usable (the agent answered hello with an error).

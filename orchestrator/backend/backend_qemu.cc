@@ -72,21 +72,23 @@ class QemuMachine : public Machine {
     throw MachineDiedError(spec_.name,
                            child_ ? child_->ExitDescription() : "was never started",
                            TailOfFile(spec_.run_dir + "/qemu.log", kLogTailLines),
-                           TailOfFile(paths_.console_log, kLogTailLines));
+                           ConsoleTailOfFile(paths_.console_log, kLogTailLines));
   }
 
   void Shutdown() override {
     if (!child_ || !child_->Running()) return;
     auto check = [this] { CheckAlive(); };
+    bool acked = false;
     if (agent_ && !Interrupted()) {
       try {
-        agent_->Call(ShutdownRequest{}, 10s, check);
+        acked = std::holds_alternative<ShutdownAck>(agent_->Call(ShutdownRequest{}, 10s, check));
       } catch (const std::exception&) {
         // Dead, silent or interrupted: the escalation below handles every case.
       }
     }
-    // The agent powers the guest off; with -no-reboot QEMU then exits by itself.
-    if (WaitExit(30s)) return;
+    // The agent powers the guest off; with -no-reboot QEMU then exits by itself. Without
+    // an ack (a hung guest or QEMU) there is nothing to wait for.
+    if (acked && WaitExit(30s)) return;
     if (qmp_ && !Interrupted()) {
       try {
         qmp_->Execute("quit", {}, 5s);
@@ -183,6 +185,18 @@ std::string TailOfFile(const std::string& path, std::size_t lines) {
   std::string out;
   for (const std::string& l : tail) out += l + "\n";
   return out;
+}
+
+std::string ConsoleTailOfFile(const std::string& path, std::size_t lines) {
+  const std::string tail = TailOfFile(path, lines);
+  if (!KernelPanicLine(tail).empty()) return tail;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string panic = KernelPanicLine(line);
+    if (!panic.empty()) return line + "\n[...]\n" + tail;
+  }
+  return tail;
 }
 
 KvmGuestProbe MakeKvmBootProbe(Backend& backend, MachineSpec spec,

@@ -28,6 +28,10 @@ std::string QemuVersionOf(const std::string& binary);
 // The last `lines` lines of a text file; "" if it cannot be read.
 std::string TailOfFile(const std::string& path, std::size_t lines);
 
+// TailOfFile of a guest console log, with the kernel's panic line put first when the
+// panic's stack trace pushed it out of the tail.
+std::string ConsoleTailOfFile(const std::string& path, std::size_t lines);
+
 // A KvmGuestProbe for DetectAccel: boots `spec` with accel=kvm on `backend`, waits up to
 // `timeout` for the hello and shuts it down. `backend` must outlive the probe.
 KvmGuestProbe MakeKvmBootProbe(Backend& backend, MachineSpec spec, std::chrono::seconds timeout);

@@ -125,6 +125,8 @@ bool ChildProcess::WaitFor(std::chrono::milliseconds timeout) {
 void ChildProcess::Terminate(std::chrono::milliseconds grace) {
   if (!Running()) return;
   ::kill(Pid(), SIGTERM);
+  // A stopped process (SIGSTOP, a hung-QEMU test) acts on SIGTERM only once continued.
+  ::kill(Pid(), SIGCONT);
   if (WaitFor(grace)) return;
   ::kill(Pid(), SIGKILL);
   // SIGKILL cannot be ignored, but a process in uninterruptible IO sleep (a stuck host

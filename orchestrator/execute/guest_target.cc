@@ -11,6 +11,7 @@
 #include "backend/disk_driver.h"
 #include "backend/interrupt.h"
 #include "execute/host_info.h"
+#include "execute/machine_loss.h"
 #include "execute/progress.h"
 #include "libvirt/virt_handles.h"
 #include "sampling/clock_sync.h"
@@ -34,21 +35,6 @@ std::string DeviceWithSerial(const HelloReply& hello, Bus bus, std::string* seen
     if (d.serial == kTestDiskSerial && d.name.rfind(prefix, 0) == 0) return d.path;
   }
   return "";
-}
-
-// The agent link usually notices a dead guest first (EOF on its socket) while QEMU is
-// still being reaped: give QEMU a moment, so the record says how it died.
-std::string WhyTheLinkFailed(Machine& machine, const std::exception& link_error) {
-  const auto deadline = Clock::now() + std::chrono::seconds(3);
-  while (Clock::now() < deadline) {
-    try {
-      machine.CheckAlive();
-    } catch (const std::exception& died) {
-      return died.what();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return link_error.what();
 }
 
 // The agent's clock against ours, from a few hello round trips just before the job, so
@@ -161,8 +147,8 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
 }
 
 // One job on the booted guest, with the host samplers beside it; the record goes to the
-// results, failed or not. False when the machine went away during it.
-bool RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunRecord record,
+// results, failed or not. When the machine went away during it: why, for the runs after.
+std::optional<MachineLoss> RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunRecord record,
                 const PlannedRun& run, const std::function<void()>& check) {
   const std::string& device = record.device;
   ctx.log << "  " << run.run_id << " on " << device << "...\n";
@@ -199,10 +185,11 @@ bool RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunReco
       RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
       throw InterruptedError();
     }
-    RecordFailure(ctx, record, RunStatus::Failed, WhyTheLinkFailed(machine, e));
-    return false;
+    MachineLoss loss = ExplainMachineLoss(machine, e);
+    RecordFailure(ctx, record, RunStatus::Failed, loss.record_text);
+    return loss;
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -249,6 +236,8 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << SecondsSince(boot_start) << " s\n";
   RecordMachine(ctx, label, *machine, image, accel, backend, SecondsSince(boot_start));
+  // From hello on, the agent sends heartbeats while it works: a silence is a hang.
+  machine->Agent().SetSilenceLimit(kAgentSilenceLimit);
 
   std::string seen;
   const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);
@@ -266,20 +255,20 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
     ThrowIfInterrupted();
     machine->CheckAlive();
   };
-  std::string died_in;  // the run during which the machine went away
+  std::string lost_why;  // set when the machine went away: "<reason> during <run>"
   for (const auto& run : runs) {
     RunRecord record = base_record(run);
     record.device = device;
     record.job.target = device;
-    if (!died_in.empty()) {
-      RecordFailure(ctx, record, RunStatus::Skipped, "the guest died during " + died_in);
+    if (!lost_why.empty()) {
+      RecordFailure(ctx, record, RunStatus::Skipped, lost_why);
       continue;
     }
     if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
-    if (!RunOnGuest(ctx, *machine, spec.disks[0], std::move(record), run, check))
-      died_in = run.run_id;
+    if (auto loss = RunOnGuest(ctx, *machine, spec.disks[0], std::move(record), run, check))
+      lost_why = loss->skip_reason + " during " + run.run_id;
   }
-  if (died_in.empty()) {
+  if (lost_why.empty()) {
     try {
       machine->Shutdown();
     } catch (const std::exception& e) {

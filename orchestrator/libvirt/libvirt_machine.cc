@@ -12,6 +12,7 @@
 #include "backend/qmp_client.h"
 #include "libvirt/libvirt_stats.h"
 #include "libvirt/monitor_reply.h"
+#include "libvirt/orphaned_qemu.h"
 #include "libvirt/qemu_process.h"
 #include "protocol.h"
 
@@ -63,6 +64,10 @@ LibvirtMachine::~LibvirtMachine() {
   qmp_open_->store(false);
   agent_.reset();
   bridge_.reset();
+  if (domain_ && !ConnectionAlive()) {
+    TearDownWithoutLibvirtd();
+    return;
+  }
   if (domain_ && Active()) {
     virDomainDestroy(domain_.get());
     virResetLastError();
@@ -99,7 +104,8 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
     }
   }
   cfg_.pool->Delete(console_volume_);  // a previous run's log must not pass for this one's
-  place.console_path = cfg_.pool->Dir() + "/" + console_volume_;
+  pool_dir_ = cfg_.pool->Dir();
+  place.console_path = pool_dir_ + "/" + console_volume_;
   const std::string xml = BuildDomainXml(spec_, place);
   std::ofstream(spec_.run_dir + "/domain-requested.xml") << xml;
 
@@ -140,6 +146,36 @@ bool LibvirtMachine::Active() const {
   return active == 1;
 }
 
+bool LibvirtMachine::ConnectionAlive() const {
+  const int alive = virConnectIsAlive(cfg_.conn->get());
+  if (alive < 0) virResetLastError();
+  return alive == 1;
+}
+
+std::string LibvirtMachine::ConnectionLostText() const {
+  std::string text = "lost the connection to libvirtd at " + cfg_.conn->uri() + " while domain " +
+                     cfg_.domain_name + " ran: the daemon stopped or died, so the domain " +
+                     "cannot be controlled";
+  if (cfg_.on_this_host && pid_ > 0)
+    text += "; storbed stops its QEMU (pid " + std::to_string(pid_) + ") itself";
+  return text;
+}
+
+void LibvirtMachine::TearDownWithoutLibvirtd() noexcept {
+  if (!cfg_.on_this_host) return;
+  try {
+    StopOrphanedDomainQemu(pid_, cfg_.domain_name, 5s);
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path console = fs::path(pool_dir_) / console_volume_;
+    fs::copy_file(console, spec_.run_dir + "/console.log", fs::copy_options::overwrite_existing, ec);
+    fs::remove(console, ec);
+    for (const std::string& v : machine_volumes_) fs::remove(fs::path(pool_dir_) / v, ec);
+  } catch (const std::exception&) {
+    // Best effort: `storbed cleanup` finds what is left by its owner marker.
+  }
+}
+
 bool LibvirtMachine::WaitGone(std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   while (Active()) {
@@ -150,7 +186,18 @@ bool LibvirtMachine::WaitGone(std::chrono::milliseconds timeout) {
 }
 
 void LibvirtMachine::CheckAlive() {
-  if (Active()) return;
+  if (domain_) {
+    if (!ConnectionAlive()) throw MachineHostLostError(ConnectionLostText());
+    const int active = virDomainIsActive(domain_.get());
+    if (active == 1) return;
+    // A daemon that just died fails the call in its RPC layer before the event loop has
+    // marked the connection closed: that is a lost daemon, not a gone domain.
+    const virError* err = virGetLastError();
+    const bool rpc_failed =
+        active < 0 && err && (err->domain == VIR_FROM_RPC || err->domain == VIR_FROM_REMOTE);
+    virResetLastError();
+    if (rpc_failed) throw MachineHostLostError(ConnectionLostText());
+  }
   std::string how;
   {
     std::lock_guard<std::mutex> lock(ending_->mu);
@@ -161,7 +208,8 @@ void LibvirtMachine::CheckAlive() {
   if (how.empty()) how = "is gone: domain " + cfg_.domain_name + " is no longer running";
   CopyConsoleHome();
   throw MachineDiedError(spec_.name, how + " (libvirt at " + cfg_.conn->uri() + ")",
-                         QemuLogTail(), TailOfFile(spec_.run_dir + "/console.log", kLogTailLines));
+                         QemuLogTail(),
+                         ConsoleTailOfFile(spec_.run_dir + "/console.log", kLogTailLines));
 }
 
 void LibvirtMachine::Shutdown() {

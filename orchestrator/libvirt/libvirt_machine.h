@@ -59,6 +59,12 @@ class LibvirtMachine : public Machine {
 
  private:
   bool Active() const;
+  // False once libvirtd closed the connection or died (the event loop notices).
+  bool ConnectionAlive() const;
+  std::string ConnectionLostText() const;
+  // After libvirtd is gone: stops the domain's QEMU and removes the per-machine files in
+  // the pool dir directly (this host only; a remote host keeps them for `storbed cleanup`).
+  void TearDownWithoutLibvirtd() noexcept;
   bool WaitGone(std::chrono::milliseconds timeout);
   void CopyConsoleHome() const noexcept;
   std::string QemuLogTail() const;
@@ -66,6 +72,7 @@ class LibvirtMachine : public Machine {
   MachineSpec spec_;
   LibvirtMachineConfig cfg_;
   std::string console_volume_;
+  std::string pool_dir_;  // the pool's directory on the libvirt host
   std::vector<std::string> machine_volumes_;  // deleted at the end
   std::shared_ptr<Ending> ending_;
   int lifecycle_callback_ = -1;

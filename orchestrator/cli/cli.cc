@@ -55,10 +55,24 @@ std::string DefaultImageCache() {
   return "/var/tmp/storbed-images";
 }
 
+// The out dir filled up: the records go to stderr whole, so none is lost.
+int ReportUnsaved(const RunOptions& options, const RunOutcome& outcome) {
+  std::cerr << "storbed: " << options.out_dir << " is not up to date: " << outcome.unsaved
+            << "\nstorbed: all " << outcome.records.size()
+            << " records follow as JSON (results.json's format), so none is lost:\n"
+            << nlohmann::json(outcome.records).dump(2) << "\n";
+  return 1;
+}
+
 int Run(const RunOptions& options) {
   const RunOutcome outcome = RunScenario(options, std::cerr);
   const ReportInput input{options.out_dir, outcome.records};
-  WriteReportFiles(input);
+  try {
+    WriteReportFiles(input);
+  } catch (const std::exception& e) {
+    std::cerr << "storbed: warning: reports not written: " << e.what() << "\n";
+  }
+  if (!outcome.unsaved.empty()) return ReportUnsaved(options, outcome);
   std::cout << "\n" << FindReportFormat("text").render(input);
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
             << "/manifest.json\n";

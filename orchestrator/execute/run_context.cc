@@ -5,12 +5,24 @@
 #include <ostream>
 
 namespace storbed {
+namespace {
+
+// A full out dir keeps the record in memory (results_dir.h); the log says so at once.
+void WarnIfUnsaved(RunContext& ctx, const std::string& run_id) {
+  const std::string why = ctx.results.UnsavedError();
+  if (why.empty()) return;
+  ctx.log << "  " << run_id << ": warning: results.json is not up to date (" << why
+          << "); the record is kept and written with the next one\n";
+}
+
+}  // namespace
 
 void RecordFailure(RunContext& ctx, RunRecord record, RunStatus status, const std::string& why) {
   record.status = status;
   record.error = why;
   ctx.log << "  " << record.run_id << ": " << ToString(status) << ": " << why << "\n";
   ctx.results.Append(record);
+  WarnIfUnsaved(ctx, record.run_id);
 }
 
 void StoreFinishedRecord(RunContext& ctx, RunRecord record, const std::vector<Timeline>& host) {
@@ -20,6 +32,7 @@ void StoreFinishedRecord(RunContext& ctx, RunRecord record, const std::vector<Ti
   // The measurement reaches results.json first: a full disk then costs the timelines,
   // never the record.
   ctx.results.Append(record);
+  WarnIfUnsaved(ctx, record.run_id);
   if (guest.empty() && host.empty()) return;
   const std::string file = "timelines/" + record.run_id + ".json";
   try {

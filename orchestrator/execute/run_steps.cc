@@ -282,6 +282,7 @@ RunOutcome FinishRun(PreparedScenario& p, const std::vector<HostStatus>& status)
   outcome.records = p.results->records();
   outcome.failures = p.results->Failures();
   outcome.out_dir_claim = p.claim;
+  if (!p.results->FlushUnsaved()) outcome.unsaved = p.results->UnsavedError();
   return outcome;
 }
 
@@ -296,6 +297,7 @@ RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::
     outcome.failures = run->results->Failures();
     outcome.interrupted = true;
     outcome.out_dir_claim = run->claim;
+    if (!run->results->FlushUnsaved()) outcome.unsaved = run->results->UnsavedError();
     return outcome;
   }
 }

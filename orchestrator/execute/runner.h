@@ -30,6 +30,9 @@ struct RunOutcome {
   std::vector<RunRecord> records;
   std::vector<std::string> failures;  // "RUN_ID: reason", one per failed run
   bool interrupted = false;  // Ctrl-C: the runs not done are recorded as skipped
+  // Why results.json or manifest.json could not be written at the end (a full out dir);
+  // "" when both are on disk. `records` then holds what the disk does not.
+  std::string unsaved;
   // The out directory's lock, kept while the caller writes its reports there.
   std::shared_ptr<OutDirClaim> out_dir_claim;
 };

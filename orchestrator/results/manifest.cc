@@ -67,7 +67,7 @@ void to_json(json& j, const ManifestDoc& m) {
   if (m.interrupted) j["interrupted"] = true;
 }
 
-Manifest::Manifest(const ResultsDir& dir, ManifestDoc initial)
+Manifest::Manifest(ResultsDir& dir, ManifestDoc initial)
     : dir_(dir), doc_(std::move(initial)) {
   dir_.WriteManifest(doc_);
 }

@@ -77,7 +77,7 @@ class Manifest {
  public:
   // Writes `initial` at once. Throws what ResultsDir::WriteManifest throws (so do all
   // the setters below, which rewrite the file).
-  Manifest(const ResultsDir& dir, ManifestDoc initial);
+  Manifest(ResultsDir& dir, ManifestDoc initial);
 
   // The first backing of `key`; the first one made is also the legacy "backing".
   void AddBacking(const std::string& key, const ManifestBacking& backing);
@@ -99,7 +99,7 @@ class Manifest {
 
  private:
   void Update(const std::function<void(ManifestDoc&)>& change);
-  const ResultsDir& dir_;
+  ResultsDir& dir_;
   mutable std::mutex mu_;
   ManifestDoc doc_;
 };

@@ -41,25 +41,37 @@ ResultsDir::ResultsDir(std::string path) : path_(std::move(path)) {
   if (ec) throw std::runtime_error("cannot create results directory " + path_ + ": " + ec.message());
 }
 
-void ResultsDir::WriteManifest(const nlohmann::json& manifest) const {
-  const std::string text = manifest.dump(2) + "\n";
+void ResultsDir::WriteManifest(const nlohmann::json& manifest) {
   std::lock_guard lock(mu_);
-  WriteFileAtomically(File("manifest.json"), text);
+  manifest_behind_ = manifest.dump(2) + "\n";
+  WritePendingLocked();
 }
 
-void ResultsDir::WriteResultsLocked() const {
-  WriteFileAtomically(File("results.json"), nlohmann::json(records_).dump(2) + "\n");
+void ResultsDir::WriteResultsLocked() {
+  results_behind_ = true;
+  WritePendingLocked();
+}
+
+void ResultsDir::WritePendingLocked() {
+  try {
+    if (results_behind_) {
+      WriteFileAtomically(File("results.json"), nlohmann::json(records_).dump(2) + "\n");
+      results_behind_ = false;
+    }
+    if (!manifest_behind_.empty()) {
+      WriteFileAtomically(File("manifest.json"), manifest_behind_);
+      manifest_behind_.clear();
+    }
+    unsaved_error_.clear();
+  } catch (const std::exception& e) {
+    unsaved_error_ = e.what();
+  }
 }
 
 void ResultsDir::Append(const RunRecord& record) {
   std::lock_guard lock(mu_);
   records_.push_back(record);
-  try {
-    WriteResultsLocked();
-  } catch (...) {
-    records_.pop_back();  // not on disk: the caller's failure record takes its place
-    throw;
-  }
+  WriteResultsLocked();
 }
 
 void ResultsDir::Update(const RunRecord& record) {
@@ -77,6 +89,17 @@ void ResultsDir::Forget(const std::vector<std::string>& run_ids) {
   const auto before = records_.size();
   records_.erase(std::remove_if(records_.begin(), records_.end(), gone), records_.end());
   if (records_.size() != before) WriteResultsLocked();
+}
+
+std::string ResultsDir::UnsavedError() const {
+  std::lock_guard lock(mu_);
+  return unsaved_error_;
+}
+
+bool ResultsDir::FlushUnsaved() {
+  std::lock_guard lock(mu_);
+  WritePendingLocked();
+  return unsaved_error_.empty();
 }
 
 size_t ResultsDir::size() const {

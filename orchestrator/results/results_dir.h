@@ -1,6 +1,9 @@
 // One directory per invocation: manifest.json, results.json (rewritten whole after
 // every run, atomically, so a crash loses only the run in flight) and per-machine
 // folders with console logs. Thread-safe: hosts that run in parallel share one.
+//
+// A write that fails (a full disk) loses nothing: the records and the manifest stay in
+// memory, every later write tries again, and UnsavedError() says what is not on disk.
 #pragma once
 
 #include <mutex>
@@ -21,7 +24,7 @@ class ResultsDir {
   const std::string& path() const { return path_; }
   std::string File(const std::string& relative) const { return path_ + "/" + relative; }
 
-  void WriteManifest(const nlohmann::json& manifest) const;
+  void WriteManifest(const nlohmann::json& manifest);
   // Adds the record and rewrites results.json.
   void Append(const RunRecord& record);
   // Replaces the record of record.run_id (Append first, then what the run wrote beside it)
@@ -34,12 +37,20 @@ class ResultsDir {
   size_t size() const;
   // "RUN_ID: reason" for every failed run, in record order.
   std::vector<std::string> Failures() const;
+  // Why results.json or manifest.json on disk is behind what is in memory; "" when not.
+  std::string UnsavedError() const;
+  // Tries the failed writes again; true when everything is on disk now.
+  bool FlushUnsaved();
 
  private:
-  void WriteResultsLocked() const;
+  void WriteResultsLocked();
+  void WritePendingLocked();
   std::string path_;
-  mutable std::mutex mu_;  // records_ and every file write (temp names are per process)
+  mutable std::mutex mu_;  // everything below and every file write (temp names are per process)
   std::vector<RunRecord> records_;
+  bool results_behind_ = false;
+  std::string manifest_behind_;  // manifest text not yet on disk
+  std::string unsaved_error_;
 };
 
 // Writes `text` to `path` through a temp file and rename(2).

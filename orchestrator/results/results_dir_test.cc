@@ -165,13 +165,22 @@ TEST_F(ResultsDirTest, UpdateReplacesTheRecordWithItsRunId) {
   EXPECT_EQ(loaded[0].timelines_file, "timelines/001-a.json");
 }
 
-TEST_F(ResultsDirTest, AFailedWriteLeavesNoTempFileAndKeepsNoUnwrittenRecord) {
+TEST_F(ResultsDirTest, AFailedWriteLeavesNoTempFileKeepsTheRecordAndTheNextWriteCatchesUp) {
   ResultsDir results(dir_.string());
+  results.Append(Record("001-a", RunStatus::Ok));
+  fs::rename(dir_ / "results.json", dir_ / "saved.json");
   fs::create_directories(dir_ / "results.json" / "in-the-way");  // rename(2) onto it fails
-  EXPECT_THROW(results.Append(Record("001-a", RunStatus::Ok)), std::runtime_error);
-  EXPECT_EQ(results.size(), 0u);
+  results.Append(Record("002-b", RunStatus::Ok));
+  EXPECT_EQ(results.size(), 2u);
+  EXPECT_NE(results.UnsavedError().find("cannot rename"), std::string::npos)
+      << results.UnsavedError();
   for (const auto& e : fs::directory_iterator(dir_))
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  EXPECT_FALSE(results.FlushUnsaved());
+  fs::remove_all(dir_ / "results.json");
+  EXPECT_TRUE(results.FlushUnsaved());
+  EXPECT_EQ(results.UnsavedError(), "");
+  EXPECT_EQ(LoadResults(dir_.string()).size(), 2u);
 }
 
 }  // namespace

@@ -13,7 +13,9 @@ constexpr EngineRow kEngineRows[] = {
      .help = "pread/pwrite, one IO at a time: the baseline"},
     {.engine = Engine::IoUring,
      .name = "io_uring",
-     .fio_names = {"io_uring"},
+     .fio_names = {"io_uring", "posixaio"},
+     .fio_why = "iodepth IOs in flight, buffered or direct, as glibc's thread-pool POSIX AIO "
+                "keeps them",
      .async = true,
      .reap_poll = true,
      .max_iodepth = 0,

@@ -115,6 +115,11 @@ void CheckJob(const JobSpec& s) {
                                 std::to_string(s.numjobs));
   if (s.gappy_read == 0)
     throw std::invalid_argument(name(&JobSpec::gappy_read) + " must be at least 1");
+  if (s.loops == 0) throw std::invalid_argument(name(&JobSpec::loops) + " must be at least 1");
+  if (s.invalidate_each_pass && s.cache != CacheState::Cold && s.cache != CacheState::ColdGlobal)
+    throw std::invalid_argument(name(&JobSpec::invalidate_each_pass) + " needs " +
+                                name(&JobSpec::cache) + " cold or cold-global (the first pass "
+                                "starts cold like the others), got " + ToString(s.cache));
 }
 
 }  // namespace

@@ -84,6 +84,11 @@ struct JobSpec {
   uint64_t mmap_window = 0;     // Mmap: bytes mapped at a time (remapped as the job moves); 0 = region
   bool verify = false;          // writes stamp offset+seed; reads check them byte for byte
   double cached_fraction = 0;   // Partial: fraction of the region's blocks to cache first
+  uint32_t loops = 1;           // passes over the region (fio loops); runtime overrides
+  // Drop the target's cached pages before every pass after the first too, as fio's
+  // invalidate=1 does at each loop (the first pass starts as `cache` left it).
+  bool invalidate_each_pass = false;
+  bool invalidate_in_runtime = false;  // count each pass's drop in runtime, as fio does
   BlockTunables tunables;
   bool operator==(const JobSpec&) const = default;
 };

@@ -110,6 +110,20 @@ std::vector<Row> Middle() {
       Bind(Job("cached_fraction", FieldType::Number, "0", 0, 1, "",
                "cache partial (required there): fraction of the region's blocks cached first."),
            &JobSpec::cached_fraction),
+      Bind(Job("loops", FieldType::Integer, "1", 1, 1000000, "",
+               "Passes over the region (fio loops), each of io_size bytes or the whole region; "
+               "with runtime, passes repeat until it ends whatever loops says."),
+           &JobSpec::loops),
+      Bind(Job("invalidate_each_pass", FieldType::Bool, "false", 0, 0, "",
+               "Also drop the target's pages (fadvise DONTNEED, BLKFLSBUF for a device) before "
+               "every pass after the first, as fio's invalidate=1 does at each loop and "
+               "time_based pass. Each drop is timed (the result's invalidations_s) and kept out "
+               "of runtime unless invalidate_in_runtime. Needs cache cold or cold-global."),
+           &JobSpec::invalidate_each_pass),
+      Bind(Job("invalidate_in_runtime", FieldType::Bool, "false", 0, 0, "",
+               "invalidate_each_pass: count the drops in runtime (and so in IOPS and MiB/s), "
+               "as fio does; false keeps the IO phase's figures free of them."),
+           &JobSpec::invalidate_in_runtime),
       BindEnum(Enum("fadvise_hint", "\"none\"",
                     "posix_fadvise on the region before the IO phase (fio fadvise_hint)."),
                &JobSpec::fadvise, ParseAccessHint),

@@ -113,7 +113,12 @@ INSTANTIATE_TEST_SUITE_P(
                     Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
                         "\"iodepth\":1}}",
-                        "bad 'run' message: bs must be a nonzero multiple of 512"}),
+                        "bad 'run' message: bs must be a nonzero multiple of 512"},
+                    Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                        "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
+                        "\"iodepth\":1,\"cache\":\"keep\",\"invalidate_each_pass\":true}}",
+                        "bad 'run' message: invalidate_each_pass needs cache cold or cold-global "
+                        "(the first pass starts cold like the others), got keep"}),
     [](const testing::TestParamInfo<Bad>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace

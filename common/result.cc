@@ -49,7 +49,9 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"tunables_applied", r.tunables_applied},
                      {"verified_bytes", r.verified_bytes},
                      {"reads", r.reads},
-                     {"writes", r.writes}};
+                     {"writes", r.writes},
+                     {"passes", r.passes},
+                     {"invalidations_s", r.invalidations_s}};
 }
 
 void from_json(const nlohmann::json& j, JobResult& r) {
@@ -83,6 +85,8 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.verified_bytes = j.value("verified_bytes", uint64_t{0});
   r.reads = j.value("reads", uint64_t{0});
   r.writes = j.value("writes", uint64_t{0});
+  r.passes = j.value("passes", 0u);
+  r.invalidations_s = j.value("invalidations_s", std::vector<double>{});
 }
 
 }  // namespace storbed

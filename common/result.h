@@ -68,6 +68,12 @@ struct JobResult {
   BlockTunables tunables_applied;  // read back after applying JobSpec::tunables
   uint64_t verified_bytes = 0;     // bytes checked byte for byte (verify)
   uint64_t reads = 0, writes = 0;  // IOs by direction (mixed jobs)
+  // Passes the IO phase made when it ran in passes (loops > 1 or invalidate_each_pass);
+  // 0 for a job run as one IO phase and in older results.
+  uint32_t passes = 0;
+  // invalidate_each_pass: how long each drop before a later pass took, in order. Outside
+  // runtime_s unless the job says invalidate_in_runtime.
+  std::vector<double> invalidations_s;
 };
 
 void to_json(nlohmann::json& j, const LatencySummary& s);

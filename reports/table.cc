@@ -153,6 +153,28 @@ ReportTable AggregateTable(const std::vector<RunRecord>& records) {
           {}, ""};
 }
 
+// invalidate_each_pass: the drops beside the figure, and the figure counted the other way
+// (fio counts the drops in runtime; storbed by default does not), so both can be compared.
+std::string PassesNote(const RunRecord& r) {
+  const JobResult& res = *r.result;
+  double drops = 0;
+  std::ostringstream out;
+  out << res.passes << " passes; cache dropped before passes 2.." << res.passes << " in";
+  out.setf(std::ios::fixed);
+  out.precision(3);
+  for (double d : res.invalidations_s) {
+    out << " " << d << " s";
+    drops += d;
+  }
+  const double io_s = r.job.invalidate_in_runtime ? res.runtime_s - drops : res.runtime_s;
+  out.precision(0);
+  if (io_s > 0 && io_s + drops > 0)
+    out << "; IOPS " << double(res.ios) / io_s << " without the drops, "
+        << double(res.ios) / (io_s + drops) << " with them (fio's way); the table shows "
+        << (r.job.invalidate_in_runtime ? "with (invalidate_in_runtime)" : "without");
+  return out.str();
+}
+
 // What makes figures less trustworthy: TCG, failed runs, agent warnings.
 std::vector<std::string> Notes(const std::vector<RunRecord>& records) {
   std::set<std::string> notes;
@@ -167,6 +189,7 @@ std::vector<std::string> Notes(const std::vector<RunRecord>& records) {
       for (const auto& w : r.result->warnings) notes.insert(r.run_id + ": " + w);
       if (!r.result->block.available)
         notes.insert(r.run_id + ": no depth figure: " + r.result->block.reason);
+      if (!r.result->invalidations_s.empty()) notes.insert(r.run_id + ": " + PassesNote(r));
     }
   }
   return {notes.begin(), notes.end()};

@@ -148,6 +148,51 @@ EngineStats MergeEngineStats(const std::vector<EngineStats>& parts) {
   return out;
 }
 
+void AppendPassStats(EngineStats& total, EngineStats pass) {
+  if (total.start_ns == 0) {
+    total = std::move(pass);
+    return;
+  }
+  const double before_s = total.runtime_s;
+  const double both_s = before_s + pass.runtime_s;
+  if (both_s > 0) {
+    total.avg_depth = (total.avg_depth * before_s + pass.avg_depth * pass.runtime_s) / both_s;
+  }
+  auto calls = [](uint64_t ios, double batch) { return batch > 0 ? double(ios) / batch : 0.0; };
+  const double submits = calls(total.ios, total.avg_submit_batch) + calls(pass.ios, pass.avg_submit_batch);
+  const double reaps =
+      calls(total.ios, total.avg_complete_batch) + calls(pass.ios, pass.avg_complete_batch);
+  total.ios += pass.ios;
+  total.bytes += pass.bytes;
+  total.reads += pass.reads;
+  total.writes += pass.writes;
+  total.fsyncs += pass.fsyncs;
+  total.verified_bytes += pass.verified_bytes;
+  total.mmap_calls += pass.mmap_calls;
+  total.munmap_calls += pass.munmap_calls;
+  total.mmap_window_bytes = std::max(total.mmap_window_bytes, pass.mmap_window_bytes);
+  total.latency.Merge(pass.latency);
+  total.fsync_latency.Merge(pass.fsync_latency);
+  total.max_in_flight = std::max(total.max_in_flight, pass.max_in_flight);
+  total.runtime_s = both_s;
+  if (pass.start_ns != 0) total.end_ns = pass.end_ns;
+  if (submits > 0) total.avg_submit_batch = double(total.ios) / submits;
+  if (reaps > 0) total.avg_complete_batch = double(total.ios) / reaps;
+  if (total.time_at_depth_ns.size() < pass.time_at_depth_ns.size())
+    total.time_at_depth_ns.resize(pass.time_at_depth_ns.size(), 0.0);
+  for (size_t i = 0; i < pass.time_at_depth_ns.size(); ++i)
+    total.time_at_depth_ns[i] += pass.time_at_depth_ns[i];
+  for (size_t i = 0; i < pass.fsync_end_ns.size() && i < pass.fsync_latency_us.size() &&
+                     total.fsync_end_ns.size() < EngineStats::kFsyncLog;
+       ++i) {
+    total.fsync_end_ns.push_back(pass.fsync_end_ns[i]);
+    total.fsync_latency_us.push_back(pass.fsync_latency_us[i]);
+  }
+  for (std::string& w : pass.warnings)
+    if (std::find(total.warnings.begin(), total.warnings.end(), w) == total.warnings.end())
+      total.warnings.push_back(std::move(w));
+}
+
 namespace {
 
 // A function-local static: registrars in other files run during static initialisation,

@@ -77,6 +77,11 @@ struct EngineStats {
 // sizes weighted by calls, fsync log merged in time order, warnings de-duplicated.
 EngineStats MergeEngineStats(const std::vector<EngineStats>& parts);
 
+// The stats of passes run one after another as one: counts and histograms summed,
+// runtime the sum of the passes' (the gaps between them, where the cache was dropped, are
+// not IO time), avg_depth and batch sizes weighted by each pass's share, fsync log in order.
+void AppendPassStats(EngineStats& total, EngineStats pass);
+
 // Which way each IO goes: always job.rw for Read/Write; for Mixed a read with
 // probability read_pct/100, drawn from a PRNG seeded by job.seed (same seed, same
 // sequence).

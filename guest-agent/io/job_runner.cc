@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -309,8 +310,8 @@ void PrepareCacheAndHints(const JobSpec& spec, uint64_t size, AgentPlace place,
   }
 }
 
-// The engine's view of one worker's share of the job.
-EngineJob EngineJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* stop) {
+// The engine's view of one worker's share of the whole job.
+EngineJob WholeJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* stop) {
   // The engine seed stays the job's: writes stamp it and verify reads check it.
   return EngineJob{.fd = w.fd.get(),
                    .target = spec.target,
@@ -332,11 +333,33 @@ EngineJob EngineJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* 
                    .stop = stop};
 }
 
+// One pass of a job run in passes (loops > 1 or invalidate_each_pass): each engine stops
+// at the end of its slice of the region (or io_size), or when the runtime left is used up.
+struct PassLimits {
+  double runtime_left_s = 0;  // 0: no time limit
+};
+
+// ... and of one pass, when `pass` is given.
+EngineJob EngineJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* stop,
+                       const PassLimits* pass) {
+  EngineJob job = WholeJobFor(spec, w, stop);
+  if (pass) {
+    job.runtime_s = pass->runtime_left_s;
+    // Whole blocks: a partial last block would start the next pass's pattern.
+    job.io_limit = spec.io_limit ? spec.io_limit : w.size / spec.bs * spec.bs;
+  }
+  return job;
+}
+
+
 // Runs every worker on its own thread, released together once the sampler has started.
 // Like fio, runtime and io_limit apply to each thread: numjobs=4 with io_limit=1G moves
 // 4G. The engines take their own runtime clock from their first submission.
+// `sampler` is started as the threads are released when `start_sampler`, and stopped
+// after them when `stop_sampler` (passes share one sampler window).
 EngineStats RunWorkers(const JobSpec& spec, const std::vector<Worker>& workers,
-                       GuestSampler& sampler) {
+                       GuestSampler& sampler, const PassLimits* pass = nullptr,
+                       bool start_sampler = true, bool stop_sampler = true) {
   std::atomic<bool> stop{false};
   std::vector<EngineStats> parts(workers.size());
   std::exception_ptr first_error;
@@ -349,7 +372,7 @@ EngineStats RunWorkers(const JobSpec& spec, const std::vector<Worker>& workers,
     try {
       for (size_t i = 0; i < workers.size(); ++i) {
         threads.emplace_back([&, i] {
-          const EngineJob job = EngineJobFor(spec, workers[i], &stop);
+          const EngineJob job = EngineJobFor(spec, workers[i], &stop, pass);
           go.arrive_and_wait();
           try {
             parts[i] = workers[i].engine->Run(job, *workers[i].offsets);
@@ -361,7 +384,7 @@ EngineStats RunWorkers(const JobSpec& spec, const std::vector<Worker>& workers,
           }
         });
       }
-      sampler.Start();
+      if (start_sampler) sampler.Start();
     } catch (...) {
       // Release the threads already waiting; they see stop and return at once.
       stop = true;
@@ -370,9 +393,48 @@ EngineStats RunWorkers(const JobSpec& spec, const std::vector<Worker>& workers,
     }
     go.count_down();
   }
-  sampler.Stop();
+  if (stop_sampler) sampler.Stop();
   if (first_error) std::rethrow_exception(first_error);
   return parts.size() == 1 ? std::move(parts[0]) : MergeEngineStats(parts);
+}
+
+bool RunsInPasses(const JobSpec& spec) {
+  return spec.loops > 1 || spec.invalidate_each_pass;
+}
+
+// loops passes, or passes until runtime is used up. With invalidate_each_pass the target's
+// pages are dropped before every pass after the first (the first starts as the cache
+// setting left it), each drop timed into result.invalidations_s and kept out of the
+// runtime unless invalidate_in_runtime asks for fio's accounting.
+EngineStats RunPasses(const JobSpec& spec, uint64_t size, const std::vector<Worker>& workers,
+                      GuestSampler& sampler, JobResult& result) {
+  EngineStats total;
+  const bool time_based = spec.runtime_s > 0;
+  double runtime_left = spec.runtime_s;
+  for (uint32_t pass = 0; time_based ? runtime_left > 0 : pass < spec.loops; ++pass) {
+    if (pass > 0 && spec.invalidate_each_pass) {
+      const CachePrepared drop = PrepareCache(spec.target, CacheState::Cold, RealCacheSystem(),
+                                              AgentPlace::Host, CacheRegionFor(spec, size));
+      result.invalidations_s.push_back(drop.seconds);
+      for (auto& w : drop.Warnings())
+        if (std::find(result.warnings.begin(), result.warnings.end(), w) == result.warnings.end())
+          result.warnings.push_back(std::move(w));
+      if (spec.invalidate_in_runtime) {
+        total.runtime_s += drop.seconds;
+        runtime_left -= drop.seconds;
+        if (time_based && runtime_left <= 0) break;
+      }
+    }
+    const PassLimits limits{.runtime_left_s = time_based ? runtime_left : 0};
+    EngineStats done = RunWorkers(spec, workers, sampler, &limits, pass == 0, false);
+    const bool moved = done.ios > 0;
+    runtime_left -= done.runtime_s;
+    AppendPassStats(total, std::move(done));
+    ++result.passes;
+    if (!moved) break;  // a pass that could issue nothing: the next would not either
+  }
+  sampler.Stop();
+  return total;
 }
 
 // The engines' figures into the result.
@@ -434,7 +496,8 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
                         .fast_ms = spec.inflight_sample_ms,
                         .slow_ms = spec.stats_sample_ms},
                        RealTextSource());
-  EngineStats stats = RunWorkers(spec, workers, sampler);
+  EngineStats stats = RunsInPasses(spec) ? RunPasses(spec, size, workers, sampler, result)
+                                          : RunWorkers(spec, workers, sampler);
   const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
 
   // Timelines and sampler warnings before the engines' (the order results always had).

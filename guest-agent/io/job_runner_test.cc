@@ -58,6 +58,60 @@ TEST_F(JobRunnerTest, OnePassSequentialReadIsExact) {
   EXPECT_FALSE(HasWarning(r, kHoleWarning));
 }
 
+TEST_F(JobRunnerTest, LoopsRunThatManyPassesOverTheRegion) {
+  JobSpec spec = Spec();
+  spec.loops = 3;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_EQ(r.passes, 3u);
+  EXPECT_EQ(r.ios, 3 * kSize / 4096);
+  EXPECT_EQ(r.bytes, 3 * kSize);
+  EXPECT_TRUE(r.invalidations_s.empty());
+  EXPECT_EQ(r.latency.count, 3 * kSize / 4096);
+}
+
+// fio's invalidate=1 with loops: the pages are dropped before the second pass too. The
+// drop is timed, and kept out of runtime unless invalidate_in_runtime puts it in.
+TEST_F(JobRunnerTest, EachPassInvalidationIsTimedAndOutsideRuntimeUnlessAsked) {
+  JobSpec spec = Spec();
+  spec.direct = false;
+  spec.bs = 64 << 10;
+  spec.cache = CacheState::Cold;
+  spec.loops = 2;
+  spec.invalidate_each_pass = true;
+  for (const bool in_runtime : {false, true}) {
+    SCOPED_TRACE(in_runtime);
+    spec.invalidate_in_runtime = in_runtime;
+    const JobResult r = RunJob(spec, "host device");
+    EXPECT_EQ(r.passes, 2u);
+    EXPECT_EQ(r.bytes, 2 * kSize);
+    ASSERT_EQ(r.invalidations_s.size(), 1u);
+    const double drop = r.invalidations_s[0];
+    EXPECT_GT(drop, 0);
+    const double wall = double(r.io_end_ns - r.io_start_ns) / 1e9;
+    EXPECT_LE(r.runtime_s, wall + 1e-6);
+    if (in_runtime) {
+      EXPECT_GE(r.runtime_s, drop);
+    } else {
+      EXPECT_LE(r.runtime_s + drop, wall + 1e-6) << "the drop is a gap, not IO time";
+    }
+    EXPECT_NEAR(r.iops, r.ios / r.runtime_s, 1e-6 * r.iops);
+  }
+}
+
+TEST_F(JobRunnerTest, UnderARuntimePassesRepeatWithADropBeforeEach) {
+  JobSpec spec = Spec();
+  spec.direct = false;
+  spec.size = 256 << 10;
+  spec.cache = CacheState::Cold;
+  spec.runtime_s = 0.3;
+  spec.invalidate_each_pass = true;
+  const JobResult r = RunJob(spec, "host device");
+  EXPECT_GE(r.passes, 2u);
+  EXPECT_EQ(r.invalidations_s.size(), r.passes - 1);
+  EXPECT_LE(r.runtime_s, 0.3 + 0.1);
+  EXPECT_GE(r.ios, (r.passes - 1) * (256 / 4));
+}
+
 TEST_F(JobRunnerTest, ColdDirectReadReachesTheBlockDevice) {
   JobSpec spec = Spec();
   spec.cache = CacheState::Cold;

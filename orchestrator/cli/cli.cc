@@ -27,6 +27,7 @@
 #include "reports/report_formats.h"
 #include "results/out_dir_claim.h"
 #include "results/results_dir.h"
+#include "scenario/fio_command_line.h"
 #include "scenario/fio_import.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_explain.h"
@@ -100,8 +101,10 @@ int DryRunMain(const RunOptions& options) {
       std::cerr << " " << h.name << " (" << h.uri << ", " << h.max_guests << " at once)";
     std::cerr << "\n";
   }
-  if (!options.fio_path.empty()) {
-    for (const auto& note : ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).notes)
+  if (!options.fio_path.empty() || !options.fio_args.empty()) {
+    for (const auto& note : ImportFioSource(options.fio_path, options.fio_args,
+                                            ParseFioTargets(options.fio_targets))
+                                .notes)
       std::cerr << "storbed: note: " << note << "\n";
   }
   std::string accel = options.accel.empty() ? scenario.machine.accel : options.accel;
@@ -121,9 +124,12 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   auto* fio_opt = run_cmd->add_option("--fio", run.fio_path,
                                       "Run a fio job file instead (see docs/matrices.md)");
   fio_opt->excludes(scenario_opt);
+  auto* fio_args_opt = run_cmd->add_option(
+      "--fio-args", run.fio_args,
+      "Or a fio command line as pasted, quoted: '--name=a --rw=read ...' (docs/matrices.md)");
+  fio_args_opt->excludes(scenario_opt)->excludes(fio_opt);
   run_cmd->add_option("--target", run.fio_targets,
-                      "With --fio: targets, e.g. virtio-blk,nvme (default all three)")
-      ->needs(fio_opt);
+                      "With --fio or --fio-args: targets, e.g. virtio-blk,nvme (default all three)");
   run_cmd->add_flag("--dry-run", dry_run,
                     "Validate and print the plan, the boots and a time estimate; create nothing");
   run_cmd->add_option("--out", run.out_dir,
@@ -314,10 +320,14 @@ int RunMain(int argc, char** argv) {
 
   return WithExitCodes(run.out_dir, [&] {
     if (*run_cmd) {
-      if (run.scenario_path.empty() && run.fio_path.empty())
-        throw ScenarioError("run: give a scenario file or --fio JOB_FILE");
+      if (run.scenario_path.empty() && run.fio_path.empty() && run.fio_args.empty())
+        throw ScenarioError("run: give a scenario file, --fio JOB_FILE or --fio-args '...'");
+      if (!run.fio_targets.empty() && run.fio_path.empty() && run.fio_args.empty())
+        throw ScenarioError("run: --target applies with --fio or --fio-args only");
       if (dry_run) return DryRunMain(run);
-      const std::string source = run.fio_path.empty() ? run.scenario_path : run.fio_path;
+      const std::string source = !run.fio_args.empty() ? "fio-args"
+                                 : run.fio_path.empty() ? run.scenario_path
+                                                        : run.fio_path;
       if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
       InstallInterruptHandlers();
       const int exit = Run(run);

@@ -86,7 +86,9 @@ ManifestDoc InitialManifest(const PreparedScenario& p) {
   FingerprintSources sources;
   sources.work_dir = p.options.work_dir;
   doc.environment = EnvironmentFingerprint(sources);
-  doc.scenario_file = p.options.fio_path.empty() ? p.options.scenario_path : p.options.fio_path;
+  doc.scenario_file = !p.options.fio_args.empty() ? "--fio-args " + p.options.fio_args
+                      : p.options.fio_path.empty() ? p.options.scenario_path
+                                                   : p.options.fio_path;
   doc.scenario = p.scenario.expanded;
   doc.order = ToString(p.scenario.order);
   doc.order_seed = p.scenario.order_seed;

@@ -1,5 +1,7 @@
 #include "execute/runner.h"
 
+#include "scenario/fio_command_line.h"
+
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -93,8 +95,10 @@ RunDeps RealRunDeps() {
 }
 
 Scenario LoadScenarioFor(const RunOptions& options) {
-  if (options.fio_path.empty()) return LoadScenario(options.scenario_path, options.max_runs);
-  return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).scenario;
+  if (options.fio_path.empty() && options.fio_args.empty())
+    return LoadScenario(options.scenario_path, options.max_runs);
+  return ImportFioSource(options.fio_path, options.fio_args, ParseFioTargets(options.fio_targets))
+      .scenario;
 }
 
 RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {

@@ -15,6 +15,7 @@ struct RunOptions {
   std::string work_dir = "/var/tmp";  // backing files live here (needs a real block device)
   std::string accel;              // "" = the scenario's (auto, kvm or tcg)
   std::string fio_path;           // a fio job file to import instead of scenario_path
+  std::string fio_args;           // or a fio command line as pasted (--fio-args)
   std::string fio_targets;        // with fio_path: "virtio-blk,nvme"; "" = all three
   // Where guests run (run_hosts.h, docs/hosts.md): "qemu" (default), "libvirt";
   // connect_uri or inventory_path imply libvirt.

@@ -59,7 +59,9 @@ std::vector<Section> ParseIni(const std::string& text, Problems& problems) {
 // fio's aliases of one option.
 std::string Canonical(const std::string& key) {
   static const std::map<std::string, std::string> kAliases = {
-      {"readwrite", "rw"}, {"blocksize", "bs"}, {"io_limit", "io_size"}};
+      {"readwrite", "rw"}, {"blocksize", "bs"}, {"io_limit", "io_size"},
+      // fio takes an option by a unique prefix of its name; seed 000 writes --fadvise.
+      {"fadvise", "fadvise_hint"}};
   const auto it = kAliases.find(key);
   return it == kAliases.end() ? key : it->second;
 }
@@ -207,10 +209,8 @@ void ApplyNumberIos(const Option& o, json& job, Problems& p) {
   job["io_size"] = io_size == 0 ? bytes : std::min(io_size, bytes);
 }
 
-// loops=N runs the job N times over its region. Without invalidation between the passes
-// that is N regions' worth of IO: io_size N x size. With invalidate=1 (fio's default)
-// fio drops the cache before every pass, which storbed cannot do yet: refused rather
-// than measured on a warm cache after the first pass.
+// loops=N runs the job N times over its region (storbed's loops). With time_based the
+// runtime decides how many passes there are.
 void ApplyLoops(const Option& o, bool time_based, json& job, Problems& p,
                 std::vector<std::string>& notes, const std::string& name) {
   const auto n = Integer(o, p);
@@ -224,20 +224,21 @@ void ApplyLoops(const Option& o, bool time_based, json& job, Problems& p,
     notes.push_back(p.path() + ": " + name + ": loops ignored with time_based (runtime decides)");
     return;
   }
-  if (job.value("invalidate", true)) {
-    p.Add(o.line, "option 'loops': loops=" + o.value +
-                      " with invalidate=1 (fio's default) drops the cache before every pass, "
-                      "which storbed does not do yet; give invalidate=0 to run the passes on "
-                      "the cache the first pass leaves");
-    return;
-  }
-  const uint64_t pass = job.value("io_size", job.value("size", uint64_t{0}));
-  if (pass == 0) {
-    p.Add(o.line, "option 'loops': needs size (or io_size): storbed turns loops=" + o.value +
-                      " into io_size " + o.value + " x size");
-    return;
-  }
-  job["io_size"] = pass * uint64_t(*n);
+  job["loops"] = *n;
+}
+
+// fio's invalidate=1 (its default) drops the file's cache each time it opens it: before
+// the job and again at every loop and time_based pass. For buffered jobs that changes what
+// every pass after the first measures, so it maps to invalidate_each_pass; O_DIRECT reads
+// bypass the cache, and the single drop before the job is enough.
+void ApplyPassInvalidation(bool time_based, json& job, std::vector<std::string>& notes,
+                           const std::string& where) {
+  const bool passes = time_based || job.value("loops", 1) > 1;
+  if (!passes || !job.value("invalidate", true) || job.value("direct", false)) return;
+  job["invalidate_each_pass"] = true;
+  notes.push_back(where + ": invalidate=1 with " + (time_based ? "time_based" : "loops") +
+                  ": the cache is dropped before every pass, as fio does; each drop is timed "
+                  "outside runtime (add invalidate_in_runtime to count it as fio does)");
 }
 
 // The rules that need the whole job: fadvise_hint=1, loops, number_ios, and runtime
@@ -248,6 +249,7 @@ void FinishJob(const std::string& name, bool time_based, const Passes& passes, j
     job["fadvise_hint"] = job.value("pattern", "sequential") == "random" ? "random" : "sequential";
   if (passes.loops) ApplyLoops(*passes.loops, time_based, job, p, notes, name);
   if (passes.number_ios) ApplyNumberIos(*passes.number_ios, job, p);
+  ApplyPassInvalidation(time_based, job, notes, p.path() + ": " + name);
   if (job.contains("runtime") && !time_based && !job.contains("io_size") &&
       job.value("pattern", "sequential") != "random") {
     // fio without time_based stops after one pass; storbed's runtime loops like time_based.
@@ -306,6 +308,10 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       passes.loops = o;
     } else if (key == "number_ios") {
       passes.number_ios = o;
+    } else if (key == "norandommap") {
+      notes.push_back(p.path() + ":" + std::to_string(o.line) +
+                      ": option 'norandommap' ignored (storbed's random pattern visits each "
+                      "block once per pass, as fio's random map does)");
     } else if (key == "stonewall" || key == "wait_for_previous" || key == "thread") {
       // storbed runs a scenario's jobs one after another, each in the agent's threads.
       notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option '" + key +

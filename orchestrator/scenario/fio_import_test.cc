@@ -97,9 +97,11 @@ TEST(FioImportTest, Seed000CachedLoopsAreTwoPassesOnAKeptCache) {
   ASSERT_EQ(f.scenario.jobs.size(), 2u);
   const JobSpec& cached = f.scenario.jobs[1];
   EXPECT_EQ(cached.size, 1ull << 30);
-  EXPECT_EQ(cached.io_limit, 2ull << 30) << "loops=2: two passes over the 1 GiB region";
+  EXPECT_EQ(cached.loops, 2u) << "loops=2: two passes over the 1 GiB region";
+  EXPECT_EQ(cached.io_limit, 0u);
   EXPECT_EQ(cached.cache, CacheState::Keep);
-  EXPECT_EQ(f.scenario.jobs[0].io_limit, 0u) << "create has no loops: one pass";
+  EXPECT_FALSE(cached.invalidate_each_pass);
+  EXPECT_EQ(f.scenario.jobs[0].loops, 1u) << "create has no loops: one pass";
   int ignored = 0;
   for (const auto& note : f.notes)
     if (note.find("option 'stonewall' ignored") != std::string::npos ||
@@ -108,20 +110,34 @@ TEST(FioImportTest, Seed000CachedLoopsAreTwoPassesOnAKeptCache) {
   EXPECT_EQ(ignored, 4) << "stonewall and thread, noted once per job";
 }
 
-TEST(FioImportTest, LoopsWithInvalidateAreRefusedUntilEachPassExists) {
-  try {
-    ImportFio(std::string(kSeed000Global) + "[invalidated]\nrw=read\nloops=2\ninvalidate=1\n",
-              "seed000.fio", kNvme);
-    FAIL() << "accepted: every pass after the first would read a warm cache";
-  } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("seed000.fio:15: option 'loops': loops=2 with "
-                                         "invalidate=1"),
-              std::string::npos)
-        << e.what();
-  }
-  EXPECT_THROW(ImportFio("[a]\nrw=read\nloops=2\ninvalidate=0\n", "j.fio", kNvme),
-               ScenarioError)
-      << "loops without size";
+TEST(FioImportTest, LoopsWithInvalidateDropTheCacheBeforeEveryPass) {
+  const auto f =
+      ImportFio(std::string(kSeed000Global) + "[invalidated]\nrw=read\nloops=2\ninvalidate=1\n",
+                "seed000.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 3u);
+  const JobSpec& invalidated = f.scenario.jobs[2];
+  EXPECT_EQ(invalidated.loops, 2u);
+  EXPECT_EQ(invalidated.cache, CacheState::Cold);
+  EXPECT_TRUE(invalidated.invalidate_each_pass);
+  EXPECT_FALSE(invalidated.invalidate_in_runtime);
+  bool noted = false;
+  for (const auto& note : f.notes)
+    noted |= note == "seed000.fio: invalidated: invalidate=1 with loops: the cache is dropped "
+                     "before every pass, as fio does; each drop is timed outside runtime (add "
+                     "invalidate_in_runtime to count it as fio does)";
+  EXPECT_TRUE(noted);
+}
+
+TEST(FioImportTest, TimeBasedBufferedJobsDropEachPassAndDirectOnesDoNot) {
+  const auto f = ImportFio(
+      "[buffered]\nrw=randread\nsize=64m\ntime_based\nruntime=5\n"
+      "[direct]\nrw=randread\nsize=64m\ntime_based\nruntime=5\ndirect=1\n"
+      "[kept]\nrw=randread\nsize=64m\ntime_based\nruntime=5\ninvalidate=0\n",
+      "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 3u);
+  EXPECT_TRUE(f.scenario.jobs[0].invalidate_each_pass);
+  EXPECT_FALSE(f.scenario.jobs[1].invalidate_each_pass);
+  EXPECT_FALSE(f.scenario.jobs[2].invalidate_each_pass);
 }
 
 TEST(FioImportTest, NumberIosIsBlocksOfBsAndTheSmallerLimitWins) {

@@ -1,5 +1,7 @@
 #include "execute/bare_metal_target.h"
 
+#include "execute/temp_dir.h"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -143,8 +145,11 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
     unit.mount_filesystem = ctx.backing.filesystem;
   }
   ctx.manifest.AddBareMetal(std::move(unit));
-  const std::string work_dir = ctx.results.File("bare-metal");
-  std::filesystem::create_directories(work_dir);
+  // The agent's job file and output live in the work dir: a full out dir must not cut
+  // the result it prints. Its log is copied to the out dir afterwards, when there is room.
+  const TempDir agent_dir(ctx.options.work_dir, "storbed-agent-");
+  const std::string work_dir = agent_dir.path();
+  const std::string log_dir = ctx.results.File("bare-metal");
   for (const auto& run : runs) {
     RunRecord record = base_record(run);
     record.device = loop->path();
@@ -154,7 +159,14 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.job.filesystem.clear();
     }
     if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
+    const std::string log = "agent-" + record.job.name + ".log";
     RunOnHost(ctx, std::move(record), run, work_dir);
+    std::error_code ec;
+    std::filesystem::create_directories(log_dir, ec);
+    if (!ec)
+      std::filesystem::copy_file(work_dir + "/" + log, log_dir + "/" + log,
+                                 std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) ctx.log << "  " << run.run_id << ": warning: agent log not kept: " << ec.message() << "\n";
   }
 }
 

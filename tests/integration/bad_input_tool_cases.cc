@@ -1,0 +1,167 @@
+// The bad-input table's rows about everything else: results directories (`storbed
+// report`), standalone agent jobs, and command-line flags of every command.
+#include "bad_input_cases.h"
+
+#include <nlohmann/json.hpp>
+
+#include "job.h"
+#include "results/run_record.h"
+
+namespace storbed::testing {
+namespace {
+
+using Kind = InputFile::Kind;
+
+// One valid results record, as `storbed run` writes it.
+nlohmann::json GoodRecord(const std::string& run_id) {
+  RunRecord r;
+  r.run_id = run_id;
+  r.target = "nvme";
+  r.accel = "tcg";
+  return r;
+}
+
+// A results directory whose results.json is `text`, refused by `storbed report`.
+BadInput Report(std::string name, std::string text, std::string message) {
+  return {std::move(name),
+          {{"res/results.json", std::move(text)}},
+          {"storbed", "report", "$D/res"},
+          "storbed: $D/res/results.json: " + message};
+}
+
+// A standalone agent job (a valid one with `edit` applied) refused by storbed-agent.
+template <class Edit>
+BadInput Agent(std::string name, Edit edit, std::string message) {
+  JobSpec spec;
+  spec.name = "a";
+  spec.target = "$D/target";
+  nlohmann::json job = spec;
+  edit(job);
+  return {std::move(name),
+          {{"job.json", job.dump()}, {"target", std::string(1 << 20, 'x')}},
+          {"storbed-agent", "--standalone", "$D/job.json"},
+          message};
+}
+
+// Any command line, refused with `message` (prefix included).
+BadInput Cli(std::string name, std::vector<InputFile> files, std::vector<std::string> argv,
+             std::string message) {
+  return {std::move(name), std::move(files), std::move(argv), std::move(message)};
+}
+
+std::vector<BadInput> Reports() {
+  const nlohmann::json good = GoodRecord("001-a");
+  nlohmann::json wrong_type = GoodRecord("002-b");
+  wrong_type["status"] = 7;
+  nlohmann::json no_id = GoodRecord("003-c");
+  no_id.erase("run_id");
+  return {
+      Report("ReportResultsAnObject", "{}",
+             "not a storbed results file: expected a list of run records"),
+      Report("ReportRecordWithAWrongType", nlohmann::json::array({good, wrong_type}).dump(),
+             "record 1: status (run_id \"002-b\"): type must be string, but is number"),
+      Report("ReportRecordWithoutRunId", nlohmann::json::array({good, no_id}).dump(),
+             "record 1: run_id: missing"),
+      Report("ReportRecordIsANumber", "[1]", "record 0: expected a run record object, got 1"),
+      {"ReportResultsIsAFifo", {{"res/results.json", "", Kind::Fifo}}, {"storbed", "report", "$D/res"},
+       "storbed: $D/res/results.json: the results file is a FIFO, not a regular file"},
+      {"ReportUnknownFormat", {{"res/results.json", "[]"}},
+       {"storbed", "report", "$D/res", "--format", "text,csv"},
+       "storbed: unknown report format 'csv' (known: text, timelines, html, markdown)"},
+  };
+}
+
+std::vector<BadInput> Agents() {
+  const std::vector<std::string> standalone = {"storbed-agent", "--standalone", "$D/job.json"};
+  const std::string job_file = "storbed-agent: job file $D/job.json";
+  return {
+      {"AgentJobIsAList", {{"job.json", "[]"}}, standalone, job_file + ": is not a JSON object"},
+      {"AgentJobFileMissing", {}, standalone,
+       job_file + ": cannot be opened: No such file or directory"},
+      {"AgentJobFileIsAFifo", {{"job.json", "", Kind::Fifo}}, standalone,
+       job_file + ": is a FIFO, not a regular file"},
+      Agent("AgentUnknownField", [](auto& j) { j["blocksize"] = 4096; },
+            job_file + ", field 'blocksize': is not a job field"),
+      Agent("AgentNegativeBs", [](auto& j) { j["bs"] = -4096; },
+            job_file + ", field 'bs': must not be negative, got -4096"),
+      Agent("AgentMissingTarget", [](auto& j) { j.erase("target"); },
+            job_file + ", field 'target': is required but missing"),
+      Agent("AgentBsNotAMultipleOf512", [](auto& j) { j["bs"] = 1000; },
+            job_file + ", field 'bs': bs must be a nonzero multiple of 512, got 1000"),
+      Agent("AgentIodepthZero", [](auto& j) { j["iodepth"] = 0; },
+            job_file + ", field 'iodepth': iodepth must be at least 1"),
+      Agent("AgentUnknownPattern", [](auto& j) { j["pattern"] = "zigzag"; },
+            job_file + ", field 'pattern': unknown pattern 'zigzag' (allowed: sequential, random, "
+                       "gappy, strided)"),
+      Agent("AgentTargetIsADirectory", [](auto& j) { j["target"] = "$D"; },
+            "storbed-agent: job 'a' on $D: target: $D is a directory; a target must be a block "
+            "device or a regular file"),
+  };
+}
+
+std::vector<BadInput> Flags() {
+  const InputFile good = {"s.json", kGoodScenario};
+  return {
+      Cli("RunWithoutScenario", {}, {"storbed", "run", "--dry-run"},
+          "storbed: run: give a scenario file or --fio JOB_FILE"),
+      Cli("RunScenarioIsDevZero", {}, {"storbed", "run", "/dev/zero", "--dry-run"},
+          "storbed: /dev/zero: the scenario file is a character device, not a regular file"),
+      Cli("RunAgentIsNotAnElf", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--agent", "/etc/passwd", "--work-dir",
+           "$D/work"},
+          "storbed: --agent /etc/passwd: is not an ELF executable"),
+      Cli("RunWorkDirMissing", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--work-dir", "$D/nowhere"},
+          "storbed: --work-dir $D/nowhere: does not exist"),
+      Cli("RunHostLabelNobodyHas",
+          {good, {"hosts.json", R"({"hosts": [{"name": "h", "uri": "qemu:///system"}]})"}},
+          {"storbed", "run", "$D/s.json", "--inventory", "$D/hosts.json", "--host-label", "gpu",
+           "--dry-run", "--work-dir", "$D/work"},
+          "storbed: $D/hosts.json: no host has the label \"gpu\""),
+      Cli("ImageBuildKernelWithoutModules", {},
+          {"storbed", "image", "build", "--kernel", "/boot/x", "--cache", "$D/cache"},
+          "storbed: image build: --kernel and --modules go together"),
+      Cli("ImageBuildAgentMissing", {},
+          {"storbed", "image", "build", "--agent", "$D/agent", "--cache", "$D/cache"},
+          "storbed: image build: --agent $D/agent: cannot be read: No such file or directory"),
+      Cli("ImageBuildAgentIsDynamic", {},
+          {"storbed", "image", "build", "--agent", "/bin/true", "--cache", "$D/cache"},
+          "storbed: image build: --agent /bin/true: is dynamically linked; the guest has no "
+          "dynamic loader (build it static, as the guest-agent target does)"),
+      Cli("ImageBuildKernelMissing", {},
+          {"storbed", "image", "build", "--agent", "$AGENT", "--kernel", "$D/vmlinuz",
+           "--modules", "/lib/modules", "--cache", "$D/cache"},
+          "storbed: image build: --kernel $D/vmlinuz: cannot be read: No such file or directory"),
+      Cli("CompareAlphaZero", {}, {"storbed", "compare", "$D/a", "$D/b", "--alpha", "0"},
+          "storbed: compare: --alpha must be between 0 and 1"),
+      Cli("HistoryWithoutDatabase", {}, {"storbed", "history"},
+          "storbed: history: give the database file"),
+      Cli("HistoryDatabaseIsADirectory", {{"db", "", Kind::Dir}}, {"storbed", "history", "$D/db"},
+          "storbed: $D/db: cannot open the history database: unable to open database file"),
+      Cli("GateAlphaOne", {}, {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--alpha", "1"},
+          "storbed: gate: --alpha must be between 0 and 1"),
+      Cli("GateBaselineEmpty", {{"res/results.json", "[]"}},
+          {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--baseline", ""},
+          "storbed: --baseline : no kind (expected last:N, rev:REVISION or date:FROM[..TO])"),
+      Cli("HistoryImportCorruptResults", {{"res/results.json", "[1]"}, {"res/manifest.json", "{}"}},
+          {"storbed", "history", "import", "$D/res", "--history", "$D/h.db"},
+          "storbed: history import: $D/res/results.json: record 0: expected a run record "
+          "object, got 1"),
+      Cli("ReportHistoryWithMarkdownOnly", {{"res/results.json", "[]"}},
+          {"storbed", "report", "$D/res", "--history", "$D/h.db", "--markdown", "$D/r.md"},
+          "storbed: report --history: draws into the html report; give --html FILE"),
+      Cli("ScenarioExplainUnknownField", {}, {"storbed", "scenario", "explain", "blocksize"},
+          "storbed: no scenario field named 'blocksize'"),
+  };
+}
+
+}  // namespace
+
+std::vector<BadInput> ToolInputCases() {
+  std::vector<BadInput> all;
+  for (auto group : {Reports(), Agents(), Flags()})
+    for (auto& c : group) all.push_back(std::move(c));
+  return all;
+}
+
+}  // namespace storbed::testing

@@ -1,6 +1,7 @@
 #include "job_file.h"
 
 #include "input_file.h"
+#include "strict_json.h"
 
 #include <errno.h>
 
@@ -23,7 +24,7 @@ bool Rejects(const json& probe, std::string& problem) {
     (void)probe.get<JobSpec>();
     return false;
   } catch (const std::exception& e) {
-    problem = e.what();
+    problem = WithoutJsonTag(e.what());
     return true;
   }
 }
@@ -69,7 +70,7 @@ JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
   try {
     document = json::parse(text);
   } catch (const json::exception& e) {
-    throw JobFileError(path, "", std::string("is not valid JSON: ") + e.what());
+    throw JobFileError(path, "", "is not valid JSON: " + WithoutJsonTag(e.what()));
   }
   if (!document.is_object()) throw JobFileError(path, "", "is not a JSON object");
 

@@ -63,6 +63,12 @@ const char* kNameRule =
 
 std::vector<BadInput> ScenarioSyntax() {
   return {
+      Scenario("ScenarioSyntaxErrorNamesLineAndColumn", "{\"name\": \"s\",\n  \"jobs\": [}\n",
+               "not valid JSON: parse error at line 2, column 12: syntax error while parsing "
+               "value - unexpected '}'; expected '[', '{', or a literal"),
+      Scenario("ScenarioEmptyFile", "",
+               "not valid JSON: parse error at line 1, column 1: syntax error while parsing "
+               "value - unexpected end of input; expected '[', '{', or a literal"),
       Scenario("ScenarioTopLevelList", "[]", "(top level): must be a JSON object"),
       Scenario("ScenarioDuplicateTopLevelKey",
                R"({"name": "a", "name": "b", "jobs": [{"name": "j"}]})",

@@ -56,6 +56,9 @@ std::vector<BadInput> Reports() {
   nlohmann::json no_id = GoodRecord("003-c");
   no_id.erase("run_id");
   return {
+      Report("ReportResultsNotJson", "[{\"run_id\": ",
+             "not a storbed results file: parse error at line 1, column 13: syntax error while "
+             "parsing value - unexpected end of input; expected '[', '{', or a literal"),
       Report("ReportResultsAnObject", "{}",
              "not a storbed results file: expected a list of run records"),
       Report("ReportRecordWithAWrongType", nlohmann::json::array({good, wrong_type}).dump(),
@@ -75,6 +78,9 @@ std::vector<BadInput> Agents() {
   const std::vector<std::string> standalone = {"storbed-agent", "--standalone", "$D/job.json"};
   const std::string job_file = "storbed-agent: job file $D/job.json";
   return {
+      {"AgentJobNotJson", {{"job.json", "{\"name\": "}}, standalone,
+       job_file + ": is not valid JSON: parse error at line 1, column 10: syntax error while "
+                  "parsing value - unexpected end of input; expected '[', '{', or a literal"},
       {"AgentJobIsAList", {{"job.json", "[]"}}, standalone, job_file + ": is not a JSON object"},
       {"AgentJobFileMissing", {}, standalone,
        job_file + ": cannot be opened: No such file or directory"},
@@ -84,6 +90,8 @@ std::vector<BadInput> Agents() {
             job_file + ", field 'blocksize': is not a job field"),
       Agent("AgentNegativeBs", [](auto& j) { j["bs"] = -4096; },
             job_file + ", field 'bs': must not be negative, got -4096"),
+      Agent("AgentBsAsAString", [](auto& j) { j["bs"] = "4k"; },
+            job_file + ", field 'bs': type must be number, but is string"),
       Agent("AgentMissingTarget", [](auto& j) { j.erase("target"); },
             job_file + ", field 'target': is required but missing"),
       Agent("AgentBsNotAMultipleOf512", [](auto& j) { j["bs"] = 1000; },

@@ -101,6 +101,10 @@ std::vector<BadInput> Agents() {
       Agent("AgentUnknownPattern", [](auto& j) { j["pattern"] = "zigzag"; },
             job_file + ", field 'pattern': unknown pattern 'zigzag' (allowed: sequential, random, "
                        "gappy, strided)"),
+      // Regression: a missing target was "cannot open ...: open(O_RDONLY|O_DIRECT) failed"
+      // with exit 1, as if the host had failed.
+      Agent("AgentTargetMissing", [](auto& j) { j["target"] = "$D/none"; },
+            "storbed-agent: job 'a' on $D/none: target: $D/none does not exist"),
       Agent("AgentTargetIsADirectory", [](auto& j) { j["target"] = "$D"; },
             "storbed-agent: job 'a' on $D: target: $D is a directory; a target must be a block "
             "device or a regular file"),

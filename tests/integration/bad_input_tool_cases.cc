@@ -108,6 +108,11 @@ std::vector<BadInput> Agents() {
       Agent("AgentTargetIsADirectory", [](auto& j) { j["target"] = "$D"; },
             "storbed-agent: job 'a' on $D: target: $D is a directory; a target must be a block "
             "device or a regular file"),
+      // Regression: the job ran, and any message naming it printed the ESC raw.
+      Agent("AgentNameWithAnEscapeIsRefused", [](auto& j) { j["name"] = "a\x1b[2Jb"; },
+            job_file + ", field 'name': holds a control character, got \"a\\u001b[2Jb\""),
+      Agent("AgentTargetWithANewlineIsRefused", [](auto& j) { j["target"] = "$D/t\nx"; },
+            job_file + ", field 'target': holds a control character, got \"$D/t\\nx\""),
   };
 }
 

@@ -119,6 +119,18 @@ std::vector<BadInput> Agents() {
 std::vector<BadInput> Flags() {
   const InputFile good = {"s.json", kGoodScenario};
   return {
+      // Regression: CLI11's own line, without "storbed: ".
+      Cli("RunAccelUnknown", {good}, {"storbed", "run", "$D/s.json", "--dry-run", "--accel", "hvf"},
+          "storbed: --accel: hvf not in {auto,kvm,tcg}"),
+      // Regression: "Value 0 not in range 0.000000 to 1797693134862315708...".
+      Cli("RunMaxRunsZero", {good}, {"storbed", "run", "$D/s.json", "--dry-run", "--max-runs", "0"},
+          "storbed: --max-runs: expected a whole number of runs, at least 1, got '0'"),
+      Cli("RunMaxRunsNotANumber", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--max-runs", "many"},
+          "storbed: --max-runs: expected a whole number of runs, at least 1, got 'many'"),
+      Cli("RunBackendUnknown", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--backend", "xen"},
+          "storbed: --backend: xen not in {qemu,libvirt}"),
       Cli("RunWithoutScenario", {}, {"storbed", "run", "--dry-run"},
           "storbed: run: give a scenario file or --fio JOB_FILE"),
       Cli("RunScenarioIsDevZero", {}, {"storbed", "run", "/dev/zero", "--dry-run"},
@@ -151,6 +163,8 @@ std::vector<BadInput> Flags() {
           "storbed: image build: --kernel $D/vmlinuz: cannot be read: No such file or directory"),
       Cli("CompareAlphaZero", {}, {"storbed", "compare", "$D/a", "$D/b", "--alpha", "0"},
           "storbed: compare: --alpha must be between 0 and 1"),
+      Cli("CompareNoiseNotANumber", {}, {"storbed", "compare", "$D/a", "$D/b", "--noise", "lots"},
+          "storbed: Could not convert: --noise = lots"),
       Cli("HistoryWithoutDatabase", {}, {"storbed", "history"},
           "storbed: history: give the database file"),
       Cli("HistoryDatabaseIsADirectory", {{"db", "", Kind::Dir}}, {"storbed", "history", "$D/db"},
@@ -167,6 +181,8 @@ std::vector<BadInput> Flags() {
       Cli("ReportHistoryWithMarkdownOnly", {{"res/results.json", "[]"}},
           {"storbed", "report", "$D/res", "--history", "$D/h.db", "--markdown", "$D/r.md"},
           "storbed: report --history: draws into the html report; give --html FILE"),
+      Cli("CleanupUnknownFlag", {}, {"storbed", "cleanup", "--everything"},
+          "storbed: The following argument was not expected: --everything"),
       Cli("ScenarioExplainUnknownField", {}, {"storbed", "scenario", "explain", "blocksize"},
           "storbed: no scenario field named 'blocksize'"),
   };

@@ -13,6 +13,17 @@ bool Allowed(unsigned char c) { return Alnum(c) || c == '.' || c == '_' || c == 
 
 }  // namespace
 
+bool HasControlCharacter(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = text[i];
+    if (c < 0x20 || c == 0x7f) return true;
+    if (c == 0xc2 && i + 1 < text.size() && (unsigned char)text[i + 1] >= 0x80 &&
+        (unsigned char)text[i + 1] <= 0x9f)
+      return true;
+  }
+  return false;
+}
+
 std::string QuotedForMessage(const std::string& text) {
   return nlohmann::json(text).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
 }

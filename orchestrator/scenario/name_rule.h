@@ -14,6 +14,10 @@ inline constexpr size_t kMaxNameLength = 64;
 // non-ASCII characters as \uXXXX) so the message itself prints safely.
 std::string NameProblem(const std::string& name);
 
+// True when `text` holds a C0 control character, DEL, or a C1 control (U+0080..U+009F in
+// UTF-8): any of them printed raw can move the cursor or clear the user's terminal.
+bool HasControlCharacter(const std::string& text);
+
 // `text` as a JSON string: quoted, control and non-ASCII characters escaped.
 std::string QuotedForMessage(const std::string& text);
 

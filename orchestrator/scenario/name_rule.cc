@@ -41,6 +41,16 @@ std::string NameProblem(const std::string& name) {
          "(it names files, run ids and guests)";
 }
 
+std::string SchedulerNameProblem(const std::string& name) {
+  bool ok = name.size() <= 32;
+  for (const unsigned char c : name)
+    ok &= (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  if (ok) return "";
+  return QuotedForMessage(name) +
+         " is not an IO scheduler name (lowercase letters, digits, '-' and '_', as in "
+         "/sys/block/<disk>/queue/scheduler: none, mq-deadline, bfq, kyber)";
+}
+
 std::string SanitizedName(const std::string& name) {
   std::string out;
   for (const unsigned char c : name) out += Allowed(c) ? char(c) : '-';

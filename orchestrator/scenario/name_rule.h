@@ -21,6 +21,11 @@ bool HasControlCharacter(const std::string& text);
 // `text` as a JSON string: quoted, control and non-ASCII characters escaped.
 std::string QuotedForMessage(const std::string& text);
 
+// "" when `name` is empty (leave the scheduler) or could name a kernel IO scheduler
+// (lowercase letters, digits, '-' and '_'); else the reason. The agent writes it to
+// queue/scheduler, so anything else would pass the dry run and fail in the guest.
+std::string SchedulerNameProblem(const std::string& name);
+
 // `name` with every character the rule refuses replaced by '-', cut to 64 characters,
 // "scenario" when nothing is left (a fio file's stem becomes the scenario name).
 std::string SanitizedName(const std::string& name);

@@ -119,6 +119,8 @@ MachineVariant BuildMachine(const Validator& check, const Combination& m,
   if (v.machine.tunables.max_sectors_kb == 0)
     check.Fail(FieldName(&MachineConfig::tunables, &BlockTunables::max_sectors_kb),
                "must be at least 1, or -1 to leave it");
+  if (const std::string why = SchedulerNameProblem(v.machine.tunables.scheduler); !why.empty())
+    check.Fail(FieldName(&MachineConfig::tunables, &BlockTunables::scheduler), why);
   if ((v.disk.queue_size & (v.disk.queue_size - 1)) != 0)
     check.Fail(FieldName(&DiskConfig::queue_size),
                "must be a power of two, got " + std::to_string(v.disk.queue_size));

@@ -272,6 +272,13 @@ std::vector<BadInput> HostPaths() {
       Scenario("DescriptionWithAnEscape",
                R"({"name": "s", "description": "x\u001b[2J", "jobs": [{"name": "j"}]})",
                "description: \"x\\u001b[2J\" holds a control character"),
+      Scenario("MachineSchedulerWithASlash", GuestScenario(R"("scheduler": "../none")", ""),
+               "machine.scheduler: \"../none\" is not an IO scheduler name (lowercase letters, "
+               "digits, '-' and '_', as in /sys/block/<disk>/queue/scheduler: none, "
+               "mq-deadline, bfq, kyber)"),
+      Job("SchedulerWithASpace", R"("scheduler": "mq deadline")",
+          "scheduler: \"mq deadline\" is not an IO scheduler name (lowercase letters, digits, "
+          "'-' and '_', as in /sys/block/<disk>/queue/scheduler: none, mq-deadline, bfq, kyber)"),
       Scenario("BackingMissing", GuestScenario("", R"("backing": "$D/none.raw")"),
                "disk.backing: $D/none.raw does not exist"),
       {"BackingIsEmpty",

@@ -1,5 +1,7 @@
 #include "scenario/name_rule.h"
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 namespace storbed {
@@ -22,6 +24,24 @@ bool HasControlCharacter(const std::string& text) {
       return true;
   }
   return false;
+}
+
+std::string EscapedControlCharacters(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = text[i];
+    const bool c1 = c == 0xc2 && i + 1 < text.size() && (unsigned char)text[i + 1] >= 0x80 &&
+                    (unsigned char)text[i + 1] <= 0x9f;
+    if (c1) c = text[++i];
+    if (c < 0x20 || c == 0x7f || c1) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
 }
 
 std::string QuotedForMessage(const std::string& text) {

@@ -18,6 +18,10 @@ std::string NameProblem(const std::string& name);
 // UTF-8): any of them printed raw can move the cursor or clear the user's terminal.
 bool HasControlCharacter(const std::string& text);
 
+// `text` with each control character (as HasControlCharacter) written as \u00XX, for a
+// message that quotes user text in its own way ('...').
+std::string EscapedControlCharacters(const std::string& text);
+
 // `text` as a JSON string: quoted, control and non-ASCII characters escaped.
 std::string QuotedForMessage(const std::string& text);
 

@@ -312,6 +312,15 @@ std::vector<BadInput> FioFiles() {
           std::string(":1: [\"a/b\"]: section name \"a/b\"") + kNameRule),
       Fio("FioSectionNameWithAnEscape", "[a\x1b[2Jb]\nrw=read\n",
           std::string(":1: [\"a\\u001b[2Jb\"]: section name \"a\\u001b[2Jb\"") + kNameRule),
+      // Regression: the file's own words were quoted raw ('sp<ESC>[2Jdk').
+      Fio("FioEngineWithAnEscape", "[j]\nioengine=sp\x1b[2Jdk\n",
+          ":2: option 'ioengine': 'sp\\u001b[2Jdk' is not supported by storbed (psync, io_uring, "
+          "libaio, mmap, pvsync2, pvsync2_hipri, pvsync2_nowait)"),
+      Fio("FioOptionNameWithAnEscape", "[j]\nzone\x1bmode=zbd\n",
+          ":2: option 'zone\\u001bmode' is not supported by storbed"),
+      Fio("FioBsWithABell", "[j]\nbs=4\ak\n",
+          ":2: option 'bs': unknown size suffix '\\u0007k' in \"4\\u0007k\" (use k, m, g or t; "
+          "powers of 1024)"),
       Fio("FioUnknownEngine", "[j]\nioengine=spdk\n", ":2: option 'ioengine': 'spdk' is not supported by storbed (psync, io_uring, "
           "libaio, mmap, pvsync2, pvsync2_hipri, pvsync2_nowait)"),
       Fio("FioTrim", "[j]\nrw=trim\n",

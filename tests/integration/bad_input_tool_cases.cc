@@ -181,6 +181,20 @@ std::vector<BadInput> Flags() {
       Cli("ReportHistoryWithMarkdownOnly", {{"res/results.json", "[]"}},
           {"storbed", "report", "$D/res", "--history", "$D/h.db", "--markdown", "$D/r.md"},
           "storbed: report --history: draws into the html report; give --html FILE"),
+      // Regression: exit 1 as "1 failure", after scanning everything else.
+      Cli("CleanupResultsDirMissing", {},
+          {"storbed", "cleanup", "--no-libvirt", "--dry-run", "--work-dir", "$D/work", "--results",
+           "$D/none"},
+          "storbed: cleanup: --results $D/none: does not exist"),
+      // Regression: exit 0, "would remove 0 items", for a typo.
+      Cli("CleanupWorkDirIsAFile", {{"f", "x"}},
+          {"storbed", "cleanup", "--no-libvirt", "--dry-run", "--work-dir", "$D/f"},
+          "storbed: cleanup: --work-dir $D/f: is not a directory"),
+      // Regression: cleanup waited for a writer on the FIFO forever.
+      Cli("CleanupInventoryIsAFifo", {{"inv.json", "", Kind::Fifo}},
+          {"storbed", "cleanup", "--dry-run", "--work-dir", "$D/work", "--inventory",
+           "$D/inv.json"},
+          "storbed: cleanup: $D/inv.json: the inventory is a FIFO, not a regular file"),
       Cli("CleanupUnknownFlag", {}, {"storbed", "cleanup", "--everything"},
           "storbed: The following argument was not expected: --everything"),
       Cli("ScenarioExplainUnknownField", {}, {"storbed", "scenario", "explain", "blocksize"},

@@ -334,6 +334,8 @@ int RunMain(int argc, char** argv) {
     if (*build_cmd) {
       if (kernel.empty() != modules.empty())
         throw ScenarioError("image build: --kernel and --modules go together");
+      if (const std::string why = DirectoryPathProblem(image.cache_dir); !why.empty())
+        throw ScenarioError("image build: --cache " + image.cache_dir + ": " + why);
       if (const std::string why = StaticAgentProblem(image.agent_path); !why.empty())
         throw ScenarioError("image build: --agent " + image.agent_path + ": " + why);
       if (!kernel.empty())

@@ -161,6 +161,18 @@ std::vector<BadInput> Flags() {
           {"storbed", "image", "build", "--agent", "$AGENT", "--kernel", "$D/vmlinuz",
            "--modules", "/lib/modules", "--cache", "$D/cache"},
           "storbed: image build: --kernel $D/vmlinuz: cannot be read: No such file or directory"),
+      // Regression: --dry-run said valid; the real run failed building the image, after
+      // making the backings.
+      Cli("RunImageCacheIsDevNull",
+          {{"s.json", R"({"name": "s", "targets": ["nvme"], "jobs": [{"name": "j"}]})"}},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--work-dir", "$D/work", "--image-cache",
+           "/dev/null"},
+          "storbed: --image-cache /dev/null: is a character device, not a directory"),
+      // Regression: exit 1, "cannot create image cache directory ...".
+      Cli("ImageBuildCacheUnderAFile", {{"f", "x"}},
+          {"storbed", "image", "build", "--agent", "$AGENT", "--cache", "$D/f/cache"},
+          "storbed: image build: --cache $D/f/cache: $D/f is a regular file, so no directory "
+          "can be made there"),
       Cli("CompareAlphaZero", {}, {"storbed", "compare", "$D/a", "$D/b", "--alpha", "0"},
           "storbed: compare: --alpha must be between 0 and 1"),
       Cli("CompareNoiseNotANumber", {}, {"storbed", "compare", "$D/a", "$D/b", "--noise", "lots"},

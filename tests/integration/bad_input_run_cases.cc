@@ -228,6 +228,16 @@ std::vector<BadInput> Matrices() {
                R"({"name": "s", "targets": ["bare-metal"], "matrix_exclude": [{"job.bs": "4k"}],
                    "jobs": [{"name": "j", "bs": ["4k"]}]})",
                "matrix_exclude: drops every job combination"),
+      // Regression: about 2.4M combinations ended in std::bad_alloc after 6.2 GB.
+      Scenario("MatrixOfMillionsIsRefusedBeforeItIsExpanded",
+               R"({"name": "s", "targets": ["bare-metal"], "repeats": 1000,
+                   "jobs": [{"name": "j", "bs": ["4k", "8k", "16k", "32k", "64k", "128k", "256k",
+                                                "512k", "1m", "2m", "4m"],
+                             "iodepth": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+                             "numjobs": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                         17]}]})",
+               "(matrix): expands to 2431000 runs, more than the limit of 10000; narrow the "
+               "lists, or raise the limit with --max-runs"),
       {"MatrixAboveMaxRuns",
        {{"s.json", R"({"name": "s", "targets": ["bare-metal"], "disk": {"size": "16m"},
                       "jobs": [{"name": "j", "bs": ["4k", "8k", "16k"]}]})"}},
@@ -321,6 +331,12 @@ std::vector<BadInput> FioFiles() {
       Fio("FioBsWithABell", "[j]\nbs=4\ak\n",
           ":2: option 'bs': unknown size suffix '\\u0007k' in \"4\\u0007k\" (use k, m, g or t; "
           "powers of 1024)"),
+      Fio("FioSectionNameClimbingOut", "[../../../tmp/evil]\nrw=read\n",
+          std::string(":1: [\"../../../tmp/evil\"]: section name \"../../../tmp/evil\"") +
+              kNameRule),
+      Fio("FioSectionName300Characters", "[" + std::string(300, 'f') + "]\nrw=read\n",
+          std::string(":1: [\"") + std::string(300, 'f') +
+              "\"]: section name is 300 characters long; names are at most 64"),
       Fio("FioUnknownEngine", "[j]\nioengine=spdk\n", ":2: option 'ioengine': 'spdk' is not supported by storbed (psync, io_uring, "
           "libaio, mmap, pvsync2, pvsync2_hipri, pvsync2_nowait)"),
       Fio("FioTrim", "[j]\nrw=trim\n",

@@ -15,6 +15,7 @@
 #include "execute/loop_device.h"
 #include "execute/progress.h"
 #include "sampling/job_sampler.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -47,15 +48,20 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   // The log holds the agent's stdout (the result, one JSON line) and its stderr.
   std::string out = ReadAll(out_file);
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  if (!agent.ExitedSuccessfully())
-    throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() +
-                             (out.empty() ? "" : ": " + out));
+  // The agent's own sentence is its last line. On a full disk that is a cut result line
+  // of megabytes instead: the log the message names keeps it whole.
+  if (!agent.ExitedSuccessfully()) {
+    std::string last = out.substr(out.rfind('\n') + 1);
+    if (last.size() > 300) last = last.substr(0, 300) + " ...";
+    throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() + " (log: " +
+                             out_file + ")" + (last.empty() ? "" : ": " + last));
+  }
   const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
   try {
     return nlohmann::json::parse(out.substr(start)).get<JobResult>();
   } catch (const std::exception& e) {
     throw std::runtime_error("the bare-metal agent printed no result (" + out_file +
-                             "): " + e.what());
+                             "): " + WithoutJsonTag(e.what()));
   }
 }
 

@@ -11,7 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -92,8 +95,12 @@ void MakeInput(const InputFile& f, const std::string& dir) {
 // the line feed (a name holding ESC [ 2 J once cleared the user's screen).
 std::string RawControlCharacters(const std::string& text) {
   std::string found;
-  for (const unsigned char c : text)
-    if ((c < 0x20 && c != '\n') || c == 0x7f) found += "\\x" + std::to_string(c);
+  for (const unsigned char c : text) {
+    if ((c >= 0x20 && c != 0x7f) || c == '\n') continue;
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", c);
+    found += hex;
+  }
   return found;
 }
 

@@ -89,7 +89,9 @@ int DryRunMain(const RunOptions& options) {
     std::cerr << "\n";
   }
   if (!options.fio_path.empty()) {
-    for (const auto& note : ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).notes)
+    for (const auto& note :
+         ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets), options.max_runs)
+             .notes)
       std::cerr << "storbed: note: " << note << "\n";
   }
   std::string accel = options.accel.empty() ? scenario.machine.accel : options.accel;

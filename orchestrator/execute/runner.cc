@@ -94,7 +94,8 @@ RunDeps RealRunDeps() {
 
 Scenario LoadScenarioFor(const RunOptions& options) {
   if (options.fio_path.empty()) return LoadScenario(options.scenario_path, options.max_runs);
-  return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets)).scenario;
+  return ImportFioFile(options.fio_path, ParseFioTargets(options.fio_targets), options.max_runs)
+      .scenario;
 }
 
 RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {

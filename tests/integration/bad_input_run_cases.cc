@@ -352,6 +352,13 @@ std::vector<BadInput> FioFiles() {
        {{"job.fio", "", Kind::Fifo}},
        {"storbed", "run", "--fio", "$D/job.fio", "--dry-run", "--work-dir", "$D/work"},
        "storbed: $D/job.fio: the fio job file is a FIFO, not a regular file"},
+      // Regression: --max-runs was not passed to the fio import (6 runs went through).
+      {"FioAboveMaxRuns",
+       {{"job.fio", "[a]\nrw=read\n[b]\nrw=read\n"}},
+       {"storbed", "run", "--fio", "$D/job.fio", "--dry-run", "--work-dir", "$D/work",
+        "--max-runs", "2"},
+       "storbed: $D/job.fio: (matrix): expands to 6 runs, more than the limit of 2; narrow the "
+       "lists, or raise the limit with --max-runs"},
       {"FioUnknownTarget",
        {{"job.fio", "[j]\nrw=read\n"}},
        {"storbed", "run", "--fio", "$D/job.fio", "--target", "virtio-blk,floppy", "--dry-run",

@@ -187,6 +187,13 @@ std::vector<BadInput> MachineAndDisk() {
                "disk.size: value 0 is out of range [1m, 16t]"),
       Scenario("DiskSizeAbove16t", GuestScenario("", R"("size": "17t")"),
                "disk.size: value 17t is out of range [1m, 16t]"),
+      // Regression: 16777217t << 40 wrapped past 2^64 to 1t, and a 1t disk was planned.
+      Scenario("DiskSizeAbove2To64Bytes", GuestScenario("", R"("size": "16777217t")"),
+               "disk.size: \"16777217t\" is more than 2^64 bytes"),
+      // Regression: 18446744074 s in ns wrapped to 0.29 s, and the dry run said valid.
+      Scenario("NullLatencyAbove2To64Nanoseconds",
+               GuestScenario("", R"("driver": "null-co", "null_latency": "18446744074s")"),
+               "disk.null_latency: \"18446744074s\" is more than 2^64 nanoseconds"),
       Scenario("QueueSizeNotAPowerOfTwo", GuestScenario("", R"("queue_size": 100)"),
                "disk.queue_size: must be a power of two, got 100"),
       Scenario("AioNativeWithWriteback", GuestScenario("", R"("aio": "native", "cache": "writeback")"),

@@ -67,7 +67,8 @@ nlohmann::json ParseJsonNoDuplicateKeys(const std::string& text) {
   json doc;
   try {
     doc = json::parse(text, check);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number such as 1e400 that no double holds.
     throw std::invalid_argument("not valid JSON: " + WithoutJsonTag(e.what()));
   }
   if (!duplicate.empty()) throw std::invalid_argument(duplicate);

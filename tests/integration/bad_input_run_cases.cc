@@ -194,6 +194,10 @@ std::vector<BadInput> MachineAndDisk() {
       Scenario("NullLatencyAbove2To64Nanoseconds",
                GuestScenario("", R"("driver": "null-co", "null_latency": "18446744074s")"),
                "disk.null_latency: \"18446744074s\" is more than 2^64 nanoseconds"),
+      // Regression: nlohmann's out_of_range escaped the parser: exit 1, no file named.
+      Scenario("RuntimeBeyondADouble",
+               R"({"name": "s", "targets": ["bare-metal"], "jobs": [{"name": "j", "runtime": 1e400}]})",
+               "not valid JSON: number overflow parsing '1e400'"),
       Scenario("QueueSizeNotAPowerOfTwo", GuestScenario("", R"("queue_size": 100)"),
                "disk.queue_size: must be a power of two, got 100"),
       Scenario("AioNativeWithWriteback", GuestScenario("", R"("aio": "native", "cache": "writeback")"),

@@ -348,6 +348,14 @@ std::vector<BadInput> FioFiles() {
       Fio("FioSectionName300Characters", "[" + std::string(300, 'f') + "]\nrw=read\n",
           std::string(":1: [\"") + std::string(300, 'f') +
               "\"]: section name is 300 characters long; names are at most 64"),
+      Fio("FioIodepthPast2To64", "[j]\niodepth=99999999999999999999\n",
+          ":2: option 'iodepth': expected a whole number, got '99999999999999999999'"),
+      Fio("FioIodepthNegative", "[j]\niodepth=-1\n",
+          ": jobs[0].iodepth: expected a non-negative integer, got -1"),
+      Fio("FioSizePast2To64Bytes", "[j]\nsize=16777217t\n",
+          ":2: option 'size': \"16777217t\" is more than 2^64 bytes"),
+      Fio("FioRuntimeBeyondADouble", "[j]\nruntime=1e400\n",
+          ":2: option 'runtime': expected seconds like 10 or 10s, got '1e400'"),
       Fio("FioUnknownEngine", "[j]\nioengine=spdk\n", ":2: option 'ioengine': 'spdk' is not supported by storbed (psync, io_uring, "
           "libaio, mmap, pvsync2, pvsync2_hipri, pvsync2_nowait)"),
       Fio("FioTrim", "[j]\nrw=trim\n",

@@ -25,6 +25,12 @@ std::string ChildPath(Frame& parent) {
 
 }  // namespace
 
+std::string WithoutJsonTag(const std::string& what) {
+  if (what.rfind("[json.exception", 0) == 0 && what.find("] ") != std::string::npos)
+    return what.substr(what.find("] ") + 2);
+  return what;
+}
+
 nlohmann::json ParseJsonNoDuplicateKeys(const std::string& text) {
   using nlohmann::json;
   std::vector<Frame> stack;
@@ -61,8 +67,9 @@ nlohmann::json ParseJsonNoDuplicateKeys(const std::string& text) {
   json doc;
   try {
     doc = json::parse(text, check);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument(std::string("not valid JSON: ") + e.what());
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number such as 1e400 that no double holds.
+    throw std::invalid_argument("not valid JSON: " + WithoutJsonTag(e.what()));
   }
   if (!duplicate.empty()) throw std::invalid_argument(duplicate);
   return doc;

@@ -12,4 +12,8 @@ namespace storbed {
 // twice in one object (at PATH)".
 nlohmann::json ParseJsonNoDuplicateKeys(const std::string& text);
 
+// nlohmann's what() without its "[json.exception.parse_error.101] " tag: the rest is the
+// sentence a user can act on ("parse error at line 2, column 12: ...").
+std::string WithoutJsonTag(const std::string& what);
+
 }  // namespace storbed

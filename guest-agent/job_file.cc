@@ -1,11 +1,14 @@
 #include "job_file.h"
 
 #include "input_file.h"
+#include "strict_json.h"
 
 #include <errno.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace storbed::agent {
@@ -23,7 +26,7 @@ bool Rejects(const json& probe, std::string& problem) {
     (void)probe.get<JobSpec>();
     return false;
   } catch (const std::exception& e) {
-    problem = e.what();
+    problem = WithoutJsonTag(e.what());
     return true;
   }
 }
@@ -69,7 +72,7 @@ JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
   try {
     document = json::parse(text);
   } catch (const json::exception& e) {
-    throw JobFileError(path, "", std::string("is not valid JSON: ") + e.what());
+    throw JobFileError(path, "", "is not valid JSON: " + WithoutJsonTag(e.what()));
   }
   if (!document.is_object()) throw JobFileError(path, "", "is not a JSON object");
 
@@ -81,12 +84,20 @@ JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
       throw JobFileError(path, key, "must not be negative, got " + value.dump());
   }
 
+  JobSpec spec;
   try {
-    return document.get<JobSpec>();
+    spec = document.get<JobSpec>();
   } catch (const std::exception& e) {
     const BadField bad = FindBadField(document, e.what());
     throw JobFileError(path, bad.field, bad.problem);
   }
+  // Every message names the job and its target: a raw ESC or newline there would reach
+  // the user's terminal (ESC [ 2 J clears it).
+  for (const auto& [field, text] : {std::pair<const char*, const std::string&>{"name", spec.name},
+                                    {"target", spec.target}})
+    if (std::any_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
+      throw JobFileError(path, field, "holds a control character, got " + json(text).dump());
+  return spec;
 }
 
 JobSpec LoadJobFile(const std::filesystem::path& path) {

@@ -3,7 +3,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,8 +25,14 @@ namespace {
 int RunStandalone(const std::string& job_file) {
   const JobSpec spec = LoadJobFile(job_file);
   const JobResult result = RunJob(spec, kHostLayer);
+  errno = 0;
   std::cout << nlohmann::json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
             << std::endl;
+  // A full disk under the log storbed reads: exit 0 there made a cut line look like a
+  // result ("parse error at column 32769").
+  if (!std::cout)
+    throw std::runtime_error(std::string("cannot write the result to stdout: ") +
+                             (errno ? std::strerror(errno) : "write failed"));
   return kExitOk;
 }
 

@@ -94,6 +94,8 @@ void CheckSpec(const JobSpec& spec) {
   // open(2) of a FIFO waits for a writer forever; a character device (/dev/zero) is no
   // storage to measure.
   struct stat st {};
+  if (!spec.target.empty() && stat(spec.target.c_str(), &st) != 0 && errno == ENOENT)
+    fail("target", spec.target + " does not exist");
   if (!spec.target.empty() && stat(spec.target.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
       !S_ISBLK(st.st_mode))
     fail("target", spec.target + " is " + FileKindName(st.st_mode) +

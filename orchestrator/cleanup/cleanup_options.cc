@@ -1,20 +1,25 @@
 #include "cleanup/cleanup_options.h"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "cleanup/host_scanners.h"
 #include "cleanup/libvirt_scanner.h"
 #include "execute/owner_marker.h"
+#include "input_file.h"
 
 namespace storbed {
 
 std::vector<std::string> ReadInventoryUris(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("inventory " + path + ": cannot be read");
-  const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  // ReadInputFile: a FIFO here once made cleanup wait for a writer forever.
+  std::string text;
+  try {
+    text = ReadInputFile(path, "inventory");
+  } catch (const InputFileError& e) {
+    throw std::runtime_error(e.what());
+  }
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) throw std::runtime_error("inventory " + path + ": not valid JSON");
   if (!j.is_object() || !j.contains("hosts") || !j["hosts"].is_array())
     throw std::runtime_error("inventory " + path + ": needs a \"hosts\" list");

@@ -1,6 +1,7 @@
 #include "cli/cleanup_command.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -8,6 +9,26 @@
 #include "cleanup/cleanup_run.h"
 
 namespace storbed {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A --work-dir or --results the user named must be a directory: a typo would otherwise
+// scan nothing and report a clean host (exit 0), or count as a failed removal (exit 1).
+void CheckCleanupDirs(const CleanupOptions& options) {
+  for (const auto& [flag, dirs] : {std::pair{"--work-dir", &options.work_dirs},
+                                   std::pair{"--results", &options.results_dirs}}) {
+    for (const std::string& dir : *dirs) {
+      std::error_code ec;
+      if (!fs::exists(dir, ec))
+        throw std::invalid_argument(std::string(flag) + " " + dir + ": does not exist");
+      if (!fs::is_directory(dir, ec))
+        throw std::invalid_argument(std::string(flag) + " " + dir + ": is not a directory");
+    }
+  }
+}
+
+}  // namespace
 
 CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<CleanupOptions>();
@@ -35,6 +56,7 @@ CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
                 "Also remove what cannot be checked: owners on another host, no owner record");
   cmd->callback([options, exit_code] {
     try {
+      CheckCleanupDirs(*options);
       RealHostActions actions(options->proc_root);
       const auto scanners = MakeCleanupScanners(*options, actions);
       const CleanupTally tally =

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -103,7 +105,7 @@ int DryRunMain(const RunOptions& options) {
   }
   if (!options.fio_path.empty() || !options.fio_args.empty()) {
     for (const auto& note : ImportFioSource(options.fio_path, options.fio_args,
-                                            ParseFioTargets(options.fio_targets))
+                                            ParseFioTargets(options.fio_targets), options.max_runs)
                                 .notes)
       std::cerr << "storbed: note: " << note << "\n";
   }
@@ -115,6 +117,20 @@ int DryRunMain(const RunOptions& options) {
   }
   std::cout << RenderDryRun(scenario, PlanDryRun(scenario, accel), accel);
   return 0;
+}
+
+// --max-runs: a whole number from 1 (CLI::PositiveNumber printed its range as 0 to 1.8e308).
+CLI::Validator RunCountCheck() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.size() <= 15 &&
+                            std::all_of(text.begin(), text.end(), [](unsigned char c) {
+                              return std::isdigit(c);
+                            });
+        if (digits && std::stoull(text) >= 1) return "";
+        return "expected a whole number of runs, at least 1, got '" + text + "'";
+      },
+      "N");
 }
 
 // `storbed run`: its options fill `run`; --dry-run sets `dry_run`.
@@ -138,7 +154,7 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   run_cmd->add_option("--max-runs", run.max_runs,
                       "Refuse a matrix of more runs than this")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(RunCountCheck());
   run_cmd->add_option("--accel", run.accel, "Override the scenario: auto, kvm or tcg")
       ->check(CLI::IsMember({"auto", "kvm", "tcg"}));
   run_cmd->add_option("--agent", run.agent_path, "The static storbed-agent binary")
@@ -311,7 +327,10 @@ int RunMain(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One "storbed: " line like every other bad input, then CLI11's hint.
+    std::cerr << "storbed: " << e.what() << "\nRun with --help for more information.\n";
+    return kExitBadInput;
   }
   if (*cleanup_cmd) return cleanup_exit;
   if (*compare_cmd) return compare_exit;
@@ -339,6 +358,8 @@ int RunMain(int argc, char** argv) {
     if (*build_cmd) {
       if (kernel.empty() != modules.empty())
         throw ScenarioError("image build: --kernel and --modules go together");
+      if (const std::string why = DirectoryPathProblem(image.cache_dir); !why.empty())
+        throw ScenarioError("image build: --cache " + image.cache_dir + ": " + why);
       if (const std::string why = StaticAgentProblem(image.agent_path); !why.empty())
         throw ScenarioError("image build: --agent " + image.agent_path + ": " + why);
       if (!kernel.empty())

@@ -17,6 +17,7 @@
 #include "execute/loop_device.h"
 #include "execute/progress.h"
 #include "sampling/job_sampler.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -29,6 +30,9 @@ std::string ReadAll(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
+
+// Where the agent's log is kept, in the out dir (RunBareMetalTarget copies it there).
+std::string KeptLogName(const JobSpec& job) { return "bare-metal/agent-" + job.name + ".log"; }
 
 }  // namespace
 
@@ -49,15 +53,20 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   // The log holds the agent's stdout (the result, one JSON line) and its stderr.
   std::string out = ReadAll(out_file);
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  if (!agent.ExitedSuccessfully())
-    throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() +
-                             (out.empty() ? "" : ": " + out));
+  // The agent's own sentence is its last line. On a full disk that is a cut result line
+  // of megabytes instead: the log the message names keeps it whole.
+  if (!agent.ExitedSuccessfully()) {
+    std::string last = out.substr(out.rfind('\n') + 1);
+    if (last.size() > 300) last = last.substr(0, 300) + " ...";
+    throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() + " (log: " +
+                             KeptLogName(job) + ")" + (last.empty() ? "" : ": " + last));
+  }
   const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
   try {
     return nlohmann::json::parse(out.substr(start)).get<JobResult>();
   } catch (const std::exception& e) {
-    throw std::runtime_error("the bare-metal agent printed no result (" + out_file +
-                             "): " + e.what());
+    throw std::runtime_error("the bare-metal agent printed no result (log: " +
+                             KeptLogName(job) + "): " + WithoutJsonTag(e.what()));
   }
 }
 
@@ -159,7 +168,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.job.filesystem.clear();
     }
     if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
-    const std::string log = "agent-" + record.job.name + ".log";
+    const std::string log = "agent-" + record.job.name + ".log";  // KeptLogName's file
     RunOnHost(ctx, std::move(record), run, work_dir);
     std::error_code ec;
     std::filesystem::create_directories(log_dir, ec);

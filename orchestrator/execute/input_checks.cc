@@ -127,12 +127,33 @@ std::string BackingPathProblem(const std::string& path) {
   return "";
 }
 
+std::string DirectoryPathProblem(const std::string& path) {
+  struct stat st {};
+  for (fs::path p = path; !p.empty(); p = p.parent_path()) {
+    if (stat(p.c_str(), &st) != 0) {
+      if (errno != ENOENT && errno != ENOTDIR)
+        return "cannot be read: " + std::string(std::strerror(errno));
+      if (p == p.parent_path()) break;
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) return "";
+    const std::string kind = FileKindName(st.st_mode);
+    if (p == fs::path(path)) return "is " + kind + ", not a directory";
+    return p.string() + " is " + kind + ", so no directory can be made there";
+  }
+  return "";
+}
+
 void CheckRunInputs(const Scenario& s, const RunOptions& o) {
   // A bare name is looked up in PATH, as starting the agent does.
   const std::string found = ProgramPath(o.agent_path);
   if (const std::string why = StaticAgentProblem(found.empty() ? o.agent_path : found);
       !why.empty())
     throw ScenarioError("--agent " + o.agent_path + ": " + why);
+  // The guest image is built there before the first boot, after the backings are made.
+  if (NeedsGuest(s) && !o.image_cache_dir.empty())
+    if (const std::string why = DirectoryPathProblem(o.image_cache_dir); !why.empty())
+      throw ScenarioError("--image-cache " + o.image_cache_dir + ": " + why);
   bool writes = false;
   for (const auto& j : s.jobs) writes |= j.rw != Direction::Read;
   std::set<std::string> kernels;

@@ -24,4 +24,9 @@ void CheckRunInputs(const Scenario& scenario, const RunOptions& options);
 // refused).
 std::string BackingPathProblem(const std::string& path);
 
+// "" when `path` is a directory, or could be made one (its nearest existing ancestor is
+// a directory); else the reason ("is a character device, not a directory", or which
+// ancestor is in the way).
+std::string DirectoryPathProblem(const std::string& path);
+
 }  // namespace storbed

@@ -191,6 +191,16 @@ TEST_F(InputChecksTest, ABackingLargerThanTheFreeSpaceIsRefusedBeforeItIsMade) {
   EXPECT_TRUE(fs::is_empty(dir_ + "/work"));
 }
 
+TEST_F(InputChecksTest, AnImageCacheThatCannotBeADirectoryIsNamed) {
+  std::ofstream(dir_ + "/file") << "x";
+  EXPECT_EQ(DirectoryPathProblem(dir_), "");
+  EXPECT_EQ(DirectoryPathProblem(dir_ + "/new/deeper"), "");  // made when needed
+  EXPECT_EQ(DirectoryPathProblem("relative-cache"), "");
+  EXPECT_EQ(DirectoryPathProblem("/dev/null"), "is a character device, not a directory");
+  EXPECT_EQ(DirectoryPathProblem(dir_ + "/file/cache/x"),
+            dir_ + "/file is a regular file, so no directory can be made there");
+}
+
 TEST_F(InputChecksTest, AMissingWorkDirIsRefused) {
   options_.work_dir = dir_ + "/no-work";
   EXPECT_EQ(Check(R"({"name": "t", "targets": ["bare-metal"], "jobs": [{"name": "a"}]})"),

@@ -97,7 +97,8 @@ RunDeps RealRunDeps() {
 Scenario LoadScenarioFor(const RunOptions& options) {
   if (options.fio_path.empty() && options.fio_args.empty())
     return LoadScenario(options.scenario_path, options.max_runs);
-  return ImportFioSource(options.fio_path, options.fio_args, ParseFioTargets(options.fio_targets))
+  return ImportFioSource(options.fio_path, options.fio_args, ParseFioTargets(options.fio_targets),
+                         options.max_runs)
       .scenario;
 }
 

@@ -8,6 +8,7 @@
 #include "ladder.h"
 #include "result.h"
 #include "results/run_record.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -48,13 +49,6 @@ FieldCheck RelativePath() {
     const std::string why = InsideDirProblem(v.get<std::string>());
     if (!why.empty()) throw std::invalid_argument(why);
   };
-}
-
-// nlohmann's "[json.exception.type_error.302] type must be ..." without the bracket.
-std::string WithoutJsonPrefix(const std::string& what) {
-  if (what.rfind("[json.exception", 0) == 0 && what.find("] ") != std::string::npos)
-    return what.substr(what.find("] ") + 2);
-  return what;
 }
 
 }  // namespace
@@ -108,13 +102,13 @@ std::string RecordProblem(const json& record) {
     try {
       f.check(record[f.name]);
     } catch (const std::exception& e) {
-      return std::string(f.name) + id + ": " + WithoutJsonPrefix(e.what());
+      return std::string(f.name) + id + ": " + WithoutJsonTag(e.what());
     }
   }
   try {
     (void)record.get<RunRecord>();  // the rules between fields (schema_version)
   } catch (const std::exception& e) {
-    return std::string("(record)") + id + ": " + WithoutJsonPrefix(e.what());
+    return std::string("(record)") + id + ": " + WithoutJsonTag(e.what());
   }
   return "";
 }

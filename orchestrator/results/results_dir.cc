@@ -12,6 +12,7 @@
 
 #include "input_file.h"
 #include "results/record_check.h"
+#include "strict_json.h"
 
 namespace storbed {
 
@@ -132,7 +133,7 @@ std::vector<RunRecord> LoadResults(const std::string& dir) {
   try {
     doc = nlohmann::json::parse(text);
   } catch (const std::exception& e) {
-    throw ResultsFileError(file + ": not a storbed results file: " + e.what());
+    throw ResultsFileError(file + ": not a storbed results file: " + WithoutJsonTag(e.what()));
   }
   if (!doc.is_array())
     throw ResultsFileError(file + ": not a storbed results file: expected a list of run records");

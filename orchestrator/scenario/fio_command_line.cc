@@ -98,9 +98,10 @@ std::string FioCommandLineToJobFile(const std::string& command_line) {
 }
 
 FioImport ImportFioSource(const std::string& fio_path, const std::string& fio_args,
-                          const std::vector<std::string>& targets) {
-  if (!fio_args.empty()) return ImportFio(FioCommandLineToJobFile(fio_args), kFioArgsSource, targets);
-  return ImportFioFile(fio_path, targets);
+                          const std::vector<std::string>& targets, uint64_t max_runs) {
+  if (!fio_args.empty())
+    return ImportFio(FioCommandLineToJobFile(fio_args), kFioArgsSource, targets, max_runs);
+  return ImportFioFile(fio_path, targets, max_runs);
 }
 
 }  // namespace storbed

@@ -21,6 +21,7 @@ std::string FioCommandLineToJobFile(const std::string& command_line);
 
 // The fio job the run imports: --fio FILE or --fio-args LINE (exactly one non-empty).
 FioImport ImportFioSource(const std::string& fio_path, const std::string& fio_args,
-                          const std::vector<std::string>& targets);
+                          const std::vector<std::string>& targets,
+                          uint64_t max_runs = kDefaultMaxRuns);
 
 }  // namespace storbed

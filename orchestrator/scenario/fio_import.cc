@@ -364,7 +364,7 @@ std::vector<std::string> ParseFioTargets(const std::string& list) {
 }
 
 FioImport ImportFio(const std::string& text, const std::string& path,
-                    const std::vector<std::string>& targets) {
+                    const std::vector<std::string>& targets, uint64_t max_runs) {
   Problems problems(path);
   FioImport out;
   const std::vector<Section> sections = ParseIni(text, problems);
@@ -394,18 +394,19 @@ FioImport ImportFio(const std::string& text, const std::string& path,
                   {"targets", targets},
                   {"disk", {{"size", disk}}},
                   {"jobs", jobs}};
-  out.scenario = ScenarioFromJson(out.document, path);
+  out.scenario = ScenarioFromJson(out.document, path, max_runs);
   return out;
 }
 
-FioImport ImportFioFile(const std::string& path, const std::vector<std::string>& targets) {
+FioImport ImportFioFile(const std::string& path, const std::vector<std::string>& targets,
+                        uint64_t max_runs) {
   std::string text;
   try {
     text = ReadInputFile(path, "fio job file");
   } catch (const InputFileError& e) {
     throw ScenarioError(e.what());
   }
-  return ImportFio(text, path, targets);
+  return ImportFio(text, path, targets, max_runs);
 }
 
 }  // namespace storbed

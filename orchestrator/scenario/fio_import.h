@@ -23,9 +23,11 @@ std::vector<std::string> ParseFioTargets(const std::string& list);
 
 // Maps fio job text; `path` names it in messages. Throws ScenarioError: one line listing
 // every unsupported option ("job.fio:7: option 'ramp_time' is not supported by storbed; ..."),
-// or "job.fio:LINE: option: reason" for a value it cannot map.
+// or "job.fio:LINE: option: reason" for a value it cannot map, or a scenario of more than
+// `max_runs` runs (sections x targets).
 FioImport ImportFio(const std::string& text, const std::string& path,
-                    const std::vector<std::string>& targets);
-FioImport ImportFioFile(const std::string& path, const std::vector<std::string>& targets);
+                    const std::vector<std::string>& targets, uint64_t max_runs = kDefaultMaxRuns);
+FioImport ImportFioFile(const std::string& path, const std::vector<std::string>& targets,
+                        uint64_t max_runs = kDefaultMaxRuns);
 
 }  // namespace storbed

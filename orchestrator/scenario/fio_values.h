@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/name_rule.h"
 #include "scenario/scenario.h"
 
 namespace storbed {
@@ -22,8 +23,10 @@ struct Option {
 class Problems {
  public:
   explicit Problems(std::string path) : path_(std::move(path)) {}
+  // `text` quotes the file's own words ('ioengine=sp<ESC>dk'): their control characters
+  // are escaped, so the message cannot drive the user's terminal.
   void Add(int line, const std::string& text) {
-    items_.push_back(path_ + ":" + std::to_string(line) + ": " + text);
+    items_.push_back(path_ + ":" + std::to_string(line) + ": " + EscapedControlCharacters(text));
   }
   void ThrowIfAny() const {
     if (items_.empty()) return;

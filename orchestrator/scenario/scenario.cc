@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -50,8 +51,13 @@ uint64_t ParseSize(const json& value) {
   static const std::pair<const char*, int> kSuffixes[] = {
       {"", 0},    {"b", 0},    {"k", 10},   {"kb", 10},  {"kib", 10}, {"m", 20}, {"mb", 20},
       {"mib", 20}, {"g", 30},  {"gb", 30},  {"gib", 30}, {"t", 40},   {"tb", 40}, {"tib", 40}};
-  for (const auto& [name, shift] : kSuffixes)
-    if (suffix == name) return n << shift;
+  for (const auto& [name, shift] : kSuffixes) {
+    if (suffix != name) continue;
+    // "16777217t" shifted past 2^64 used to wrap to 1t and be accepted as that.
+    if (n > (UINT64_MAX >> shift))
+      throw std::invalid_argument("\"" + s + "\" is more than 2^64 bytes");
+    return n << shift;
+  }
   throw std::invalid_argument("unknown size suffix '" + suffix +
                               "' in \"" + s + "\" (use k, m, g or t; powers of 1024)");
 }
@@ -119,6 +125,8 @@ MachineVariant BuildMachine(const Validator& check, const Combination& m,
   if (v.machine.tunables.max_sectors_kb == 0)
     check.Fail(FieldName(&MachineConfig::tunables, &BlockTunables::max_sectors_kb),
                "must be at least 1, or -1 to leave it");
+  if (const std::string why = SchedulerNameProblem(v.machine.tunables.scheduler); !why.empty())
+    check.Fail(FieldName(&MachineConfig::tunables, &BlockTunables::scheduler), why);
   if ((v.disk.queue_size & (v.disk.queue_size - 1)) != 0)
     check.Fail(FieldName(&DiskConfig::queue_size),
                "must be a power of two, got " + std::to_string(v.disk.queue_size));

@@ -272,8 +272,13 @@ uint64_t ParseDuration(const nlohmann::json& value) {
   const uint64_t n = std::stoull(s.substr(0, i));
   static const std::pair<const char*, uint64_t> kUnits[] = {
       {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-  for (const auto& [unit, scale] : kUnits)
-    if (s.substr(i) == unit) return n * scale;
+  for (const auto& [unit, scale] : kUnits) {
+    if (s.substr(i) != unit) continue;
+    // "18446744074s" in ns wrapped past 2^64 to 0.29 s and was accepted as that.
+    if (n > UINT64_MAX / scale)
+      throw std::invalid_argument("\"" + s + "\" is more than 2^64 nanoseconds");
+    return n * scale;
+  }
   throw std::invalid_argument("unknown duration unit '" + s.substr(i) + "' in \"" + s +
                               "\" (use ns, us, ms or s)");
 }

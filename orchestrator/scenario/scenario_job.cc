@@ -5,6 +5,7 @@
 
 #include "engine_table.h"
 #include "job_fields.h"
+#include "scenario/name_rule.h"
 #include "scenario/scenario_validate.h"
 
 namespace storbed {
@@ -18,7 +19,8 @@ std::string Key(M JobSpec::*member) {
   return JobRow(member).spec.name;
 }
 
-std::string Key(int64_t BlockTunables::*member) {
+template <class T>
+std::string Key(T BlockTunables::*member) {
   return RowAt(JobRows(), OffsetOf(&JobSpec::tunables) + OffsetOf(member)).spec.name;
 }
 
@@ -116,6 +118,8 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
     fail(Key(&BlockTunables::nr_requests), "must be at least 1, or -1 to leave it");
   if (spec.tunables.max_sectors_kb == 0)
     fail(Key(&BlockTunables::max_sectors_kb), "must be at least 1, or -1 to leave it");
+  if (const std::string why = SchedulerNameProblem(spec.tunables.scheduler); !why.empty())
+    fail(Key(&BlockTunables::scheduler), why);
   return spec;
 }
 

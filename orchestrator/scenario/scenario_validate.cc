@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "scenario/name_rule.h"
+
 namespace storbed {
 namespace {
 
@@ -108,6 +110,10 @@ json Validator::Normalize(const FieldSpec& f, const json& v, const std::string& 
       return v;
     case FieldType::String:
       if (!v.is_string()) Fail(name, "expected a string, got " + v.dump());
+      // Paths and scheduler names are printed in messages and sent to the agent. Names
+      // have their own rule (NameProblem), which refuses these characters too.
+      if (f.name != "name" && HasControlCharacter(v.get<std::string>()))
+        Fail(name, QuotedForMessage(v.get<std::string>()) + " holds a control character");
       if (f.default_json.empty() && v.get<std::string>().empty()) Fail(name, "must not be empty");
       return v;
     case FieldType::Enum: {

@@ -1,0 +1,226 @@
+// The bad-input table's rows about everything else: results directories (`storbed
+// report`), standalone agent jobs, and command-line flags of every command.
+#include "bad_input_cases.h"
+
+#include <nlohmann/json.hpp>
+
+#include "job.h"
+#include "results/run_record.h"
+
+namespace storbed::testing {
+namespace {
+
+using Kind = InputFile::Kind;
+
+// One valid results record, as `storbed run` writes it.
+nlohmann::json GoodRecord(const std::string& run_id) {
+  RunRecord r;
+  r.run_id = run_id;
+  r.target = "nvme";
+  r.accel = "tcg";
+  return r;
+}
+
+// A results directory whose results.json is `text`, refused by `storbed report`.
+BadInput Report(std::string name, std::string text, std::string message) {
+  return {std::move(name),
+          {{"res/results.json", std::move(text)}},
+          {"storbed", "report", "$D/res"},
+          "storbed: $D/res/results.json: " + message};
+}
+
+// A standalone agent job (a valid one with `edit` applied) refused by storbed-agent.
+template <class Edit>
+BadInput Agent(std::string name, Edit edit, std::string message) {
+  JobSpec spec;
+  spec.name = "a";
+  spec.target = "$D/target";
+  nlohmann::json job = spec;
+  edit(job);
+  return {std::move(name),
+          {{"job.json", job.dump()}, {"target", std::string(1 << 20, 'x')}},
+          {"storbed-agent", "--standalone", "$D/job.json"},
+          message};
+}
+
+// Any command line, refused with `message` (prefix included).
+BadInput Cli(std::string name, std::vector<InputFile> files, std::vector<std::string> argv,
+             std::string message) {
+  return {std::move(name), std::move(files), std::move(argv), std::move(message)};
+}
+
+std::vector<BadInput> Reports() {
+  const nlohmann::json good = GoodRecord("001-a");
+  nlohmann::json wrong_type = GoodRecord("002-b");
+  wrong_type["status"] = 7;
+  nlohmann::json no_id = GoodRecord("003-c");
+  no_id.erase("run_id");
+  return {
+      Report("ReportResultsNotJson", "[{\"run_id\": ",
+             "not a storbed results file: parse error at line 1, column 13: syntax error while "
+             "parsing value - unexpected end of input; expected '[', '{', or a literal"),
+      Report("ReportResultsAnObject", "{}",
+             "not a storbed results file: expected a list of run records"),
+      Report("ReportRecordWithAWrongType", nlohmann::json::array({good, wrong_type}).dump(),
+             "record 1: status (run_id \"002-b\"): type must be string, but is number"),
+      Report("ReportRecordWithoutRunId", nlohmann::json::array({good, no_id}).dump(),
+             "record 1: run_id: missing"),
+      Report("ReportRecordIsANumber", "[1]", "record 0: expected a run record object, got 1"),
+      {"ReportResultsIsAFifo", {{"res/results.json", "", Kind::Fifo}}, {"storbed", "report", "$D/res"},
+       "storbed: $D/res/results.json: the results file is a FIFO, not a regular file"},
+      {"ReportUnknownFormat", {{"res/results.json", "[]"}},
+       {"storbed", "report", "$D/res", "--format", "text,csv"},
+       "storbed: unknown report format 'csv' (known: text, timelines, html, markdown)"},
+  };
+}
+
+std::vector<BadInput> Agents() {
+  const std::vector<std::string> standalone = {"storbed-agent", "--standalone", "$D/job.json"};
+  const std::string job_file = "storbed-agent: job file $D/job.json";
+  return {
+      {"AgentJobNotJson", {{"job.json", "{\"name\": "}}, standalone,
+       job_file + ": is not valid JSON: parse error at line 1, column 10: syntax error while "
+                  "parsing value - unexpected end of input; expected '[', '{', or a literal"},
+      {"AgentJobIsAList", {{"job.json", "[]"}}, standalone, job_file + ": is not a JSON object"},
+      {"AgentJobFileMissing", {}, standalone,
+       job_file + ": cannot be opened: No such file or directory"},
+      {"AgentJobFileIsAFifo", {{"job.json", "", Kind::Fifo}}, standalone,
+       job_file + ": is a FIFO, not a regular file"},
+      Agent("AgentUnknownField", [](auto& j) { j["blocksize"] = 4096; },
+            job_file + ", field 'blocksize': is not a job field"),
+      Agent("AgentNegativeBs", [](auto& j) { j["bs"] = -4096; },
+            job_file + ", field 'bs': must not be negative, got -4096"),
+      Agent("AgentBsAsAString", [](auto& j) { j["bs"] = "4k"; },
+            job_file + ", field 'bs': type must be number, but is string"),
+      Agent("AgentMissingTarget", [](auto& j) { j.erase("target"); },
+            job_file + ", field 'target': is required but missing"),
+      Agent("AgentBsNotAMultipleOf512", [](auto& j) { j["bs"] = 1000; },
+            job_file + ", field 'bs': bs must be a nonzero multiple of 512, got 1000"),
+      Agent("AgentIodepthZero", [](auto& j) { j["iodepth"] = 0; },
+            job_file + ", field 'iodepth': iodepth must be at least 1"),
+      Agent("AgentUnknownPattern", [](auto& j) { j["pattern"] = "zigzag"; },
+            job_file + ", field 'pattern': unknown pattern 'zigzag' (allowed: sequential, random, "
+                       "gappy, strided)"),
+      // Regression: a missing target was "cannot open ...: open(O_RDONLY|O_DIRECT) failed"
+      // with exit 1, as if the host had failed.
+      Agent("AgentTargetMissing", [](auto& j) { j["target"] = "$D/none"; },
+            "storbed-agent: job 'a' on $D/none: target: $D/none does not exist"),
+      Agent("AgentTargetIsADirectory", [](auto& j) { j["target"] = "$D"; },
+            "storbed-agent: job 'a' on $D: target: $D is a directory; a target must be a block "
+            "device or a regular file"),
+      // Regression: the job ran, and any message naming it printed the ESC raw.
+      Agent("AgentNameWithAnEscapeIsRefused", [](auto& j) { j["name"] = "a\x1b[2Jb"; },
+            job_file + ", field 'name': holds a control character, got \"a\\u001b[2Jb\""),
+      Agent("AgentTargetWithANewlineIsRefused", [](auto& j) { j["target"] = "$D/t\nx"; },
+            job_file + ", field 'target': holds a control character, got \"$D/t\\nx\""),
+  };
+}
+
+std::vector<BadInput> Flags() {
+  const InputFile good = {"s.json", kGoodScenario};
+  return {
+      // Regression: CLI11's own line, without "storbed: ".
+      Cli("RunAccelUnknown", {good}, {"storbed", "run", "$D/s.json", "--dry-run", "--accel", "hvf"},
+          "storbed: --accel: hvf not in {auto,kvm,tcg}"),
+      // Regression: "Value 0 not in range 0.000000 to 1797693134862315708...".
+      Cli("RunMaxRunsZero", {good}, {"storbed", "run", "$D/s.json", "--dry-run", "--max-runs", "0"},
+          "storbed: --max-runs: expected a whole number of runs, at least 1, got '0'"),
+      Cli("RunMaxRunsNotANumber", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--max-runs", "many"},
+          "storbed: --max-runs: expected a whole number of runs, at least 1, got 'many'"),
+      Cli("RunBackendUnknown", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--backend", "xen"},
+          "storbed: --backend: xen not in {qemu,libvirt}"),
+      Cli("RunWithoutScenario", {}, {"storbed", "run", "--dry-run"},
+          "storbed: run: give a scenario file or --fio JOB_FILE"),
+      Cli("RunScenarioIsDevZero", {}, {"storbed", "run", "/dev/zero", "--dry-run"},
+          "storbed: /dev/zero: the scenario file is a character device, not a regular file"),
+      Cli("RunAgentIsNotAnElf", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--agent", "/etc/passwd", "--work-dir",
+           "$D/work"},
+          "storbed: --agent /etc/passwd: is not an ELF executable"),
+      Cli("RunWorkDirMissing", {good},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--work-dir", "$D/nowhere"},
+          "storbed: --work-dir $D/nowhere: does not exist"),
+      Cli("RunHostLabelNobodyHas",
+          {good, {"hosts.json", R"({"hosts": [{"name": "h", "uri": "qemu:///system"}]})"}},
+          {"storbed", "run", "$D/s.json", "--inventory", "$D/hosts.json", "--host-label", "gpu",
+           "--dry-run", "--work-dir", "$D/work"},
+          "storbed: $D/hosts.json: no host has the label \"gpu\""),
+      Cli("ImageBuildKernelWithoutModules", {},
+          {"storbed", "image", "build", "--kernel", "/boot/x", "--cache", "$D/cache"},
+          "storbed: image build: --kernel and --modules go together"),
+      Cli("ImageBuildAgentMissing", {},
+          {"storbed", "image", "build", "--agent", "$D/agent", "--cache", "$D/cache"},
+          "storbed: image build: --agent $D/agent: cannot be read: No such file or directory"),
+      Cli("ImageBuildAgentIsDynamic", {},
+          {"storbed", "image", "build", "--agent", "/bin/true", "--cache", "$D/cache"},
+          "storbed: image build: --agent /bin/true: is dynamically linked; the guest has no "
+          "dynamic loader (build it static, as the guest-agent target does)"),
+      Cli("ImageBuildKernelMissing", {},
+          {"storbed", "image", "build", "--agent", "$AGENT", "--kernel", "$D/vmlinuz",
+           "--modules", "/lib/modules", "--cache", "$D/cache"},
+          "storbed: image build: --kernel $D/vmlinuz: cannot be read: No such file or directory"),
+      // Regression: --dry-run said valid; the real run failed building the image, after
+      // making the backings.
+      Cli("RunImageCacheIsDevNull",
+          {{"s.json", R"({"name": "s", "targets": ["nvme"], "jobs": [{"name": "j"}]})"}},
+          {"storbed", "run", "$D/s.json", "--dry-run", "--work-dir", "$D/work", "--image-cache",
+           "/dev/null"},
+          "storbed: --image-cache /dev/null: is a character device, not a directory"),
+      // Regression: exit 1, "cannot create image cache directory ...".
+      Cli("ImageBuildCacheUnderAFile", {{"f", "x"}},
+          {"storbed", "image", "build", "--agent", "$AGENT", "--cache", "$D/f/cache"},
+          "storbed: image build: --cache $D/f/cache: $D/f is a regular file, so no directory "
+          "can be made there"),
+      Cli("CompareAlphaZero", {}, {"storbed", "compare", "$D/a", "$D/b", "--alpha", "0"},
+          "storbed: compare: --alpha must be between 0 and 1"),
+      Cli("CompareNoiseNotANumber", {}, {"storbed", "compare", "$D/a", "$D/b", "--noise", "lots"},
+          "storbed: Could not convert: --noise = lots"),
+      Cli("HistoryWithoutDatabase", {}, {"storbed", "history"},
+          "storbed: history: give the database file"),
+      Cli("HistoryDatabaseIsADirectory", {{"db", "", Kind::Dir}}, {"storbed", "history", "$D/db"},
+          "storbed: $D/db: cannot open the history database: unable to open database file"),
+      Cli("GateAlphaOne", {}, {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--alpha", "1"},
+          "storbed: gate: --alpha must be between 0 and 1"),
+      Cli("GateBaselineEmpty", {{"res/results.json", "[]"}},
+          {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--baseline", ""},
+          "storbed: --baseline : no kind (expected last:N, rev:REVISION or date:FROM[..TO])"),
+      Cli("HistoryImportCorruptResults", {{"res/results.json", "[1]"}, {"res/manifest.json", "{}"}},
+          {"storbed", "history", "import", "$D/res", "--history", "$D/h.db"},
+          "storbed: history import: $D/res/results.json: record 0: expected a run record "
+          "object, got 1"),
+      Cli("ReportHistoryWithMarkdownOnly", {{"res/results.json", "[]"}},
+          {"storbed", "report", "$D/res", "--history", "$D/h.db", "--markdown", "$D/r.md"},
+          "storbed: report --history: draws into the html report; give --html FILE"),
+      // Regression: exit 1 as "1 failure", after scanning everything else.
+      Cli("CleanupResultsDirMissing", {},
+          {"storbed", "cleanup", "--no-libvirt", "--dry-run", "--work-dir", "$D/work", "--results",
+           "$D/none"},
+          "storbed: cleanup: --results $D/none: does not exist"),
+      // Regression: exit 0, "would remove 0 items", for a typo.
+      Cli("CleanupWorkDirIsAFile", {{"f", "x"}},
+          {"storbed", "cleanup", "--no-libvirt", "--dry-run", "--work-dir", "$D/f"},
+          "storbed: cleanup: --work-dir $D/f: is not a directory"),
+      // Regression: cleanup waited for a writer on the FIFO forever.
+      Cli("CleanupInventoryIsAFifo", {{"inv.json", "", Kind::Fifo}},
+          {"storbed", "cleanup", "--dry-run", "--work-dir", "$D/work", "--inventory",
+           "$D/inv.json"},
+          "storbed: cleanup: $D/inv.json: the inventory is a FIFO, not a regular file"),
+      Cli("CleanupUnknownFlag", {}, {"storbed", "cleanup", "--everything"},
+          "storbed: The following argument was not expected: --everything"),
+      Cli("ScenarioExplainUnknownField", {}, {"storbed", "scenario", "explain", "blocksize"},
+          "storbed: no scenario field named 'blocksize'"),
+  };
+}
+
+}  // namespace
+
+std::vector<BadInput> ToolInputCases() {
+  std::vector<BadInput> all;
+  for (auto group : {Reports(), Agents(), Flags()})
+    for (auto& c : group) all.push_back(std::move(c));
+  return all;
+}
+
+}  // namespace storbed::testing

@@ -316,5 +316,47 @@ TEST(FaultMatrixTest, AFullOutDirLosesNoRecord) {
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 
+// A bare-metal run into an out dir too small for even its manifest (an 80 KiB tmpfs):
+// the agent's output lives in the work dir, so its results are whole, and every record
+// reaches stderr as JSON although none reached the disk.
+TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
+  if (geteuid() != 0) GTEST_SKIP() << "mounting a tmpfs and a loop device need root";
+  const std::string dir = testing::ScratchDir("fault-outfull-bare");
+  const std::string mnt = dir + "/outfs";
+  fs::create_directories(mnt);
+  ASSERT_EQ(Exec({"mount", "-t", "tmpfs", "-o", "size=80k,mode=0700", "tmpfs", mnt},
+                 dir + "/mount.log"),
+            "exited with status 0")
+      << Slurp(dir + "/mount.log");
+  struct Unmount {
+    std::string path;
+    ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+  } unmount{mnt};
+  const std::string scenario = Write(dir + "/scenario.json", R"({
+    "name": "barefull", "targets": ["bare-metal"], "disk": {"size": "16m"},
+    "jobs": [{"name": "seq", "bs": "64k"},
+             {"name": "rand", "pattern": "random", "bs": "4k", "io_size": "2m"}]})");
+  const std::string out = mnt + "/out";
+  const CliRun run = RunCli({"run", scenario, "--out", out, "--work-dir", dir}, dir + "/cli.log");
+  EXPECT_EQ(run.exit, "exited with status 1") << run.log;
+  const std::string marker = "so none is lost:\n";
+  const size_t at = run.log.find(marker);
+  ASSERT_NE(at, std::string::npos) << run.log;
+  const size_t begin = at + marker.size();
+  const nlohmann::json printed =
+      nlohmann::json::parse(run.log.substr(begin, run.log.find("\n]", begin) + 2 - begin));
+  ASSERT_EQ(printed.size(), 2u);
+  for (const auto& r : printed) {
+    EXPECT_EQ(r["status"], "ok") << r.dump();
+    EXPECT_GT(r["result"]["ios"].get<uint64_t>(), 0u) << r.dump();
+  }
+  for (const auto& e : fs::recursive_directory_iterator(mnt))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("storbed-", 0) == 0) left.push_back(e.path());
+  EXPECT_TRUE(left.empty()) << left.front();
+}
+
 }  // namespace
 }  // namespace storbed

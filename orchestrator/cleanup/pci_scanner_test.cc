@@ -37,10 +37,10 @@ class PciScannerTest : public ::testing::Test {
   std::string KilledRunBoundTheDevice(const OwnerMarker& owner) {
     const std::string dir = host_.AddWorkDir("Ab12Cd", &owner);
     // What VfioBinding does before a SIGKILL stops it: the record, then the bind.
-    cleanup_test::WriteFile(dir + "/" + BindingStateFileName(kAddr),
-                            FormatBindingRecord({.address = kAddr,
-                                                 .original_driver = "nvme",
-                                                 .serial = "S4EWNX0R123456"}));
+    cleanup_test::WriteFile(
+        dir + "/" + BindingStateFileName(kAddr),
+        FormatBindingRecord(
+            {.address = kAddr, .original_driver = "nvme", .serial = "S4EWNX0R123456"}));
     BindToVfio(PciSysfs(host_.sys()), kernel_, kAddr);
     return dir;
   }
@@ -67,11 +67,12 @@ TEST_F(PciScannerTest, CleanupAfterSigkillGivesTheDeviceBackToItsDriver) {
             "removed vfio-pci binding of PCI device 0000:03:00.0 (back to nvme) (its run's owner "
             "pid 200 gone)\ncleanup: removed 1 item\n");
   EXPECT_EQ(PciSysfs(host_.sys()).DriverOf(kAddr), "nvme");
-  EXPECT_EQ(kernel_.writes, (std::vector<std::string>{
-                                "bus/pci/devices/0000:03:00.0/driver_override <- \\n",
-                                "bus/pci/drivers/vfio-pci/unbind <- 0000:03:00.0",
-                                "bus/pci/drivers/nvme/bind <- 0000:03:00.0"}));
-  EXPECT_EQ(actions_.calls, (std::vector<std::string>{"unlink " + dir + "/vfio-0000:03:00.0.json"}));
+  EXPECT_EQ(kernel_.writes,
+            (std::vector<std::string>{"bus/pci/devices/0000:03:00.0/driver_override <- \\n",
+                                      "bus/pci/drivers/vfio-pci/unbind <- 0000:03:00.0",
+                                      "bus/pci/drivers/nvme/bind <- 0000:03:00.0"}));
+  EXPECT_EQ(actions_.calls,
+            (std::vector<std::string>{"unlink " + dir + "/vfio-0000:03:00.0.json"}));
 }
 
 TEST_F(PciScannerTest, ALiveRunKeepsItsDevice) {

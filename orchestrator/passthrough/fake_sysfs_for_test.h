@@ -59,7 +59,9 @@ class FakeSysfs {
   std::string mountinfo() const { return root_ + "/mountinfo"; }
   std::string swaps() const { return root_ + "/swaps"; }
   PassthroughSources Sources() const { return {sys(), mountinfo(), swaps()}; }
-  std::string Dev(const std::string& address) const { return sys() + "/bus/pci/devices/" + address; }
+  std::string Dev(const std::string& address) const {
+    return sys() + "/bus/pci/devices/" + address;
+  }
 
   void AddDriver(const std::string& name) {
     fs::create_directories(sys() + "/bus/pci/drivers/" + name);
@@ -111,7 +113,8 @@ class FakeSysfs {
   // `dm_uuid` when that is not empty.
   void AddHolder(const std::string& block, const std::string& holder, const std::string& dm_uuid) {
     fs::create_directories(sys() + "/block/" + holder);
-    fs::create_symlink(sys() + "/block/" + holder, sys() + "/block/" + block + "/holders/" + holder);
+    fs::create_symlink(sys() + "/block/" + holder,
+                       sys() + "/block/" + block + "/holders/" + holder);
     if (!dm_uuid.empty()) WriteFile(sys() + "/block/" + holder + "/dm/uuid", dm_uuid + "\n");
   }
   void Mount(const std::string& dev, const std::string& mountpoint) {
@@ -143,7 +146,9 @@ class FakeKernelWriter : public SysfsWriter {
     }
     if (rel == "bus/pci/drivers_probe") {
       const std::string override_driver = ReadFile(sys_.Dev(value) + "/driver_override");
-      const std::string d = override_driver == "(null)\n" ? original : override_driver.substr(0, override_driver.size() - 1);
+      const std::string d = override_driver == "(null)\n"
+                                ? original
+                                : override_driver.substr(0, override_driver.size() - 1);
       if (!vfio_refuses || d != "vfio-pci") sys_.SetDriver(value, d);
     } else if (rel.starts_with(prefix) && rel.ends_with("/unbind")) {
       sys_.SetDriver(value, "");

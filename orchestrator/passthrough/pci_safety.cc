@@ -58,8 +58,8 @@ std::string HolderProblem(const PciSysfs& sys, const NvmeBlockDevice& d, const s
     return who + " is an LVM physical volume (held by " + h +
            "); deactivate its volume group first (vgchange -an VG)";
   if (uuid.rfind("CRYPT-", 0) == 0)
-    return who + " is open as dm-crypt (held by " + h + "); close it first (cryptsetup close " +
-           h + "'s name)";
+    return who + " is open as dm-crypt (held by " + h + "); close it first (cryptsetup close " + h +
+           "'s name)";
   return who + " is held by device-mapper device " + h + "; remove it first (dmsetup remove)";
 }
 
@@ -71,8 +71,9 @@ std::string NamespaceProblem(const PciSysfs& sys, const std::string& address,
   for (const auto& d : devices)
     for (const auto& m : mounts)
       if (m.dev == d.dev && m.mountpoint == "/")
-        return Subject(d) + " holds the root filesystem; storbed never hands over the device "
-                            "the host runs from";
+        return Subject(d) +
+               " holds the root filesystem; storbed never hands over the device "
+               "the host runs from";
   for (const auto& d : devices)
     for (const auto& m : mounts)
       if (m.dev == d.dev)
@@ -133,7 +134,8 @@ std::string PassthroughProblem(const std::string& address, const std::vector<std
            " to storbed run if handing it to a guest is meant";
   const PciSysfs sys(src.sysfs_root);
   if (!sys.Exists(address))
-    return device + " does not exist (no " + sys.DeviceDir(address) + "); lspci -D lists the devices";
+    return device + " does not exist (no " + sys.DeviceDir(address) +
+           "); lspci -D lists the devices";
   // Device-level reasons read "PCI device A has/is ...", a namespace's "PCI device A: ...".
   if (const std::string why = GroupProblem(sys, address); !why.empty()) return device + " " + why;
   if (const std::string why = DriverProblem(sys, address); !why.empty()) return device + " " + why;

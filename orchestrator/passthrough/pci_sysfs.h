@@ -16,8 +16,8 @@ std::string PciAddressProblem(const std::string& address);
 
 // One block device of the controller: a namespace or a partition of one.
 struct NvmeBlockDevice {
-  std::string name;       // "nvme0n1", "nvme0n1p2"
-  std::string dev;        // "259:0", from its dev file
+  std::string name;            // "nvme0n1", "nvme0n1p2"
+  std::string dev;             // "259:0", from its dev file
   std::string namespace_name;  // the namespace it is or belongs to
   bool partition = false;
   std::vector<std::string> holders;  // block/<name>/holders: "md0", "dm-1"

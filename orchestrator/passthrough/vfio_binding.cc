@@ -8,9 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace storbed {
 namespace {
@@ -60,9 +59,8 @@ std::string BindingStateFileName(const std::string& address) {
 }
 
 std::string FormatBindingRecord(const PciBindingRecord& r) {
-  return nlohmann::json{{"address", r.address},
-                        {"original_driver", r.original_driver},
-                        {"serial", r.serial}}
+  return nlohmann::json{
+             {"address", r.address}, {"original_driver", r.original_driver}, {"serial", r.serial}}
              .dump() +
          "\n";
 }
@@ -117,10 +115,11 @@ VfioBinding::VfioBinding(const PciSysfs& sys, SysfsWriter& writer, const std::st
              .original_driver = sys.DriverOf(address),
              .serial = sys.NvmeSerial(address)};
   if (record_.original_driver.empty() || record_.original_driver == kVfio)
-    Fail(address, "binding to vfio-pci",
-         "it is bound to " +
-             (record_.original_driver.empty() ? std::string("no driver") : record_.original_driver) +
-             ", so there is no driver to give it back to");
+    Fail(
+        address, "binding to vfio-pci",
+        "it is bound to " +
+            (record_.original_driver.empty() ? std::string("no driver") : record_.original_driver) +
+            ", so there is no driver to give it back to");
   state_file_ = state_dir + "/" + BindingStateFileName(address);
   // Written before the first change: a SIGKILL after any sysfs write leaves the record.
   WriteStateFile(state_file_, FormatBindingRecord(record_));

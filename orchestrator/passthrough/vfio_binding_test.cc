@@ -34,10 +34,10 @@ TEST_F(VfioBindingTest, BindWritesDriverOverrideThenUnbindsThenProbes) {
   BindToVfio(sys_, kernel_, kAddr);
   EXPECT_EQ(Driver(), "vfio-pci");
   EXPECT_EQ(Override(), "vfio-pci\n");
-  EXPECT_EQ(kernel_.writes, (std::vector<std::string>{
-                                "bus/pci/devices/0000:03:00.0/driver_override <- vfio-pci",
-                                "bus/pci/drivers/nvme/unbind <- 0000:03:00.0",
-                                "bus/pci/drivers_probe <- 0000:03:00.0"}));
+  EXPECT_EQ(kernel_.writes,
+            (std::vector<std::string>{"bus/pci/devices/0000:03:00.0/driver_override <- vfio-pci",
+                                      "bus/pci/drivers/nvme/unbind <- 0000:03:00.0",
+                                      "bus/pci/drivers_probe <- 0000:03:00.0"}));
 }
 
 TEST_F(VfioBindingTest, RestoreClearsTheOverrideUnbindsFromVfioAndBindsTheOriginal) {
@@ -46,16 +46,16 @@ TEST_F(VfioBindingTest, RestoreClearsTheOverrideUnbindsFromVfioAndBindsTheOrigin
   RestoreDriver(sys_, kernel_, {.address = kAddr, .original_driver = "nvme", .serial = ""});
   EXPECT_EQ(Driver(), "nvme");
   EXPECT_EQ(Override(), "(null)\n");
-  EXPECT_EQ(kernel_.writes, (std::vector<std::string>{
-                                "bus/pci/devices/0000:03:00.0/driver_override <- \\n",
-                                "bus/pci/drivers/vfio-pci/unbind <- 0000:03:00.0",
-                                "bus/pci/drivers/nvme/bind <- 0000:03:00.0"}));
+  EXPECT_EQ(kernel_.writes,
+            (std::vector<std::string>{"bus/pci/devices/0000:03:00.0/driver_override <- \\n",
+                                      "bus/pci/drivers/vfio-pci/unbind <- 0000:03:00.0",
+                                      "bus/pci/drivers/nvme/bind <- 0000:03:00.0"}));
 }
 
 TEST_F(VfioBindingTest, RestoreOfADeviceAlreadyBackOnlyClearsTheOverride) {
   RestoreDriver(sys_, kernel_, {.address = kAddr, .original_driver = "nvme", .serial = ""});
-  EXPECT_EQ(kernel_.writes, (std::vector<std::string>{
-                                "bus/pci/devices/0000:03:00.0/driver_override <- \\n"}));
+  EXPECT_EQ(kernel_.writes,
+            (std::vector<std::string>{"bus/pci/devices/0000:03:00.0/driver_override <- \\n"}));
   EXPECT_EQ(Driver(), "nvme");
 }
 

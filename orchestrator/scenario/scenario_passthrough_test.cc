@@ -46,10 +46,10 @@ TEST(ScenarioPassthroughTest, WriteJobsNeedAllowWrites) {
                              R"({"name": "w", "rw": "write"})")),
             "t.json: jobs[0].rw: \"write\" would overwrite the NVMe device 0000:03:00.0 named in "
             "disk.passthrough; set disk.allow_writes true if that is meant");
-  EXPECT_EQ(Refusal(Scenario(R"(["nvme"])",
-                             R"({"passthrough": "0000:03:00.0", "allow_writes": true})",
-                             R"({"name": "w", "rw": "write"})")),
-            "(accepted)");
+  EXPECT_EQ(
+      Refusal(Scenario(R"(["nvme"])", R"({"passthrough": "0000:03:00.0", "allow_writes": true})",
+                       R"({"name": "w", "rw": "write"})")),
+      "(accepted)");
 }
 
 struct PassthroughCase {
@@ -71,19 +71,18 @@ INSTANTIATE_TEST_SUITE_P(
                         "t.json: disk.passthrough: \"03:00.0\" is not a PCI address: write "
                         "domain:bus:device.function in hex, like \"0000:03:00.0\" (lspci -D "
                         "shows them)"},
-        PassthroughCase{"AList",
-                        Scenario(R"(["nvme"])", R"({"passthrough": ["0000:03:00.0"]})"),
+        PassthroughCase{"AList", Scenario(R"(["nvme"])", R"({"passthrough": ["0000:03:00.0"]})"),
                         "t.json: disk.passthrough: takes one value, not a list"},
-        PassthroughCase{"WithBacking",
-                        Scenario(R"(["nvme"])",
-                                 R"({"passthrough": "0000:03:00.0", "backing": "/dev/sdb"})"),
-                        "t.json: disk.passthrough: the guest gets PCI device 0000:03:00.0 "
-                        "itself: it cannot use disk.backing (/dev/sdb) too"},
-        PassthroughCase{"WithFilesystem",
-                        Scenario(R"(["nvme"])",
-                                 R"({"passthrough": "0000:03:00.0", "filesystem": "ext4"})"),
-                        "t.json: disk.passthrough: the guest gets PCI device 0000:03:00.0 "
-                        "itself: storbed makes no ext4 image for it"},
+        PassthroughCase{
+            "WithBacking",
+            Scenario(R"(["nvme"])", R"({"passthrough": "0000:03:00.0", "backing": "/dev/sdb"})"),
+            "t.json: disk.passthrough: the guest gets PCI device 0000:03:00.0 "
+            "itself: it cannot use disk.backing (/dev/sdb) too"},
+        PassthroughCase{
+            "WithFilesystem",
+            Scenario(R"(["nvme"])", R"({"passthrough": "0000:03:00.0", "filesystem": "ext4"})"),
+            "t.json: disk.passthrough: the guest gets PCI device 0000:03:00.0 "
+            "itself: storbed makes no ext4 image for it"},
         PassthroughCase{"OnVirtioBlk",
                         Scenario(R"(["virtio-blk"])", R"({"passthrough": "0000:03:00.0"})"),
                         "t.json: targets: \"virtio-blk\" cannot hold disk.passthrough "

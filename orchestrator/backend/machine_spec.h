@@ -35,6 +35,10 @@ struct DiskSpec {
   bool request_merging = true;    // virtio-blk: QEMU's request-merging; nvme: recorded only
   std::string serial;             // the guest maps disks by serial; "" means id
   uint32_t nvme_max_ioqpairs = 2; // nvme only
+  // A host PCI address ("0000:03:00.0"): the disk is that NVMe controller itself, given to
+  // the guest with -device vfio-pci (bus nvme; no blockdev, backing or queue options).
+  // `serial` is then the device's own, which the guest reports.
+  std::string vfio_host;
 };
 
 // The kernel command line of a storbed guest: the console on the serial port, the agent as

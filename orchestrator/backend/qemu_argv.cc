@@ -6,6 +6,7 @@
 
 #include "backend/bus_table.h"
 #include "backend/disk_driver.h"
+#include "passthrough/pci_sysfs.h"
 #include "protocol.h"
 
 namespace storbed {
@@ -50,6 +51,13 @@ void ValidateDisk(const DiskSpec& d) {
   // Node names must start with a letter and stay under 32 characters; ours add "file-".
   if (!IsSafeName(d.id) || d.id.size() > 20) {
     fail("id", "\"" + d.id + "\" must be 1-20 characters of [A-Za-z0-9._-]");
+  }
+  if (!d.vfio_host.empty()) {
+    if (const std::string why = PciAddressProblem(d.vfio_host); !why.empty()) fail("vfio_host", why);
+    if (d.bus != Bus::Nvme)
+      fail("vfio_host", "a passed-through PCI device is an NVMe controller: its bus is nvme, not " +
+                            ToString(d.bus));
+    return;
   }
   const DiskDriverRow* driver = FindDiskDriver(d.driver);
   if (!driver) {
@@ -106,6 +114,12 @@ std::string QueueOptions(const BusRow& bus, const DiskSpec& d) {
 }
 
 void AppendDiskArgs(const DiskSpec& d, std::vector<std::string>& argv) {
+  if (!d.vfio_host.empty()) {
+    // The guest's own nvme driver runs the controller; QEMU only maps it (and its DMA,
+    // through the IOMMU group's /dev/vfio/N) into the guest.
+    argv.insert(argv.end(), {"-device", "vfio-pci,host=" + d.vfio_host + ",id=dev-" + d.id});
+    return;
+  }
   const std::string file_node = "file-" + d.id;
   const std::string disk_node = "disk-" + d.id;
   // QEMU's nvme refuses an empty serial and the agent maps disks by serial: default to id.
@@ -237,6 +251,9 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
 
 std::string DescribeDisk(const DiskSpec& d) {
   const BusRow& bus = RowOf(d.bus);
+  if (!d.vfio_host.empty())
+    return d.id + ": " + bus.name + " passthrough of host PCI device " + d.vfio_host +
+           " (vfio-pci; the device's own queues), serial " + d.serial;
   std::string s = d.id + ": " + bus.name;
   if (!DiskDriverOf(d.driver).has_storage) {
     s += " on " + d.driver + " (no storage; " + std::to_string(d.null_size) + " bytes, " +

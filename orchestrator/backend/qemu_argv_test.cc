@@ -297,5 +297,40 @@ TEST(QemuArgvTest, AhciRefusesAnIothread) {
   }
 }
 
+TEST(QemuArgvTest, PassthroughIsOneVfioPciDeviceWithoutBlockdevs) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.bus = Bus::Nvme;
+    d.backing = "";
+    d.vfio_host = "0000:03:00.0";
+    d.serial = "S4EWNX0R123456";
+  }));
+  const auto argv = BuildQemuArgv(m, PathsIn(m.run_dir));
+  const std::vector<std::string> tail(argv.end() - 2, argv.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"-device", "vfio-pci,host=0000:03:00.0,id=dev-d0"}));
+  EXPECT_EQ(std::count(argv.begin(), argv.end(), "-blockdev"), 0);
+  EXPECT_EQ(DescribeDisk(m.disks[0]),
+            "d0: nvme passthrough of host PCI device 0000:03:00.0 (vfio-pci; the device's own "
+            "queues), serial S4EWNX0R123456");
+}
+
+TEST(QemuArgvTest, PassthroughNeedsAPciAddressOnTheNvmeBus) {
+  MachineSpec m = BaseSpec();
+  m.disks.push_back(Disk("d0", [](DiskSpec& d) {
+    d.bus = Bus::VirtioBlk;
+    d.vfio_host = "0000:03:00.0";
+  }));
+  try {
+    BuildQemuArgv(m, PathsIn(m.run_dir));
+    FAIL() << "expected MachineSpecError";
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.field(), "vfio_host");
+    EXPECT_THAT(e.what(), HasSubstr("its bus is nvme, not virtio-blk"));
+  }
+  m.disks[0].bus = Bus::Nvme;
+  m.disks[0].vfio_host = "03:00.0,x-foo=on";
+  EXPECT_THROW(BuildQemuArgv(m, PathsIn(m.run_dir)), MachineSpecError);
+}
+
 }  // namespace
 }  // namespace storbed

@@ -6,6 +6,7 @@
 
 #include "cleanup/host_scanners.h"
 #include "cleanup/libvirt_scanner.h"
+#include "cleanup/pci_scanner.h"
 #include "execute/owner_marker.h"
 #include "input_file.h"
 
@@ -64,6 +65,8 @@ std::vector<std::unique_ptr<LeftoverScanner>> MakeCleanupScanners(const CleanupO
   if (host.work_roots.empty()) host.work_roots.push_back("/var/tmp");
   scanners.push_back(MakeStrayQemuScanner(host));
   scanners.push_back(MakeLoopScanner(host));
+  static RealSysfsWriter sysfs;  // stateless: one for every call
+  scanners.push_back(MakePciBindingScanner(host, sysfs));
   scanners.push_back(MakeWorkDirScanner(host));
   scanners.push_back(MakeSocketScanner(host));
   return scanners;

@@ -28,7 +28,7 @@ struct CleanupOptions {
 std::vector<std::string> ReadInventoryUris(const std::string& path);
 
 // In removal order: libvirt per URI (domains before their volumes), stray QEMU, loop
-// devices, work dirs, sockets. `actions` must outlive the scanners. Throws
+// devices, vfio-pci bindings, work dirs, sockets. `actions` must outlive the scanners. Throws
 // std::runtime_error for a bad inventory.
 std::vector<std::unique_ptr<LeftoverScanner>> MakeCleanupScanners(const CleanupOptions& options,
                                                                   HostActions& actions);

@@ -127,9 +127,10 @@ TEST(MakeCleanupScannersTest, LibvirtPerDistinctUriThenTheHostScannersInOrder) {
   for (const auto& s : MakeCleanupScanners(options, actions)) scopes.push_back(s->Scope());
   EXPECT_EQ(scopes, (std::vector<std::string>{
                         "libvirt at qemu:///system", "libvirt at qemu+ssh://b/system",
-                        "QEMU processes", "loop devices", "work dirs in /var/tmp", "sockets in "}));
+                        "QEMU processes", "loop devices", "PCI devices left on vfio-pci",
+                        "work dirs in /var/tmp", "sockets in "}));
   options.no_libvirt = true;
-  EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 4u);
+  EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 5u);
 }
 
 class AbsentScanner : public LeftoverScanner {

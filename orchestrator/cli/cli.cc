@@ -176,6 +176,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   run_cmd->add_option("--host-label", run.host_label,
                       "With --inventory: only the hosts carrying this label")
       ->needs(inventory_opt);
+  run_cmd->add_option("--allow-pci", run.allow_pci,
+                      "A PCI device (0000:03:00.0) that disk.passthrough may hand to a guest; "
+                      "repeatable (docs/passthrough.md)");
   return run_cmd;
 }
 

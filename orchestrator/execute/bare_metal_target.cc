@@ -109,7 +109,11 @@ void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
 }  // namespace
 
 void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
-  ctx.log << "bare metal: loop device over " << ctx.backing.path << "\n";
+  // disk.passthrough: the jobs run on the namespace itself, the device the guest gets
+  // next, not on a loop device over it.
+  const bool on_device = !ctx.disk.passthrough.empty();
+  ctx.log << "bare metal: " << (on_device ? "NVMe namespace " : "loop device over ")
+          << ctx.backing.path << "\n";
   auto base_record = [&](const PlannedRun& run) {
     RunRecord r;
     r.run_id = run.run_id;
@@ -124,19 +128,20 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
   std::optional<LoopDevice> loop;
   try {
     // Direct IO on the loop, so host page cache behaviour is the job's, not the loop's.
-    loop = LoopDevice::Attach(ctx.backing.path, /*direct_io=*/true);
+    if (!on_device) loop = LoopDevice::Attach(ctx.backing.path, /*direct_io=*/true);
   } catch (const std::exception& e) {
     for (const auto& run : runs) RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
     return;
   }
+  const std::string device = on_device ? ctx.backing.path : loop->path();
   // A filesystem image is mounted here (the standalone agent runs jobs on paths, it does
   // not mount): on a directory beside the image in the work dir, gone on every path.
   std::optional<HostMount> mounted;
   if (!ctx.backing.filesystem.empty()) {
     const std::string dir = std::filesystem::path(ctx.backing.path).parent_path() /
-                            ("mnt-" + std::filesystem::path(loop->path()).filename().string());
+                            ("mnt-" + std::filesystem::path(device).filename().string());
     try {
-      mounted.emplace(HostMount::Mount(loop->path(), dir, ctx.backing.filesystem));
+      mounted.emplace(HostMount::Mount(device, dir, ctx.backing.filesystem));
     } catch (const std::exception& e) {
       for (const auto& run : runs)
         RecordFailure(ctx, base_record(run), RunStatus::Failed, e.what());
@@ -146,7 +151,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
   // One entry per distinct backing: a scenario with several disk sizes or filesystems
   // has several bare-metal units, each on its own loop device.
   ManifestBareMetal unit;
-  unit.device = loop->path();
+  unit.device = device;
   unit.backing = ctx.backing.path;
   for (const auto& run : runs) unit.runs.push_back(run.run_id);
   if (mounted) {
@@ -161,8 +166,8 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
   const std::string log_dir = ctx.results.File("bare-metal");
   for (const auto& run : runs) {
     RunRecord record = base_record(run);
-    record.device = loop->path();
-    record.job.target = loop->path();
+    record.device = device;
+    record.job.target = device;
     if (mounted) {
       record.job.target = mounted->dir() + "/" + record.job.fs_file;
       record.job.filesystem.clear();

@@ -13,7 +13,9 @@
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
 #include "execute/progress.h"
+#include "execute/temp_dir.h"
 #include "libvirt/virt_handles.h"
+#include "passthrough/vfio_binding.h"
 #include "sampling/clock_sync.h"
 #include "sampling/job_sampler.h"
 
@@ -26,13 +28,15 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The guest disk with our serial whose name has the bus row's prefix (/dev/vdX,
+// The guest disk with `serial` whose name has the bus row's prefix (/dev/vdX,
 // /dev/nvme0n1, /dev/sdX): the agent reads each disk's serial from sysfs or its VPD page.
-std::string DeviceWithSerial(const HelloReply& hello, Bus bus, std::string* seen) {
+// A passed-through controller keeps its own serial, which the host read before handover.
+std::string DeviceWithSerial(const HelloReply& hello, Bus bus, const std::string& serial,
+                             std::string* seen) {
   const std::string prefix = RowOf(bus).guest_dev_prefix;
   for (const auto& d : hello.devices) {
     *seen += (seen->empty() ? "" : ", ") + d.name + "(serial '" + d.serial + "')";
-    if (d.serial == kTestDiskSerial && d.name.rfind(prefix, 0) == 0) return d.path;
+    if (d.serial == serial && d.name.rfind(prefix, 0) == 0) return d.path;
   }
   return "";
 }
@@ -115,6 +119,13 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   d.no_flush = disk.no_flush;
   d.serial = kTestDiskSerial;
   d.nvme_max_ioqpairs = disk.num_queues;
+  if (!disk.passthrough.empty()) {
+    d.vfio_host = disk.passthrough;
+    // The host's namespace device is gone while the guest has the controller: no
+    // backing for the host samplers to watch.
+    d.backing.clear();
+    d.serial = "";  // the device's own, known once it is bound (RunGuestTarget)
+  }
   spec.disks.push_back(d);
   return spec;
 }
@@ -199,7 +210,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
                     const GuestImage& image, const AccelDecision& accel, Backend& backend) {
   const std::string machine_dir = "machine-" + label;
   const std::string run_dir = ctx.results.File(machine_dir);
-  const MachineSpec spec = GuestMachineSpec(ctx, target, label, image, accel.accel, run_dir);
+  MachineSpec spec = GuestMachineSpec(ctx, target, label, image, accel.accel, run_dir);
   auto base_record = [&](const PlannedRun& run) {
     RunRecord r;
     r.run_id = run.run_id;
@@ -213,6 +224,27 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
     r.params = run.params;
     return r;
   };
+
+  // disk.passthrough: the device is on vfio-pci from here until this returns or unwinds
+  // (Ctrl-C included), after the machine below is gone; its state file lies in a
+  // storbed-work-* dir, so `storbed cleanup` gives the device back after a SIGKILL.
+  std::optional<TempDir> binding_dir;
+  RealSysfsWriter sysfs;
+  std::optional<VfioBinding> binding;
+  if (!ctx.disk.passthrough.empty()) {
+    ctx.log << "binding PCI device " << ctx.disk.passthrough << " to vfio-pci...\n";
+    try {
+      binding_dir.emplace(ctx.options.work_dir, "storbed-work-");
+      binding.emplace(PciSysfs(ctx.options.passthrough_sources.sysfs_root), sysfs,
+                      ctx.disk.passthrough, binding_dir->path());
+    } catch (const std::exception& e) {
+      for (const auto& run : runs)
+        RecordFailure(ctx, base_record(run), RunStatus::Failed,
+                      std::string("the device was not handed over: ") + e.what());
+      return;
+    }
+    spec.disks[0].serial = binding->record().serial;
+  }
 
   if (ctx.progress) ctx.progress->Booting(label);
   ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
@@ -240,12 +272,13 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   machine->Agent().SetSilenceLimit(kAgentSilenceLimit);
 
   std::string seen;
-  const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, &seen);
+  const std::string serial = spec.disks[0].serial;
+  const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, serial, &seen);
   if (device.empty()) {
     for (const auto& run : runs)
       RecordFailure(ctx, base_record(run), RunStatus::Failed,
                     std::string("the guest shows no ") + RowOf(spec.disks[0].bus).guest_dev_prefix +
-                        "* disk with serial " + kTestDiskSerial +
+                        "* disk with serial " + serial +
                         " (devices: " + (seen.empty() ? "none" : seen) + ")");
     machine->Shutdown();
     return;

@@ -66,6 +66,19 @@ TEST(GuestMachineSpecTest, Qcow2BackingIsOpenedAsQcow2) {
   EXPECT_EQ(d.backing, "/work/backing.qcow2");
 }
 
+TEST(GuestMachineSpecTest, PassthroughGivesTheGuestTheDeviceAndTheHostSamplersNoBacking) {
+  Backing b;
+  b.path = "/dev/nvme0n1";  // bare metal's, before the handover
+  b.block_device = true;
+  const DiskSpec d = DiskFor(R"({"name": "t", "targets": ["nvme"],
+                                 "disk": {"passthrough": "0000:03:00.0"},
+                                 "jobs": [{"name": "a"}]})",
+                             TargetKind{Bus::Nvme}, b);
+  EXPECT_EQ(d.vfio_host, "0000:03:00.0");
+  EXPECT_EQ(d.backing, "");
+  EXPECT_EQ(d.serial, "");  // the device's own, read when RunGuestTarget binds it
+}
+
 TEST(GuestMachineSpecTest, NamedBlockDeviceUsesHostDevice) {
   Backing b;
   b.path = "/dev/sdz";

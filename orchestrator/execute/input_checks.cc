@@ -17,6 +17,7 @@
 #include "execute/backing_leases.h"
 #include "execute/device_in_use.h"
 #include "execute/runner.h"
+#include "plan/run_hosts.h"
 #include "images/binary_checks.h"
 #include "images/image_error.h"
 #include "input_file.h"
@@ -81,13 +82,27 @@ void CheckBacking(const Scenario& s, const DiskConfig& disk, bool writes) {
   }
 }
 
+// disk.passthrough: the safety checks of pci_safety.h (allow-list, IOMMU group, mounts,
+// holders, swap, root), and a backend that can hand the device over.
+void CheckPassthrough(const Scenario& s, const RunOptions& o, const std::string& address) {
+  const std::string field = "disk.passthrough";
+  for (const RunHost& h : HostsFor(o))
+    if (h.backend == HostBackend::Libvirt)
+      Fail(s, field, "PCI device " + address + ": the " + ToString(h.backend) +
+                         " backend cannot hand a PCI device to a guest yet; run with "
+                         "--backend qemu");
+  if (const std::string why = PassthroughProblem(address, o.allow_pci, o.passthrough_sources);
+      !why.empty())
+    Fail(s, field, why);
+}
+
 // The backings storbed makes, one per distinct disk (BackingLeases::KeyOf), must fit in
 // the work directory with a margin: a "16t" disk would otherwise fill it to ENOSPC.
 void CheckFreeSpace(const Scenario& s, const RunOptions& o) {
   std::map<std::string, uint64_t> needed;
   for (const auto& m : s.machines) {
     const DiskConfig& d = m.disk;
-    if (!d.backing.empty() || !DriverHasStorage(d.driver)) continue;
+    if (!d.backing.empty() || !d.passthrough.empty() || !DriverHasStorage(d.driver)) continue;
     // qcow2 is converted from a raw file that stays beside it.
     needed[BackingLeases::KeyOf(d)] = d.image_bytes() * (d.format == "qcow2" ? 2 : 1);
   }
@@ -162,6 +177,7 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
       CheckKernel(s, m.machine);
     if (!m.disk.backing.empty() && DriverHasStorage(m.disk.driver))
       CheckBacking(s, m.disk, writes);
+    if (!m.disk.passthrough.empty()) CheckPassthrough(s, o, m.disk.passthrough);
   }
   CheckFreeSpace(s, o);
 }

@@ -1,7 +1,8 @@
 // The checks of everything a scenario names on this host, run by `storbed run --dry-run`
 // and by the real run alike, before anything is created: the backing paths and their
-// kind, a device to be written that the host is using, the kernel, its modules and the
-// agent, and the free space for the backings storbed makes.
+// kind, a device to be written that the host is using, a PCI device to hand to a guest
+// (passthrough/pci_safety.h), the kernel, its modules and the agent, and the free space
+// for the backings storbed makes.
 #pragma once
 
 #include <cstdint>

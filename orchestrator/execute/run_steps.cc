@@ -18,6 +18,7 @@
 #include "execute/plan_executor.h"
 #include "execute/progress.h"
 #include "images/filesystem_image.h"
+#include "passthrough/pci_safety.h"
 #include "plan/host_backend.h"
 #include "plan/work_groups.h"
 
@@ -26,13 +27,26 @@ namespace {
 
 // The backing of one disk combination: nothing (null-co), the user's file or device, a
 // filesystem image with its test file, or a filled raw file; qcow2 is converted from it.
-Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads, bool writes) {
+Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads, bool writes,
+                    const PassthroughSources& sources) {
   if (!DriverHasStorage(disk.driver)) {
     Backing b;
     b.size_bytes = disk.size_bytes;
     b.how = "none: QEMU's null-co driver completes every request after " +
             std::to_string(disk.null_latency_ns) + " ns without storage";
     b.null_co = true;
+    return b;
+  }
+  if (!disk.passthrough.empty()) {
+    // Bare metal runs on the device's namespace while the host's nvme driver still has it;
+    // the guest gets the whole controller (guest_target.cc binds it to vfio-pci).
+    const std::string ns = PassthroughNamespaceDevice(disk.passthrough, sources);
+    if (ns.empty())
+      throw ScenarioError("disk.passthrough: PCI device " + disk.passthrough +
+                          " shows no NVMe namespace in sysfs");
+    Backing b = UseExistingBacking(ns, reads);
+    b.how = "NVMe namespace " + ns + " of PCI device " + disk.passthrough +
+            " (bare metal; guests get the device through vfio-pci)";
     return b;
   }
   if (!disk.backing.empty()) {
@@ -109,7 +123,7 @@ void MakeBackingLeases(PreparedScenario& p) {
     const size_t n = (*files)++;
     const std::string file =
         p.work->path() + "/backing" + (n == 0 ? "" : "-" + std::to_string(n)) + ".raw";
-    Backing b = MakeBacking(disk, file, p.reads, p.writes);
+    Backing b = MakeBacking(disk, file, p.reads, p.writes, p.options.passthrough_sources);
     const std::string key = BackingLeases::KeyOf(disk);
     if (copy > 0)
       p.manifest->AddBackingCopy(key, b.path);
@@ -234,9 +248,11 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
   // Interleaved rounds are a comparison only when they run one at a time, in plan order,
   // on one host: the first, with one slot.
   const bool interleaved = p.scenario.order == RunOrder::Interleaved;
+  // One PCI device cannot be under bare metal and in a guest at once: plan order, one slot.
+  const bool passthrough = !p.scenario.disk.passthrough.empty();
   size_t slots = 0;
   for (const auto& h : p.hosts) slots += h.max_guests;
-  const bool sequential = slots == 1 || interleaved;
+  const bool sequential = slots == 1 || interleaved || passthrough;
   if (interleaved && slots > 1)
     LineLog(*p.sink, "") << "order interleaved: one machine at a time on host "
                          << p.hosts.front().name << " (max_guests and other hosts unused)\n";
@@ -255,8 +271,9 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
                         [&](const RunHost& h) { return deps.make_backend(h, p.session); });
   if (!sequential) PrepareBackendsForThreads(p.hosts);
   std::vector<ScheduledHost> scheduled;
-  for (const auto& h : p.hosts) scheduled.push_back({h.name, interleaved ? 1 : h.max_guests});
-  if (interleaved) scheduled.resize(std::min<size_t>(scheduled.size(), 1));
+  for (const auto& h : p.hosts)
+    scheduled.push_back({h.name, interleaved || passthrough ? 1 : h.max_guests});
+  if (interleaved || passthrough) scheduled.resize(std::min<size_t>(scheduled.size(), 1));
   try {
     std::vector<HostStatus> status = RunSchedule(
         sequential ? UnitsInPlanOrder(p.plan) : GroupUnitsForHosts(p.plan, p.scenario), scheduled,

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "passthrough/pci_safety.h"
 
 namespace storbed {
 
@@ -25,6 +28,9 @@ struct RunOptions {
   std::string host_label;         // with inventory_path: only hosts with this label
   bool quiet = false;             // no progress line (execute/progress.h)
   uint64_t max_runs = 10000;      // a larger matrix is refused (scenario.h kDefaultMaxRuns)
+  // --allow-pci: the PCI devices disk.passthrough may hand to a guest (docs/passthrough.md).
+  std::vector<std::string> allow_pci;
+  PassthroughSources passthrough_sources;  // sysfs, mountinfo, swaps; tests use fakes
 };
 
 }  // namespace storbed

@@ -290,7 +290,14 @@ std::string RenderDryRun(const Scenario& s, const DryRun& d, const std::string& 
   for (const auto& m : d.plan.machines) {
     const MachineVariant& mv = s.machines[m.machine];
     out << "machine " << m.label << ": ";
-    if (m.target == TargetKind::BareMetal) {
+    if (!mv.disk.passthrough.empty()) {
+      out << (m.target == TargetKind::BareMetal
+                  ? "host, on the first NVMe namespace of PCI device " + mv.disk.passthrough
+                  : std::to_string(mv.machine.vcpus) + " vCPU, " +
+                        std::to_string(mv.machine.memory_bytes >> 20) + " MiB, kernel " +
+                        mv.machine.kernel + ", PCI device " + mv.disk.passthrough +
+                        " passed through (vfio-pci)");
+    } else if (m.target == TargetKind::BareMetal) {
       out << "host loop device over a " << (mv.disk.image_bytes() >> 20) << " MiB "
           << (mv.disk.filesystem.empty() ? "backing" : mv.disk.filesystem + " image, mounted");
     } else {

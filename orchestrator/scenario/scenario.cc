@@ -13,6 +13,7 @@
 
 #include "backend/disk_driver.h"
 #include "images/filesystem_image.h"
+#include "passthrough/pci_sysfs.h"
 #include "scenario/scenario_fields.h"
 #include "scenario/scenario_validate.h"
 #include "scenario/name_rule.h"
@@ -64,6 +65,23 @@ uint64_t ParseSize(const json& value) {
 
 namespace {
 
+// disk.passthrough: a PCI address, and the device is the whole disk: nothing storbed
+// makes or names may sit beside it.
+void CheckPassthroughDisk(const Validator& check, const DiskConfig& d) {
+  if (d.passthrough.empty()) return;
+  const std::string field = FieldName(&DiskConfig::passthrough);
+  if (const std::string why = PciAddressProblem(d.passthrough); !why.empty()) check.Fail(field, why);
+  const std::string device = "the guest gets PCI device " + d.passthrough + " itself";
+  if (!d.backing.empty())
+    check.Fail(field, device + ": it cannot use " + FieldName(&DiskConfig::backing) + " (" +
+                          d.backing + ") too");
+  if (!DriverHasStorage(d.driver))
+    check.Fail(field, device + ": driver \"" + d.driver + "\" does not apply");
+  if (d.format != "raw") check.Fail(field, device + ": format \"" + d.format + "\" does not apply");
+  if (!d.filesystem.empty())
+    check.Fail(field, device + ": storbed makes no " + d.filesystem + " image for it");
+}
+
 // The backing kind: format, driver, filesystem and a named device, with the rules that
 // tie them together. `given` is the disk section as written.
 void BuildDiskKind(const Validator& check, const json& given, DiskConfig& d) {
@@ -94,7 +112,8 @@ void BuildDiskKind(const Validator& check, const json& given, DiskConfig& d) {
     check.Fail(FieldName(&DiskConfig::filesystem),
                "storbed makes the filesystem image itself: it cannot use " + backing + " (" +
                    d.backing + ")");
-  if (d.allow_writes && d.backing.rfind("/dev/", 0) != 0)
+  CheckPassthroughDisk(check, d);
+  if (d.allow_writes && d.backing.rfind("/dev/", 0) != 0 && d.passthrough.empty())
     check.Fail(FieldName(&DiskConfig::allow_writes),
                "applies to a block device named in " + backing + " only");
   if (d.filesystem.empty()) {
@@ -189,7 +208,8 @@ void CheckJobFitsDisks(const Validator& check, const JobSpec& spec,
   for (const auto& m : machines) {
     const bool on_file = !m.disk.filesystem.empty();
     const uint64_t room = on_file ? m.disk.fs_file_bytes : m.disk.size_bytes;
-    if (spec.size != 0 && spec.size > room && m.disk.backing.empty())
+    if (spec.size != 0 && spec.size > room && m.disk.backing.empty() &&
+        m.disk.passthrough.empty())
       check.Fail(where + ".size", "job region (" + std::to_string(spec.size) +
                                       " bytes) is larger than " +
                                       (on_file ? "disk.fs_file_size (" : "disk.size (") +
@@ -205,12 +225,35 @@ void CheckJobFitsDisks(const Validator& check, const JobSpec& spec,
                  "the region of " + std::to_string(region) + " bytes cannot be split into "
                  "numjobs=" + std::to_string(spec.numjobs) + " slices of at least bs=" +
                  std::to_string(spec.bs) + " bytes");
+    if (spec.rw != Direction::Read && !m.disk.passthrough.empty() && !m.disk.allow_writes)
+      check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the NVMe "
+                                "device " + m.disk.passthrough + " named in disk.passthrough; "
+                                "set disk.allow_writes true if that is meant");
     if (spec.rw != Direction::Read && m.disk.backing.rfind("/dev/", 0) == 0 &&
         !m.disk.allow_writes)
       check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the block "
                                 "device " + m.disk.backing + " named in disk.backing; set "
                                 "disk.allow_writes true if that is meant");
   }
+}
+
+// disk.passthrough: the guest target is the device on nvme; bare metal runs on its
+// namespace before the device is handed over, so it must come first in a sequential order.
+void CheckPassthroughTargets(const Validator& check, const Scenario& s) {
+  if (s.disk.passthrough.empty()) return;
+  const std::string field = FieldName(&DiskConfig::passthrough);
+  for (const TargetKind t : s.targets)
+    if (t != TargetKind::BareMetal && t.bus != Bus::Nvme)
+      check.Fail("targets", "\"" + ToString(t) + "\" cannot hold " + field + " (" +
+                                s.disk.passthrough +
+                                "): the device is an NVMe controller; use targets nvme and "
+                                "bare-metal");
+  if (s.targets.size() > 1 && s.targets.front() != TargetKind::BareMetal)
+    check.Fail("targets", "with " + field + ", list \"bare-metal\" first: it runs on the "
+                          "device's namespace before the device is handed to the guest");
+  if (s.order != RunOrder::Sequential)
+    check.Fail("order", "with " + field + ", only \"sequential\": bare metal runs on the "
+                        "device before the guest gets it");
 }
 
 // null-co has no storage: a bare-metal run on it must be excluded.
@@ -272,6 +315,7 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path, uint64_t max
   s.machine = s.machines[0].machine;
   s.disk = s.machines[0].disk;
   CheckBareMetalHasStorage(check, s);
+  CheckPassthroughTargets(check, s);
 
   json expanded_jobs = json::array();
   std::set<std::string> names;

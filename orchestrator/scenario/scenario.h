@@ -38,6 +38,9 @@ struct DiskConfig {
   uint64_t size_bytes = 64ull << 20;
   std::string backing;  // user-named file or device; empty = storbed creates one
   bool allow_writes = false;  // write jobs may run on a user-named block device
+  // A PCI address ("0000:03:00.0"): the guest gets that NVMe controller through vfio-pci,
+  // bare metal its first namespace (docs/passthrough.md). "" = none.
+  std::string passthrough;
   std::string format = "raw";    // raw | qcow2 (of the backing storbed creates)
   std::string driver = "file";   // file | null-co
   uint64_t null_latency_ns = 0;  // null-co

@@ -64,7 +64,7 @@ std::string ScenarioReferenceMarkdown() {
          "`allow_writes`, a device that is mounted, held by md, LVM or dm-crypt, or swap is\n"
          "refused), `machine.kernel` (a bzImage) and its modules' release, the agent (a static\n"
          "x86-64 ELF), and the free space in `--work-dir` for the backings storbed makes (plus\n"
-         "512 MiB).\n\n"
+         "512 MiB), and `disk.passthrough` gets the safety checks of docs/passthrough.md.\n\n"
          "Any machine, disk or job field (unless marked one value) may be a JSON list: the\n"
          "cartesian product becomes runs (see docs/matrices.md for matrix_exclude, repeats,\n"
          "warmup and order, and for `storbed run --fio`). A matrix of more than 10000 runs\n"

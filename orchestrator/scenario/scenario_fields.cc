@@ -123,6 +123,12 @@ FieldRow<DiskConfig> FilesystemRow(FieldSpec spec) {
   return row;
 }
 
+// disk.passthrough: one device per scenario (a list would hand over several in turn).
+FieldRow<DiskConfig> PassthroughRow(FieldSpec spec) {
+  spec.matrix = false;
+  return Bind(std::move(spec), &DiskConfig::passthrough);
+}
+
 std::vector<FieldRow<DiskConfig>> MakeDiskRows() {
   using D = DiskConfig;
   auto spec = [](auto&&... a) { return Spec("disk", a...); };
@@ -139,6 +145,13 @@ std::vector<FieldRow<DiskConfig>> MakeDiskRows() {
                 "Allow write jobs on a block device named in disk.backing (they overwrite its "
                 "data)."),
            &D::allow_writes),
+      PassthroughRow(spec(
+          "passthrough", FieldType::String, "\"\"", 0, 0, "",
+          "PCI address of an NVMe controller (\"0000:03:00.0\", as lspci -D shows it) to give "
+          "the guest itself through vfio-pci, instead of a disk storbed makes. Targets nvme "
+          "(the device) and bare-metal (its first namespace, run before the handover); needs "
+          "storbed run --allow-pci ADDR and passes the safety checks of docs/passthrough.md. "
+          "Write jobs need allow_writes.")),
       Bind(spec("format", FieldType::Enum, "\"raw\"", 0, 0, "",
                 "Image format of the backing storbed creates: qcow2 is converted from the "
                 "filled raw file (qemu-img convert), so every cluster holds data. Bare metal "

@@ -266,9 +266,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "disk": {"size": "512k"}, "jobs": [{"name": "a"}]})",
                 "bad.json: disk.size: value 512k is out of range [1m, 16t]"},
         BadCase{R"({"name": "t", "disk": {"sizes": 1}, "jobs": [{"name": "a"}]})",
-                "bad.json: disk.sizes: unknown field (known: size, backing, allow_writes, format, "
-                "driver, null_latency, filesystem, fs_file_size, num_queues, queue_size, "
-                "iothread, aio, cache, no_flush, request_merging)"},
+                "bad.json: disk.sizes: unknown field (known: size, backing, allow_writes, "
+                "passthrough, format, driver, null_latency, filesystem, fs_file_size, "
+                "num_queues, queue_size, iothread, aio, cache, no_flush, request_merging)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "fsync": 16}]})",
                 "bad.json: jobs[0].fsync: fsync and end_fsync apply to write jobs only (rw is "
                 "\"read\")"},

@@ -1,11 +1,13 @@
 # make run   : set up (apt-get what is missing), build, run the default suite with a report
-# make test  : set up, build, run the unit and VM integration tests
+# make test  : set up, build, run the unit and VM integration tests, then (make sanitize) the
+#              unit tests under ASan+UBSan and a replay of the fuzzers' seed corpus
 BUILD ?= build
+SAN_BUILD ?= build-san
 JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/quick.json
 OUT ?= results/quick
 
-.PHONY: setup configure build run test unit clean
+.PHONY: setup configure build run test unit sanitize-build sanitize clean
 
 setup:
 	@scripts/setup.sh
@@ -23,10 +25,24 @@ run: configure
 
 # libvirtd and virtlogd are started for the tests when not running, and stopped after.
 test: build
-	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -LE bench' 
+	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -LE bench'
+	@$(MAKE) --no-print-directory sanitize
 
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
 
+# A clang build with every object under ASan+UBSan (cmake/sanitize.cmake). It compiles only
+# the unit test binaries and the libFuzzer targets (tests/fuzz), not storbed, the static
+# agent or the VM tests.
+sanitize-build: setup
+	@CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -DSTORBED_SANITIZE=ON >/dev/null
+	@cmake --build $(SAN_BUILD) -j$(JOBS) --target unit-tests fuzzers
+
+# The unit tests under the sanitizers (any report fails its test: UBSan does not recover,
+# LeakSanitizer fails the exit), and each fuzzer once over its seed corpus (label fuzz).
+sanitize: sanitize-build
+	cd $(SAN_BUILD) && UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j$(JOBS) -L 'unit|fuzz'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD)

@@ -10,6 +10,7 @@ packages=(
   libvirt-daemon-system libvirt-clients
   openssh-server
   chromium  # the integration tests open report.html in it, headless
+  clang libclang-rt-14-dev  # make sanitize: ASan/UBSan runtimes and libFuzzer (tests/fuzz)
 )
 
 missing=()

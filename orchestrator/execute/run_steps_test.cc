@@ -31,8 +31,11 @@ nlohmann::json ReadJson(const std::string& path) {
 class RunStepsTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // The pid keeps two checkouts' unit runs (CI and a developer, or the plain and the
+    // sanitizer build) from removing each other's out dir mid-test.
     dir_ = ::testing::TempDir() + "/run-steps-" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+           std::to_string(getpid());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_ + "/work");
     options_.scenario_path = dir_ + "/scenario.json";

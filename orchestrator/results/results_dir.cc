@@ -129,6 +129,10 @@ std::vector<RunRecord> LoadResults(const std::string& dir) {
   } catch (const InputFileError& e) {
     throw ResultsFileError(e.what());
   }
+  return ParseResults(text, file);
+}
+
+std::vector<RunRecord> ParseResults(const std::string& text, const std::string& file) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);

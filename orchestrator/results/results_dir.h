@@ -68,5 +68,7 @@ inline constexpr uint64_t kMaxResultsFileBytes = 512ull << 20;
 // Loads results.json of a results directory. Throws ResultsFileError naming the file and,
 // for a bad record, its index and field ("FILE: record 3: timelines_file: ...").
 std::vector<RunRecord> LoadResults(const std::string& dir);
+// The same from the file's text; `file` only names it in messages.
+std::vector<RunRecord> ParseResults(const std::string& text, const std::string& file);
 
 }  // namespace storbed

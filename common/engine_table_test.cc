@@ -59,7 +59,8 @@ TEST(EngineTableTest, FioAliasesMapToTheirRow) {
   EXPECT_EQ(FindFioEngineRow("pvsync")->engine, Engine::Psync);
   EXPECT_EQ(FindFioEngineRow("io_uring")->engine, Engine::IoUring);
   EXPECT_EQ(FindFioEngineRow("pvsync2")->engine, Engine::Pvsync2);
-  EXPECT_EQ(FindFioEngineRow("posixaio"), nullptr);
+  EXPECT_EQ(FindFioEngineRow("posixaio")->engine, Engine::IoUring);
+  EXPECT_EQ(FindFioEngineRow("windowsaio"), nullptr);
 }
 
 TEST(EngineTableTest, QuotedNamesOfAColumn) {

@@ -77,7 +77,11 @@ std::string FioCommandLineToJobFile(const std::string& command_line) {
     const std::string& w = words[i];
     if (w.rfind("--", 0) != 0 || w.size() == 2)
       Fail("'" + w + "' is not a fio option (options start with --; give job files with --fio)");
-    const std::string option = w.substr(2);
+    std::string option = w.substr(2);
+    // getopt_long, as fio uses it, also takes "--filename /tmp/huge".
+    if (option.find('=') == std::string::npos && i + 1 < words.size() &&
+        words[i + 1].rfind("--", 0) != 0)
+      option += "=" + words[++i];
     if (option.find('\n') != std::string::npos) Fail("'" + w + "' holds a newline");
     const size_t eq = option.find('=');
     const std::string key = option.substr(0, eq);
@@ -93,7 +97,8 @@ std::string FioCommandLineToJobFile(const std::string& command_line) {
       Fail("'" + w + "' is an option of fio's program, not of a job; leave it out");
     *section += option + "\n";
   }
-  if (!any_job) Fail("no --name=JOB: fio runs only named jobs");
+  // Without --name fio runs the options as one job of its own name.
+  if (!any_job) return "[fio]\n" + global;
   return (global.empty() ? "" : "[global]\n" + global) + jobs;
 }
 

@@ -13,7 +13,8 @@ namespace storbed {
 inline constexpr const char* kFioArgsSource = "--fio-args";
 
 // Options before the first --name go to [global], as fio applies them to every job; each
-// --name=X starts job [X]. Quotes and backslashes are undone as a shell would; a leading
+// --name=X starts job [X]; without any --name the options are one job, [fio], as in fio.
+// "--key value" is "--key=value" when the next word is no option. Quotes and backslashes are undone as a shell would; a leading
 // "$", "./fio", "fio" or ".../fio" is skipped, and whatever follows an unquoted |, ;, &&,
 // > or # (a pipe to grep, a comment) is not fio's. Throws ScenarioError naming --fio-args,
 // the token and the reason.

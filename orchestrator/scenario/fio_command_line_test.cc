@@ -38,7 +38,8 @@ TEST(FioCommandLineTest, WhatIsNoJobIsRefusedNamingTheToken) {
   EXPECT_EQ(Why("fio job.fio"),
             "--fio-args: 'job.fio' is not a fio option (options start with --; give job files "
             "with --fio)");
-  EXPECT_EQ(Why("fio --rw=read"), "--fio-args: no --name=JOB: fio runs only named jobs");
+  EXPECT_EQ(FioCommandLineToJobFile("fio --rw=read --filename /tmp/huge --norandommap"),
+            "[fio]\nrw=read\nfilename=/tmp/huge\nnorandommap\n");
   EXPECT_EQ(Why("fio --name=a --output-format=json"),
             "--fio-args: '--output-format=json' is an option of fio's program, not of a job; "
             "leave it out");

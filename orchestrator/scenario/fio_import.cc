@@ -171,9 +171,18 @@ void MapDistribution(const Option& o, json& job, Problems& p) {
 }
 
 // rw=read:<skip> is storbed's gappy pattern.
-void ApplyRwSkip(const Option& rw_skip, json& job, Problems& p) {
+void ApplyRwSkip(const Option& rw_skip, json& job, Problems& p, std::vector<std::string>& notes) {
   const uint64_t bs = job.value("bs", uint64_t{4096});
   const std::string skip_text = rw_skip.value.substr(rw_skip.value.find(':') + 1);
+  // For random IO a bare count is fio's rw_sequencer: N IOs (N-1 of them sequential) per
+  // random offset. storbed draws a new offset for every IO, and says so.
+  if (job["pattern"] == "random" && !skip_text.empty() &&
+      skip_text.find_first_not_of("0123456789") == std::string::npos) {
+    notes.push_back(p.path() + ":" + std::to_string(rw_skip.line) + ": option 'rw': " +
+                    rw_skip.value + " runs as plain random IO: storbed takes a new random "
+                    "offset for every IO, fio one for every " + skip_text);
+    return;
+  }
   auto skip = Bytes(rw_skip, skip_text, p);
   if (!skip) return;
   if (job["pattern"] != "sequential" || job["rw"] == "mixed") {
@@ -336,7 +345,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       p.Add(o.line, "option '" + key + "' is not supported by storbed");
     }
   }
-  if (rw_skip) ApplyRwSkip(*rw_skip, job, p);
+  if (rw_skip) ApplyRwSkip(*rw_skip, job, p, notes);
   ApplyPvsync2Flags(pvsync2_flags, job, p, pvsync2_line);
   FinishJob(name, time_based, passes, job, p, notes);
   return job;

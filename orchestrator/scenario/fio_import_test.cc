@@ -212,9 +212,10 @@ TEST(FioImportTest, BadValuesNameTheLine) {
                ScenarioError);
   EXPECT_THROW(ImportFio("[global]\nbs=4k\n", "j.fio", kNvme), ScenarioError);
   try {
-    ImportFio("[a]\nioengine=posixaio\n", "j.fio", kNvme);
+    ImportFio("[a]\nioengine=windowsaio\n", "j.fio", kNvme);
+    FAIL() << "accepted";
   } catch (const ScenarioError& e) {
-    EXPECT_EQ(std::string(e.what()), "j.fio:2: option 'ioengine': 'posixaio' is not supported by "
+    EXPECT_EQ(std::string(e.what()), "j.fio:2: option 'ioengine': 'windowsaio' is not supported by "
                                      "storbed (psync, io_uring, libaio, mmap, pvsync2, "
                                      "pvsync2_hipri, pvsync2_nowait)");
   }

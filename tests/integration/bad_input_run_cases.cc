@@ -152,7 +152,8 @@ std::vector<BadInput> JobValues() {
       Job("UnknownJobField", R"("blocksize": "4k")", "blocksize: unknown field (known: name, pattern, rw, rwmixread, stride, "
           "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, reap, "
           "numjobs, numjobs_split, size, io_size, runtime, direct, invalidate, cache, "
-          "cached_fraction, fadvise_hint, madvise_hint, mmap_window, verify, read_ahead_kb, "
+          "cached_fraction, loops, invalidate_each_pass, invalidate_in_runtime, "
+          "fadvise_hint, madvise_hint, mmap_window, verify, read_ahead_kb, "
           "scheduler, nr_requests, max_sectors_kb, gappy_read, gappy_skip, fsync, end_fsync, "
           "inflight_sample_ms, stats_sample_ms, seed)"),
       Job("DirectAsAString", R"("direct": "yes")", "direct: expected true or false, got \"yes\""),

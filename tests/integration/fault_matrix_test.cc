@@ -316,7 +316,7 @@ TEST(FaultMatrixTest, AFullOutDirLosesNoRecord) {
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 
-// A bare-metal run into an out dir too small for even its manifest (an 80 KiB tmpfs):
+// A bare-metal run into an out dir too small for even its manifest (an 8 KiB tmpfs):
 // the agent's output lives in the work dir, so its results are whole, and every record
 // reaches stderr as JSON although none reached the disk.
 TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
@@ -324,7 +324,7 @@ TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
   const std::string dir = testing::ScratchDir("fault-outfull-bare");
   const std::string mnt = dir + "/outfs";
   fs::create_directories(mnt);
-  ASSERT_EQ(Exec({"mount", "-t", "tmpfs", "-o", "size=80k,mode=0700", "tmpfs", mnt},
+  ASSERT_EQ(Exec({"mount", "-t", "tmpfs", "-o", "size=8k,mode=0700", "tmpfs", mnt},
                  dir + "/mount.log"),
             "exited with status 0")
       << Slurp(dir + "/mount.log");

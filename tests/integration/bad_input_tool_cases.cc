@@ -132,7 +132,7 @@ std::vector<BadInput> Flags() {
           {"storbed", "run", "$D/s.json", "--dry-run", "--backend", "xen"},
           "storbed: --backend: xen not in {qemu,libvirt}"),
       Cli("RunWithoutScenario", {}, {"storbed", "run", "--dry-run"},
-          "storbed: run: give a scenario file or --fio JOB_FILE"),
+          "storbed: run: give a scenario file, --fio JOB_FILE or --fio-args '...'"),
       Cli("RunScenarioIsDevZero", {}, {"storbed", "run", "/dev/zero", "--dry-run"},
           "storbed: /dev/zero: the scenario file is a character device, not a regular file"),
       Cli("RunAgentIsNotAnElf", {good},

@@ -99,23 +99,40 @@ void IoBudget::StartAt(uint64_t start_ns) {
   if (runtime_ns_) deadline_ns_ = start_ns + runtime_ns_;
 }
 
+namespace {
+
+// What adds up the same whether parts ran side by side (threads) or one after another
+// (passes): counts, histograms, the largest mmap window, warnings without repeats.
+void AddCounts(EngineStats& out, const EngineStats& p) {
+  out.ios += p.ios;
+  out.bytes += p.bytes;
+  out.reads += p.reads;
+  out.writes += p.writes;
+  out.fsyncs += p.fsyncs;
+  out.verified_bytes += p.verified_bytes;
+  out.mmap_calls += p.mmap_calls;
+  out.munmap_calls += p.munmap_calls;
+  out.mmap_window_bytes = std::max(out.mmap_window_bytes, p.mmap_window_bytes);
+  out.latency.Merge(p.latency);
+  out.fsync_latency.Merge(p.fsync_latency);
+  for (const std::string& w : p.warnings)
+    if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+      out.warnings.push_back(w);
+}
+
+// Engines report only batch averages; every completed IO was submitted and reaped once,
+// so ios / average recovers the number of calls.
+double CallsOf(uint64_t ios, double avg_batch) { return avg_batch > 0 ? double(ios) / avg_batch : 0.0; }
+
+}  // namespace
+
 EngineStats MergeEngineStats(const std::vector<EngineStats>& parts) {
   EngineStats out;
   long double depth_ns = 0;  // sum of each part's in-flight integral, request-ns
   double submit_calls = 0, reap_rounds = 0;
   std::vector<std::pair<uint64_t, double>> fsync_log;
   for (const EngineStats& p : parts) {
-    out.ios += p.ios;
-    out.bytes += p.bytes;
-    out.reads += p.reads;
-    out.writes += p.writes;
-    out.fsyncs += p.fsyncs;
-    out.verified_bytes += p.verified_bytes;
-    out.mmap_calls += p.mmap_calls;
-    out.munmap_calls += p.munmap_calls;
-    out.mmap_window_bytes = std::max(out.mmap_window_bytes, p.mmap_window_bytes);
-    out.latency.Merge(p.latency);
-    out.fsync_latency.Merge(p.fsync_latency);
+    AddCounts(out, p);
     // An upper bound: the threads' peaks need not coincide.
     out.max_in_flight += p.max_in_flight;
     if (p.start_ns != 0) {
@@ -123,15 +140,10 @@ EngineStats MergeEngineStats(const std::vector<EngineStats>& parts) {
       out.end_ns = std::max(out.end_ns, p.end_ns);
       depth_ns += (long double)(p.avg_depth) * (p.end_ns - p.start_ns);
     }
-    // Engines report only the averages; every completed IO was submitted and reaped
-    // once, so ios / average recovers each part's number of calls.
-    if (p.avg_submit_batch > 0) submit_calls += double(p.ios) / p.avg_submit_batch;
-    if (p.avg_complete_batch > 0) reap_rounds += double(p.ios) / p.avg_complete_batch;
+    submit_calls += CallsOf(p.ios, p.avg_submit_batch);
+    reap_rounds += CallsOf(p.ios, p.avg_complete_batch);
     for (size_t i = 0; i < p.fsync_end_ns.size() && i < p.fsync_latency_us.size(); ++i)
       fsync_log.emplace_back(p.fsync_end_ns[i], p.fsync_latency_us[i]);
-    for (const std::string& w : p.warnings)
-      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-        out.warnings.push_back(w);
   }
   if (out.end_ns > out.start_ns) {
     out.runtime_s = double(out.end_ns - out.start_ns) / 1e9;
@@ -158,21 +170,11 @@ void AppendPassStats(EngineStats& total, EngineStats pass) {
   if (both_s > 0) {
     total.avg_depth = (total.avg_depth * before_s + pass.avg_depth * pass.runtime_s) / both_s;
   }
-  auto calls = [](uint64_t ios, double batch) { return batch > 0 ? double(ios) / batch : 0.0; };
-  const double submits = calls(total.ios, total.avg_submit_batch) + calls(pass.ios, pass.avg_submit_batch);
+  const double submits =
+      CallsOf(total.ios, total.avg_submit_batch) + CallsOf(pass.ios, pass.avg_submit_batch);
   const double reaps =
-      calls(total.ios, total.avg_complete_batch) + calls(pass.ios, pass.avg_complete_batch);
-  total.ios += pass.ios;
-  total.bytes += pass.bytes;
-  total.reads += pass.reads;
-  total.writes += pass.writes;
-  total.fsyncs += pass.fsyncs;
-  total.verified_bytes += pass.verified_bytes;
-  total.mmap_calls += pass.mmap_calls;
-  total.munmap_calls += pass.munmap_calls;
-  total.mmap_window_bytes = std::max(total.mmap_window_bytes, pass.mmap_window_bytes);
-  total.latency.Merge(pass.latency);
-  total.fsync_latency.Merge(pass.fsync_latency);
+      CallsOf(total.ios, total.avg_complete_batch) + CallsOf(pass.ios, pass.avg_complete_batch);
+  AddCounts(total, pass);
   total.max_in_flight = std::max(total.max_in_flight, pass.max_in_flight);
   total.runtime_s = both_s;
   if (pass.start_ns != 0) total.end_ns = pass.end_ns;
@@ -188,9 +190,6 @@ void AppendPassStats(EngineStats& total, EngineStats pass) {
     total.fsync_end_ns.push_back(pass.fsync_end_ns[i]);
     total.fsync_latency_us.push_back(pass.fsync_latency_us[i]);
   }
-  for (std::string& w : pass.warnings)
-    if (std::find(total.warnings.begin(), total.warnings.end(), w) == total.warnings.end())
-      total.warnings.push_back(std::move(w));
 }
 
 namespace {

@@ -103,6 +103,22 @@ std::string Exec(const std::vector<std::string>& argv, const std::string& log) {
   return p.ExitDescription();
 }
 
+// Unmounts (lazily) on every exit of the test that mounted it.
+struct Unmount {
+  std::string path;
+  ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+};
+
+// The records a run that could not write its out dir printed on stderr (cli.cc's
+// ReportUnsaved); a parse error or an empty array when it printed none.
+nlohmann::json PrintedRecords(const std::string& log) {
+  const std::string marker = "so none is lost:\n";
+  const size_t at = log.find(marker);
+  if (at == std::string::npos) return nlohmann::json::array();
+  const size_t begin = at + marker.size();
+  return nlohmann::json::parse(log.substr(begin, log.find("\n]", begin) + 2 - begin));
+}
+
 // A broken agent build (a static binary that just exits) is /init: the kernel panics, and
 // -no-reboot with panic=-1 ends QEMU. The records name the panic by its console line.
 TEST(FaultMatrixTest, AGuestKernelPanicIsNamedByItsConsoleLine) {
@@ -212,10 +228,7 @@ TEST(FaultMatrixTest, AWorkDirFilledByAnotherWriterFailsTheBackingAndLeavesNothi
       << Slurp(dir + "/mkfs.log");
   ASSERT_EQ(Exec({"mount", "-o", "loop", image, work}, dir + "/mount.log"), "exited with status 0")
       << Slurp(dir + "/mount.log");
-  struct Unmount {
-    std::string path;
-    ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
-  } unmount{work};
+  const Unmount unmount{work};
   const std::string scenario = Write(dir + "/scenario.json", R"({
     "name": "enospc", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
     "disk": {"size": ["8m", "400m"]},
@@ -272,10 +285,7 @@ TEST(FaultMatrixTest, AFullOutDirLosesNoRecord) {
                  dir + "/mount.log"),
             "exited with status 0")
       << Slurp(dir + "/mount.log");
-  struct Unmount {
-    std::string path;
-    ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
-  } unmount{mnt};
+  const Unmount unmount{mnt};
   const std::string out = mnt + "/out";
   const std::string filler = mnt + "/filler";
   const CliRun run = RunCli(
@@ -299,12 +309,8 @@ TEST(FaultMatrixTest, AFullOutDirLosesNoRecord) {
   EXPECT_NE(run.log.find("002-virtio-blk-long: warning: results.json is not up to date"),
             std::string::npos)
       << run.log;
-  const std::string marker = "so none is lost:\n";
-  const size_t at = run.log.find(marker);
-  ASSERT_NE(at, std::string::npos) << run.log;
-  size_t end = at + marker.size();
-  const nlohmann::json printed = nlohmann::json::parse(run.log.substr(end, run.log.find("\n]", end) + 2 - end));
-  ASSERT_EQ(printed.size(), 3u);
+  const nlohmann::json printed = PrintedRecords(run.log);
+  ASSERT_EQ(printed.size(), 3u) << run.log;
   EXPECT_EQ(printed[1]["run_id"], "002-virtio-blk-long");
   EXPECT_EQ(printed[1]["status"], "ok");
   fs::remove(filler);
@@ -328,10 +334,7 @@ TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
                  dir + "/mount.log"),
             "exited with status 0")
       << Slurp(dir + "/mount.log");
-  struct Unmount {
-    std::string path;
-    ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
-  } unmount{mnt};
+  const Unmount unmount{mnt};
   const std::string scenario = Write(dir + "/scenario.json", R"({
     "name": "barefull", "targets": ["bare-metal"], "disk": {"size": "16m"},
     "jobs": [{"name": "seq", "bs": "64k"},
@@ -339,13 +342,8 @@ TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
   const std::string out = mnt + "/out";
   const CliRun run = RunCli({"run", scenario, "--out", out, "--work-dir", dir}, dir + "/cli.log");
   EXPECT_EQ(run.exit, "exited with status 1") << run.log;
-  const std::string marker = "so none is lost:\n";
-  const size_t at = run.log.find(marker);
-  ASSERT_NE(at, std::string::npos) << run.log;
-  const size_t begin = at + marker.size();
-  const nlohmann::json printed =
-      nlohmann::json::parse(run.log.substr(begin, run.log.find("\n]", begin) + 2 - begin));
-  ASSERT_EQ(printed.size(), 2u);
+  const nlohmann::json printed = PrintedRecords(run.log);
+  ASSERT_EQ(printed.size(), 2u) << run.log;
   for (const auto& r : printed) {
     EXPECT_EQ(r["status"], "ok") << r.dump();
     EXPECT_GT(r["result"]["ios"].get<uint64_t>(), 0u) << r.dump();

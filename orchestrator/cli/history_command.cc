@@ -19,6 +19,7 @@ namespace {
 
 struct HistoryArgs {
   std::string db, scenario, cell, metric = "iops", since;
+  double min_change_pct = ChangePointOptions{}.min_change * 100;
   bool json = false;
   std::vector<std::string> import_dirs;
 };
@@ -30,7 +31,7 @@ nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySess
                         {"metric", a.metric},
                         {"better", ToString(DirectionOf(a.metric))},
                         {"cells", nlohmann::json::array()}};
-  for (const HistorySeries& series : NightlySeries(store, sessions, a.metric, a.cell)) {
+  for (const HistorySeries& series : NightlySeries(store, sessions, a.metric, a.cell, a.min_change_pct / 100)) {
     nlohmann::json c = {{"cell", series.cell}, {"nights", nlohmann::json::array()}};
     for (size_t i = 0; i < series.nights.size(); ++i) {
       const HistoryNight& n = series.nights[i];
@@ -150,6 +151,9 @@ CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--metric", args->metric, "The metric (iops, mib_s, p50_us, p99_us, ...)")
       ->capture_default_str();
   cmd->add_option("--since", args->since, "Sessions started at or after this (2026-11-01)");
+  cmd->add_option("--min-change", args->min_change_pct,
+                  "A change point moves the median by at least this percent")
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "The series and change points as JSON");
   auto* import = cmd->add_subcommand("import", "Append results directories to the history.");
   import->add_option("dirs", args->import_dirs, "Results directories")->required();
@@ -158,6 +162,8 @@ CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
   SetExitCallback(*cmd, exit_code, [args, import] {
     if (*import) return ImportDirs(*args);
     if (args->db.empty()) throw std::invalid_argument("history: give the database file");
+    if (!(args->min_change_pct >= 0 && args->min_change_pct < 100))
+      throw std::invalid_argument("history: --min-change must be a percentage from 0 to 100");
     return ShowHistory(*args);
   });
   return cmd;

@@ -1,6 +1,7 @@
 #include "history/change_points.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "analysis/run_stats.h"
@@ -23,11 +24,11 @@ void Search(const std::vector<std::vector<double>>& nights, size_t from, size_t 
     const std::vector<double> before = RunsOf(nights, k - std::min(k - from, o.window), k);
     const std::vector<double> after = RunsOf(nights, k, std::min(to, k + o.window));
     if (before.size() < 2 || after.size() < 2) continue;
+    const double b = Median(before), a = Median(after);
+    const double ratio = b != 0 ? a / b : 0;
+    if (std::abs(ratio - 1) < o.min_change) continue;
     const double p = MannWhitneyP(before, after);
-    if (!best || p < best->p) {
-      const double b = Median(before), a = Median(after);
-      best = ChangePoint{k, b, a, b != 0 ? a / b : 0, p};
-    }
+    if (!best || p < best->p) best = ChangePoint{k, b, a, ratio, p};
   }
   if (!best || best->p > o.max_p) return;
   found.push_back(*best);

@@ -22,10 +22,14 @@ struct ChangePointOptions {
   size_t min_nights = 2;   // each side of a split holds at least this many nights, so
                            // one outlier night at an end is never a change of level
   size_t window = 6;       // nights on each side of a candidate split that are compared
+  double min_change = 0.05;  // and the medians differ by at least this share: on a shared
+                             // or emulated host a level drifts by a few percent over an
+                             // evening, and that drift is significant but no change
 };
 
 // Splits `nights` (each night's run values, in night order) where the runs of the windows
-// before and after differ most (smallest p), keeps the split when p <= max_p, and
+// before and after differ most (smallest p) among the splits whose medians differ by at
+// least min_change, keeps the split when p <= max_p, and
 // searches each side again. The levels reported are the windows' medians. Returns
 // the changes in night order. Nights without runs count as nights but add no samples.
 std::vector<ChangePoint> FindChangePoints(const std::vector<std::vector<double>>& nights,

@@ -56,6 +56,36 @@ TEST(ChangePointsTest, TwoStepsAreBothFound) {
   EXPECT_EQ(changes[1].night, 10u);
 }
 
+// A drift of 3% over an evening (tight runs, so it is significant) is below the default
+// min_change; with min_change 0 it is a change.
+TEST(ChangePointsTest, ADriftSmallerThanMinChangeIsNoChange) {
+  std::mt19937_64 rng(5);
+  auto nights = Nights(5, 4, 1000, 0.002, rng);
+  const auto drifted = Nights(5, 4, 1030, 0.002, rng);
+  nights.insert(nights.end(), drifted.begin(), drifted.end());
+  EXPECT_TRUE(FindChangePoints(nights).empty());
+  ChangePointOptions every;
+  every.min_change = 0;
+  const auto changes = FindChangePoints(nights, every);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].night, 5u);
+}
+
+// The split with the smallest p among those that move the median enough is the change,
+// even when a drift elsewhere has a smaller p.
+TEST(ChangePointsTest, MinChangePicksTheLargeStepOverASignificantDrift) {
+  std::mt19937_64 rng(6);
+  auto nights = Nights(3, 4, 1000, 0.001, rng);
+  for (const auto& level : {Nights(3, 4, 1030, 0.001, rng), Nights(4, 4, 1500, 0.05, rng)})
+    nights.insert(nights.end(), level.begin(), level.end());
+  ChangePointOptions options;
+  options.min_change = 0.2;
+  const auto changes = FindChangePoints(nights, options);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].night, 6u);
+  EXPECT_GT(changes[0].ratio, 1.3);
+}
+
 TEST(ChangePointsTest, TooFewNightsOrRunsGiveNothing) {
   EXPECT_TRUE(FindChangePoints({}).empty());
   EXPECT_TRUE(FindChangePoints({{1}, {2}, {100}}).empty());

@@ -34,11 +34,11 @@ void MarkEnvironmentChanges(std::vector<HistoryNight>& nights, const std::vector
 }
 
 // Change points of each series, from its nights' values.
-void FindChanges(std::vector<HistorySeries>& series) {
+void FindChanges(std::vector<HistorySeries>& series, const ChangePointOptions& options = {}) {
   for (HistorySeries& s : series) {
     std::vector<std::vector<double>> values;
     for (const HistoryNight& n : s.nights) values.push_back(n.values);
-    for (const ChangePoint& cp : FindChangePoints(values))
+    for (const ChangePoint& cp : FindChangePoints(values, options))
       s.changes.push_back({cp.night, cp.before, cp.after, cp.ratio, cp.p});
   }
 }
@@ -75,12 +75,14 @@ std::vector<HistorySeries> CellSeries(HistoryStore& store,
 std::vector<HistorySeries> NightlySeries(HistoryStore& store,
                                          const std::vector<HistorySession>& sessions,
                                          const std::string& metric,
-                                         const std::string& cell_pattern) {
+                                         const std::string& cell_pattern, double min_change) {
   std::vector<std::string> classes;
   for (const HistorySession& session : sessions) classes.push_back(session.fingerprint_class);
   std::vector<HistorySeries> out = CellSeries(store, sessions, metric, cell_pattern);
   for (HistorySeries& s : out) MarkEnvironmentChanges(s.nights, classes);
-  FindChanges(out);
+  ChangePointOptions options;
+  options.min_change = min_change;
+  FindChanges(out, options);
   return out;
 }
 

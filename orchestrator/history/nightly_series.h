@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "history/change_points.h"
 #include "history/history_store.h"
 #include "reports/history_view.h"
 #include "results/run_record.h"
@@ -13,11 +14,13 @@
 namespace storbed {
 
 // Per cell matching `cell_pattern` (a glob when it has glob characters, else a substring;
-// "" for all), `metric` over `sessions` (one night each, in their order), with change points.
+// "" for all), `metric` over `sessions` (one night each, in their order), with change points
+// whose medians differ by at least `min_change` (a share: 0.05 is 5%).
 std::vector<HistorySeries> NightlySeries(HistoryStore& store,
                                          const std::vector<HistorySession>& sessions,
                                          const std::string& metric,
-                                         const std::string& cell_pattern = "");
+                                         const std::string& cell_pattern = "",
+                                         double min_change = ChangePointOptions{}.min_change);
 
 // The history of the results directory `dir` (its `records` loaded): the sessions of its
 // scenario in `db` up to it (nights whose environment class changed marked), for its cells and the metrics iops,

@@ -179,6 +179,8 @@ std::vector<BadInput> Flags() {
           "storbed: Could not convert: --noise = lots"),
       Cli("HistoryWithoutDatabase", {}, {"storbed", "history"},
           "storbed: history: give the database file"),
+      Cli("HistoryMinChangeTooLarge", {}, {"storbed", "history", "$D/h.db", "--min-change", "100"},
+          "storbed: history: --min-change must be a percentage from 0 to 100"),
       Cli("HistoryDatabaseIsADirectory", {{"db", "", Kind::Dir}}, {"storbed", "history", "$D/db"},
           "storbed: $D/db: cannot open the history database: unable to open database file"),
       Cli("GateAlphaOne", {}, {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--alpha", "1"},

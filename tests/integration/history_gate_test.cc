@@ -56,7 +56,9 @@ void ExpectHistoryPage(const std::string& dir, const std::string& db) {
   EXPECT_TRUE(fs::exists(screenshot));
 }
 
-// Ten real nights, 10 ms per request on nights 1-6 and 11 ms (+10%) from night 7.
+// Ten real nights, 10 ms per request on nights 1-6 and 15 ms (+50%) from night 7. Under
+// TCG on a busy host p50 drifts by up to 7% over the ten nights (CI saw a significant
+// 6.5% step at night 4), so the history is asked for changes of at least 20%.
 TEST(HistoryGateTest, AChangeOfLatencyIsFoundAtItsNightAndTheGateCatchesIt) {
   const std::string dir = testing::ScratchDir("history-gate");
   const std::string db = dir + "/history.db";
@@ -64,7 +66,7 @@ TEST(HistoryGateTest, AChangeOfLatencyIsFoundAtItsNightAndTheGateCatchesIt) {
   for (int night = 1; night <= 10; ++night) {
     const std::string out = dir + "/n" + std::to_string(night);
     const testing::CliRun run = testing::RunCli(
-        {"run", NightScenario(dir, night < 7 ? "10ms" : "11ms"), "--out", out, "--work-dir", dir,
+        {"run", NightScenario(dir, night < 7 ? "10ms" : "15ms"), "--out", out, "--work-dir", dir,
          "--history", db},
         out + ".log");
     ASSERT_EQ(run.exit, "exited with status 0") << run.log;
@@ -72,7 +74,8 @@ TEST(HistoryGateTest, AChangeOfLatencyIsFoundAtItsNightAndTheGateCatchesIt) {
     started.push_back(nlohmann::json::parse(std::ifstream(out + "/manifest.json"))["started_at"]);
   }
   const testing::CliRun history =
-      testing::RunCli({"history", db, "--metric", "p50_us", "--json"}, dir + "/history.log");
+      testing::RunCli({"history", db, "--metric", "p50_us", "--min-change", "20", "--json"},
+                      dir + "/history.log");
   ASSERT_EQ(history.exit, "exited with status 0") << history.log;
   const auto doc = nlohmann::json::parse(history.log.substr(history.log.find('{')));
   ASSERT_EQ(doc["scenarios"].size(), 1u);
@@ -81,7 +84,7 @@ TEST(HistoryGateTest, AChangeOfLatencyIsFoundAtItsNightAndTheGateCatchesIt) {
   ASSERT_EQ(cell["nights"].size(), 10u);
   ASSERT_EQ(cell["change_points"].size(), 1u) << cell.dump(2);
   EXPECT_EQ(cell["change_points"][0]["night"], 7);
-  EXPECT_GT(cell["change_points"][0]["ratio"].get<double>(), 1.03);  // latency rose
+  EXPECT_GT(cell["change_points"][0]["ratio"].get<double>(), 1.2);  // latency rose
 
   // The injected change is in the QEMU argv (null-co's latency-ns): the gate is told it
   // is the factor.
@@ -93,7 +96,7 @@ TEST(HistoryGateTest, AChangeOfLatencyIsFoundAtItsNightAndTheGateCatchesIt) {
   const testing::CliRun worse = testing::RunCli(before, dir + "/gate-before.log");
   EXPECT_EQ(worse.exit, "exited with status 4") << worse.log;
   const std::string junit = testing::Slurp(dir + "/gate.xml");
-  // The change is QEMU's (null-co's latency): its block layer's latency moves by the 10%
+  // The change is QEMU's (null-co's latency): its block layer's latency moves by the 50%
   // itself; p50 moves with it but is noisier from night to night.
   const bool qemu_rung =
       junit.find("<failure type=\"worse\" message=\"virtio-blk r latency L2 QEMU block: worse") !=

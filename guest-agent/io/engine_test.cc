@@ -214,6 +214,21 @@ TYPED_TEST(EngineTest, FailedIoNamesSyscallAndErrno) {
   }
 }
 
+// An unoptimised ASan build spends long enough between a completion and its refill that
+// the time-weighted depth of 8 reads 6.8-7.2 on this 2-core machine; the 10% bound holds
+// for the optimised build that runs jobs.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kAsyncDepthTolerance = 0.20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr double kAsyncDepthTolerance = 0.20;
+#else
+constexpr double kAsyncDepthTolerance = 0.10;
+#endif
+#else
+constexpr double kAsyncDepthTolerance = 0.10;
+#endif
+
 TYPED_TEST(EngineTest, AppDepthIsTheTimeWeightedInFlightCount) {
   UniqueFd fd = this->Open(O_RDONLY | O_DIRECT);
   // 64k IOs: each takes long enough on the host disk that the engine's own refill time
@@ -231,7 +246,7 @@ TYPED_TEST(EngineTest, AppDepthIsTheTimeWeightedInFlightCount) {
   if (TypeParam::kEngine == Engine::Mmap)
     EXPECT_GT(s.avg_depth, 0.2);
   else
-    EXPECT_NEAR(s.avg_depth, want, want * (TypeParam::kSync ? 0.05 : 0.10));
+    EXPECT_NEAR(s.avg_depth, want, want * (TypeParam::kSync ? 0.05 : kAsyncDepthTolerance));
   EXPECT_LE(s.avg_depth, want + 1e-9);
 }
 

@@ -86,11 +86,13 @@ void CheckBacking(const Scenario& s, const DiskConfig& disk, bool writes) {
 // holders, swap, root), and a backend that can hand the device over.
 void CheckPassthrough(const Scenario& s, const RunOptions& o, const std::string& address) {
   const std::string field = "disk.passthrough";
+  // storbed binds the device to vfio-pci through this machine's sysfs: the guest must run
+  // here too (the QEMU backend, or libvirt with a local URI).
   for (const RunHost& h : HostsFor(o))
-    if (h.backend == HostBackend::Libvirt)
-      Fail(s, field, "PCI device " + address + ": the " + ToString(h.backend) +
-                         " backend cannot hand a PCI device to a guest yet; run with "
-                         "--backend qemu");
+    if (h.backend == HostBackend::Libvirt && HostNameForUri(h.uri) != kLocalHost)
+      Fail(s, field, "PCI device " + address + ": libvirt host " + h.name + " (" + h.uri +
+                         ") is another machine; storbed hands over only a device of this "
+                         "one: run with a local URI or --backend qemu");
   if (const std::string why = PassthroughProblem(address, o.allow_pci, o.passthrough_sources);
       !why.empty())
     Fail(s, field, why);

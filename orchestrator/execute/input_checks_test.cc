@@ -286,12 +286,20 @@ TEST_F(PassthroughInputTest, AnAllowedCleanDeviceIsAccepted) {
   EXPECT_EQ(CheckPassthrough(), "(accepted)");
 }
 
-TEST_F(PassthroughInputTest, TheLibvirtBackendIsRefused) {
+TEST_F(PassthroughInputTest, ALocalLibvirtIsAccepted) {
   options_.allow_pci = {"0000:03:00.0"};
   options_.backend = "libvirt";
+  EXPECT_EQ(CheckPassthrough(), "(accepted)");
+}
+
+TEST_F(PassthroughInputTest, ARemoteLibvirtHostIsRefused) {
+  options_.allow_pci = {"0000:03:00.0"};
+  options_.backend = "libvirt";
+  options_.connect_uri = "qemu+ssh://root@lab1/system";
   EXPECT_EQ(CheckPassthrough(),
-            "t.json: disk.passthrough: PCI device 0000:03:00.0: the libvirt backend cannot hand "
-            "a PCI device to a guest yet; run with --backend qemu");
+            "t.json: disk.passthrough: PCI device 0000:03:00.0: libvirt host lab1 "
+            "(qemu+ssh://root@lab1/system) is another machine; storbed hands over only a device "
+            "of this one: run with a local URI or --backend qemu");
 }
 
 }  // namespace

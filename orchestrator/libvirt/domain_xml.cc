@@ -45,7 +45,8 @@ void ValidateForLibvirt(const MachineSpec& spec) {
   probe.run_dir = spec.run_dir.empty() ? "" : "/r";
   ValidateMachineSpec(probe, PathsIn(probe.run_dir));
   for (const DiskSpec& d : spec.disks) {
-    if (OnQemuCommandline(d)) continue;  // qemu_argv's own options: all of them work
+    // qemu_argv's own options all work; a passed-through device has no cache mode.
+    if (OnQemuCommandline(d) || IsHostdev(d)) continue;
     LibvirtCache(d);
     if (d.id.find('.') != std::string::npos) {
       throw MachineSpecError(d.id, "id",
@@ -79,6 +80,21 @@ void WriteLibvirtDisk(std::ostream& x, const MachineSpec& spec, const DiskSpec& 
     << "      <serial>" << XmlEscape(d.serial.empty() ? d.id : d.serial) << "</serial>\n"
     << "      <alias" << Attr("name", LibvirtDeviceId(d)) << "/>\n"
     << "    </disk>\n";
+}
+
+// A PCI device the guest gets whole. managed='no': storbed has bound it to vfio-pci
+// already (guest_target.cc) and gives it back to its driver itself, also after a kill.
+void WriteHostdev(std::ostream& x, const DiskSpec& d) {
+  // ValidateMachineSpec has checked the address: DDDD:BB:SS.F.
+  const std::string& a = d.vfio_host;
+  x << "    <hostdev mode='subsystem' type='pci' managed='no'>\n"
+    << "      <driver name='vfio'/>\n"
+    << "      <source>\n"
+    << "        <address" << Attr("domain", "0x" + a.substr(0, 4)) << Attr("bus", "0x" + a.substr(5, 2))
+    << Attr("slot", "0x" + a.substr(8, 2)) << Attr("function", "0x" + a.substr(11, 1)) << "/>\n"
+    << "      </source>\n"
+    << "      <alias" << Attr("name", LibvirtDeviceId(d)) << "/>\n"
+    << "    </hostdev>\n";
 }
 
 void WriteOwner(std::ostream& x, const DomainOwner& o) {
@@ -131,7 +147,10 @@ std::string DomainName(const std::string& session, const std::string& machine_na
   return std::string(kDomainPrefix) + session + "-" + machine_name;
 }
 
+bool IsHostdev(const DiskSpec& disk) { return !disk.vfio_host.empty(); }
+
 bool OnQemuCommandline(const DiskSpec& disk) {
+  if (IsHostdev(disk)) return false;
   const DiskDriverRow* driver = FindDiskDriver(disk.driver);
   return RowOf(disk.bus).libvirt_bus == nullptr || (driver && !driver->libvirt_native);
 }
@@ -141,13 +160,14 @@ std::string LibvirtDeviceId(const DiskSpec& disk) {
 }
 
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
-  if (OnQemuCommandline(disk)) return "";
+  if (OnQemuCommandline(disk) || IsHostdev(disk)) return "";
   // libvirt counts each prefix on its own: vda, vdb, ... beside sda, sdb, ...
   const std::string prefix = RowOf(disk.bus).libvirt_dev_prefix;
   int index = 0;
   for (const DiskSpec& d : spec.disks) {
     if (&d == &disk || d.id == disk.id) break;
-    if (!OnQemuCommandline(d) && prefix == RowOf(d.bus).libvirt_dev_prefix) ++index;
+    if (!OnQemuCommandline(d) && !IsHostdev(d) && prefix == RowOf(d.bus).libvirt_dev_prefix)
+      ++index;
   }
   // vda..vdz, then vdaa.. as libvirt counts.
   std::string suffix;
@@ -183,7 +203,7 @@ void WriteMergingOverride(std::ostream& x, const MachineSpec& spec) {
   // libvirt has no request-merging attribute; set the frontend property explicitly either
   // way, so the -device line says what BuildQemuArgv says.
   auto merging = [](const DiskSpec& d) {
-    return !OnQemuCommandline(d) && RowOf(d.bus).merging_prop != nullptr;
+    return !OnQemuCommandline(d) && !IsHostdev(d) && RowOf(d.bus).merging_prop != nullptr;
   };
   if (std::any_of(spec.disks.begin(), spec.disks.end(), merging)) {
     x << "  <qemu:override>\n";
@@ -211,7 +231,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   int iothreads = 0;  // libvirt's, for its own disks; qemu:commandline disks bring theirs
   bool has_commandline_disk = false;
   for (const DiskSpec& d : spec.disks) {
-    iothreads += d.iothread && !OnQemuCommandline(d) ? 1 : 0;  // ValidateDisk: virtio only
+    iothreads += d.iothread && !OnQemuCommandline(d) && !IsHostdev(d) ? 1 : 0;  // virtio only
     has_commandline_disk |= OnQemuCommandline(d);
   }
 
@@ -246,7 +266,10 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   for (size_t i = 0; i < spec.disks.size(); ++i) {
     const DiskSpec& d = spec.disks[i];
     if (OnQemuCommandline(d)) continue;
-    WriteLibvirtDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
+    if (IsHostdev(d))
+      WriteHostdev(x, d);
+    else
+      WriteLibvirtDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
   }
   x << "    <controller type='usb' model='none'/>\n"
     << "    <serial type='file'>\n"

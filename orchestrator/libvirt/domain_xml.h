@@ -38,6 +38,11 @@ inline constexpr const char* kOwnerNamespace = "https://storbed.dev/xmlns/run/1"
 // name holds characters other than [A-Za-z0-9._-].
 std::string DomainName(const std::string& session, const std::string& machine_name);
 
+// True for a passed-through PCI device (vfio_host): a <hostdev>, neither <disk> nor
+// <qemu:commandline>, so that libvirt gives QEMU the /dev/vfio group and the locked memory
+// limit VFIO needs.
+bool IsHostdev(const DiskSpec& disk);
+
 // True for a disk libvirt 9.0 cannot express as a <disk>: a bus whose row has no
 // libvirt_bus (NVMe: no emulated controller; virtio-scsi: storbed gives each disk its own
 // controller, with queues and iothread) or a driver libvirt lacks (null-co). Such disks go
@@ -52,7 +57,7 @@ std::string LibvirtDeviceId(const DiskSpec& disk);
 
 // The guest-visible target dev libvirt gives the disk ("vda", "vdb", "sda", ...: the bus
 // row's prefix), which is also the block.N.name of its bulk stats. "" for a
-// <qemu:commandline> disk (libvirt does not know it).
+// <qemu:commandline> disk (libvirt does not know it) and for a <hostdev>.
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk);
 
 // The full domain XML. Validates the spec like BuildQemuArgv and adds what libvirt cannot

@@ -170,6 +170,36 @@ TEST(DomainXmlTest, NvmeGoesOnTheQemuCommandLineAsQemuArgvWritesIt) {
   EXPECT_EQ(TargetDev(s, d), "");
 }
 
+// A passed-through controller is a <hostdev> libvirt knows (so it hands QEMU the VFIO group
+// and raises its locked-memory limit), unmanaged: storbed has bound it to vfio-pci itself.
+TEST(DomainXmlTest, APassedThroughControllerIsAnUnmanagedHostdev) {
+  MachineSpec s = Spec();
+  DiskSpec& d = s.disks[0];
+  d.bus = Bus::Nvme;
+  d.backing = "";
+  d.vfio_host = "0000:3a:1f.7";
+  DomainPlacement p = Place(s);
+  p.disk_paths = {""};
+  const std::string x = BuildDomainXml(s, p);
+  EXPECT_THAT(x, HasSubstr("    <hostdev mode='subsystem' type='pci' managed='no'>\n"
+                           "      <driver name='vfio'/>\n"
+                           "      <source>\n"
+                           "        <address domain='0x0000' bus='0x3a' slot='0x1f' "
+                           "function='0x7'/>\n"
+                           "      </source>\n"
+                           "      <alias name='ua-d0'/>\n"
+                           "    </hostdev>\n"));
+  EXPECT_THAT(x, Not(HasSubstr("<disk ")));
+  EXPECT_THAT(x, Not(HasSubstr("<qemu:commandline>")));
+  EXPECT_THAT(x, Not(HasSubstr("vfio-pci")));
+  EXPECT_FALSE(OnQemuCommandline(d));
+  EXPECT_TRUE(IsHostdev(d));
+  EXPECT_EQ(TargetDev(s, d), "");
+  // A bad address is refused as BuildQemuArgv refuses it.
+  d.vfio_host = "03:00.0";
+  EXPECT_THROW(BuildDomainXml(s, p), MachineSpecError);
+}
+
 TEST(DomainXmlTest, VirtioScsiGoesOnTheCommandLineWithItsControllerPinned) {
   MachineSpec s = Spec();
   DiskSpec& d = s.disks[0];

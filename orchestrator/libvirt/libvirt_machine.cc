@@ -91,7 +91,9 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
   place.kernel = cfg_.pool->UploadShared(spec_.kernel);
   if (!spec_.initrd.empty()) place.initrd = cfg_.pool->UploadShared(spec_.initrd);
   for (const DiskSpec& d : spec_.disks) {
-    if (d.driver != "file") {
+    if (!d.vfio_host.empty()) {
+      place.disk_paths.push_back("");  // a <hostdev>: the PCI address is its source
+    } else if (d.driver != "file") {
       // A host device names one on the libvirt host; null-co has no backing at all.
       place.disk_paths.push_back(d.backing);
     } else if (cfg_.on_this_host && !cfg_.upload_backings) {
@@ -261,8 +263,12 @@ nlohmann::json LibvirtMachine::Describe() const {
   nlohmann::json stats = nlohmann::json::object();
   for (const DiskSpec& d : spec_.disks) {
     const std::string dev = TargetDev(spec_, d);
-    stats[d.id] = dev.empty() ? "QMP query-blockstats through libvirt (qemu:commandline disk)"
-                              : "libvirt virDomainListGetStats block " + dev;
+    if (IsHostdev(d))
+      stats[d.id] = "none: PCI device " + d.vfio_host + " is passed through (<hostdev>), "
+                    "so QEMU's block layer never sees its IO";
+    else
+      stats[d.id] = dev.empty() ? "QMP query-blockstats through libvirt (qemu:commandline disk)"
+                                : "libvirt virDomainListGetStats block " + dev;
   }
   return {{"uri", cfg_.conn->uri()},
           {"domain", cfg_.domain_name},

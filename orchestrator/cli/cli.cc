@@ -16,6 +16,7 @@
 #include "cli/compare_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
+#include "cli/parse_messages.h"
 #include "cli/verdict_options.h"
 #include "execute/input_checks.h"
 #include "execute/runner.h"
@@ -329,6 +330,10 @@ int RunMain(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ConversionError& e) {
+    std::cerr << "storbed: " << ConversionMessage(e.what())
+              << "\nRun with --help for more information.\n";
+    return kExitBadInput;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // One "storbed: " line like every other bad input, then CLI11's hint.

@@ -176,7 +176,7 @@ std::vector<BadInput> Flags() {
       Cli("CompareAlphaZero", {}, {"storbed", "compare", "$D/a", "$D/b", "--alpha", "0"},
           "storbed: compare: --alpha must be between 0 and 1"),
       Cli("CompareNoiseNotANumber", {}, {"storbed", "compare", "$D/a", "$D/b", "--noise", "lots"},
-          "storbed: Could not convert: --noise = lots"),
+          "storbed: --noise: \"lots\" is not a number"),
       Cli("HistoryWithoutDatabase", {}, {"storbed", "history"},
           "storbed: history: give the database file"),
       Cli("HistoryMinChangeTooLarge", {}, {"storbed", "history", "$D/h.db", "--min-change", "100"},

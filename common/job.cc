@@ -115,6 +115,11 @@ void CheckJob(const JobSpec& s) {
                                 std::to_string(s.numjobs));
   if (s.gappy_read == 0)
     throw std::invalid_argument(name(&JobSpec::gappy_read) + " must be at least 1");
+  if (s.random_run == 0)
+    throw std::invalid_argument(name(&JobSpec::random_run) + " must be at least 1");
+  if (s.random_run > 1 && (s.pattern != Pattern::Random || s.distribution != Distribution::Uniform))
+    throw std::invalid_argument(name(&JobSpec::random_run) + " applies to pattern random with "
+                                "the uniform distribution only");
   if (s.loops == 0) throw std::invalid_argument(name(&JobSpec::loops) + " must be at least 1");
   if (s.invalidate_each_pass && s.cache != CacheState::Cold && s.cache != CacheState::ColdGlobal)
     throw std::invalid_argument(name(&JobSpec::invalidate_each_pass) + " needs " +

@@ -64,6 +64,7 @@ struct JobSpec {
   bool direct = true;          // O_DIRECT
   uint32_t gappy_read = 1;     // gappy: blocks read in a row ...
   uint32_t gappy_skip = 1;     // ... then blocks skipped (fio rw=read:<skip>)
+  uint32_t random_run = 1;     // random, uniform: blocks per random offset (fio rw=randread:N)
   uint64_t seed = 1;           // random pattern seed
   CacheState cache = CacheState::Cold;
   uint32_t fsync_every = 0;    // write jobs: fsync after every N writes (fio fsync=N); 0 = never

@@ -165,6 +165,10 @@ std::vector<Row> Tail() {
       Bind(Job("gappy_skip", FieldType::Integer, "1", 0, 1 << 20, "blocks",
                "gappy: blocks skipped after each run of reads (fio rw=read:<skip>)."),
            &JobSpec::gappy_skip),
+      Bind(Job("random_run", FieldType::Integer, "1", 1, 1 << 20, "blocks",
+               "random (uniform): blocks read or written in a row from each random offset, "
+               "every run once per pass (fio rw=randread:N)."),
+           &JobSpec::random_run),
       Bind(Job("fsync", FieldType::Integer, "0", 0, 1 << 30, "writes",
                "Write jobs: fsync after every N writes; 0 = never (fio fsync=N).", "fsync"),
            &JobSpec::fsync_every),

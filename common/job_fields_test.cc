@@ -78,6 +78,7 @@ TEST(JobFieldsTest, EveryRowRoundTripsAndSetsOnlyItsMember) {
   JobSpec base;
   base.name = "rt";
   base.target = "/dev/vdb";
+  base.pattern = Pattern::Random;  // so random_run may change too
   for (const auto& row : JobRows()) {
     SCOPED_TRACE(row.spec.name);
     JobSpec changed = base;
@@ -156,6 +157,21 @@ TEST(JobFieldsTest, CheckMessagesUseTheRowName) {
     FAIL() << "accepted rwmixread 101";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "rwmixread must be 0..100");
+  }
+}
+
+TEST(JobFieldsTest, RandomRunIsForUniformRandomOnly) {
+  json j = Named();
+  j["pattern"] = "random";
+  j["random_run"] = 4;
+  EXPECT_EQ(j.get<JobSpec>().random_run, 4u);
+  j["pattern"] = "sequential";
+  try {
+    (void)j.get<JobSpec>();
+    FAIL() << "accepted random_run on a sequential job";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "random_run applies to pattern random with the uniform distribution only");
   }
 }
 

@@ -212,6 +212,32 @@ class HotCold : public OffsetGenerator {
   PermWalker cold_;
 };
 
+class RandomRuns : public OffsetGenerator {
+ public:
+  RandomRuns(Region r, uint32_t run, uint64_t seed)
+      : r_(Checked(r)), run_(run), walk_((r_.blocks() + run - 1) / run, seed) {}
+  uint64_t Next() override {
+    if (left_ == 0) {
+      block_ = walk_.Next() * run_;
+      left_ = std::min<uint64_t>(run_, r_.blocks() - block_);
+    }
+    --left_;
+    return r_.offset + block_++ * r_.bs;
+  }
+  uint64_t blocks_per_pass() const override { return r_.blocks(); }
+
+ private:
+  static Region Checked(Region r) {
+    CheckRegion(r);
+    return r;
+  }
+  Region r_;
+  uint64_t run_;
+  PermWalker walk_;
+  uint64_t block_ = 0;  // the next block of the current run
+  uint64_t left_ = 0;   // blocks left in it
+};
+
 class Gappy : public OffsetGenerator {
  public:
   Gappy(Region r, uint32_t read, uint32_t skip) : r_(r), read_(read), stride_(uint64_t(read) + skip) {
@@ -273,6 +299,11 @@ std::unique_ptr<OffsetGenerator> MakeSequential(Region region) {
 std::unique_ptr<OffsetGenerator> MakeRandom(Region region, uint64_t seed) {
   return std::make_unique<Random>(region, seed);
 }
+std::unique_ptr<OffsetGenerator> MakeRandomRuns(Region region, uint32_t run, uint64_t seed) {
+  if (run == 0) throw std::invalid_argument("random_run must be > 0");
+  if (run == 1) return MakeRandom(region, seed);
+  return std::make_unique<RandomRuns>(region, run, seed);
+}
 std::unique_ptr<OffsetGenerator> MakeGappy(Region region, uint32_t read, uint32_t skip) {
   return std::make_unique<Gappy>(region, read, skip);
 }
@@ -305,7 +336,7 @@ std::unique_ptr<OffsetGenerator> MakeOffsetGenerator(const JobSpec& spec, uint64
     case Pattern::Strided: return MakeStrided(region, spec.stride_blocks);
     case Pattern::Random:
       switch (spec.distribution) {
-        case Distribution::Uniform: return MakeRandom(region, spec.seed);
+        case Distribution::Uniform: return MakeRandomRuns(region, spec.random_run, spec.seed);
         case Distribution::Zipf: return MakeZipf(region, spec.zipf_theta, spec.seed);
         case Distribution::HotCold:
           return MakeHotCold(region, spec.hot_fraction, spec.hot_pct, spec.seed);

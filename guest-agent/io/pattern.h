@@ -30,6 +30,10 @@ struct Region {
 std::unique_ptr<OffsetGenerator> MakeSequential(Region region);
 // Each block exactly once per pass in an order fixed by (seed, pass number); O(1) memory.
 std::unique_ptr<OffsetGenerator> MakeRandom(Region region, uint64_t seed);
+// The region cut into runs of `run` blocks (the last may be shorter); each run once per pass,
+// in an order fixed by (seed, pass number), its blocks in a row (fio rw=randread:<run>,
+// whose offsets are not run-aligned). run = 1 is MakeRandom.
+std::unique_ptr<OffsetGenerator> MakeRandomRuns(Region region, uint32_t run, uint64_t seed);
 // `read` blocks in a row, then `skip` blocks left out (fio rw=read:<skip * bs>).
 std::unique_ptr<OffsetGenerator> MakeGappy(Region region, uint32_t read, uint32_t skip);
 // Blocks 0, s, 2s, ... to the end of the region, then 1, 1+s, ..., up to lane s-1: a pass

@@ -65,6 +65,41 @@ TEST(PatternTest, RandomVisitsEachBlockOncePerPass) {
   }
 }
 
+// fio rw=randread:3: runs of 3 blocks in a row from random run starts; every block once
+// per pass, the short last run included, and the run order changes from pass to pass.
+TEST(PatternTest, RandomRunsAreInARowAndCoverEachBlockOncePerPass) {
+  const Region r{.offset = 8192, .size = 100 * 512, .bs = 512};  // 33 runs of 3, one of 1
+  auto g = MakeRandomRuns(r, 3, 9);
+  ASSERT_EQ(g->blocks_per_pass(), 100u);
+  std::vector<std::vector<uint64_t>> passes;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<uint64_t> offsets = Take(*g, 100);
+    std::set<uint64_t> seen(offsets.begin(), offsets.end());
+    EXPECT_EQ(seen.size(), 100u);
+    EXPECT_EQ(*seen.begin(), r.offset);
+    EXPECT_EQ(*seen.rbegin(), r.offset + 99 * 512);
+    size_t starts = 0;  // IOs that do not follow the one before
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      if (i > 0 && offsets[i] == offsets[i - 1] + 512) continue;
+      ++starts;
+      const uint64_t block = (offsets[i] - r.offset) / 512;
+      EXPECT_EQ(block % 3, 0u) << "a run starts at block " << block;
+    }
+    // 34 runs; two may happen to follow each other.
+    EXPECT_GE(starts, 25u);
+    EXPECT_LE(starts, 34u);
+    passes.push_back(offsets);
+  }
+  EXPECT_NE(passes[0], passes[1]);
+}
+
+TEST(PatternTest, RandomRunOfOneIsRandom) {
+  const Region r{.offset = 0, .size = 64 * 4096, .bs = 4096};
+  auto runs = MakeRandomRuns(r, 1, 5), plain = MakeRandom(r, 5);
+  EXPECT_EQ(Take(*runs, 64), Take(*plain, 64));
+  EXPECT_THROW(MakeRandomRuns(r, 0, 5), std::invalid_argument);
+}
+
 TEST(PatternTest, RandomIsReproducibleBySeed) {
   const Region r{.offset = 0, .size = 1000 * 4096, .bs = 4096};
   auto a = MakeRandom(r, 7), b = MakeRandom(r, 7), c = MakeRandom(r, 8);

@@ -175,12 +175,23 @@ void ApplyRwSkip(const Option& rw_skip, json& job, Problems& p, std::vector<std:
   const uint64_t bs = job.value("bs", uint64_t{4096});
   const std::string skip_text = rw_skip.value.substr(rw_skip.value.find(':') + 1);
   // For random IO a bare count is fio's rw_sequencer: N IOs (N-1 of them sequential) per
-  // random offset. storbed draws a new offset for every IO, and says so.
+  // random offset, storbed's random_run. fio's runs start at any block, storbed's at
+  // multiples of N, and say so.
   if (job["pattern"] == "random" && !skip_text.empty() &&
       skip_text.find_first_not_of("0123456789") == std::string::npos) {
-    notes.push_back(p.path() + ":" + std::to_string(rw_skip.line) + ": option 'rw': " +
-                    rw_skip.value + " runs as plain random IO: storbed takes a new random "
-                    "offset for every IO, fio one for every " + skip_text);
+    const auto run = Integer(Option{rw_skip.key, skip_text, rw_skip.line}, p);
+    if (!run) return;
+    if (*run < 1) {
+      p.Add(rw_skip.line, "option 'rw': " + rw_skip.value + ": the count of IOs per random "
+                          "offset must be at least 1");
+    } else if (*run > 1) {
+      job["random_run"] = *run;
+      notes.push_back(p.path() + ":" + std::to_string(rw_skip.line) + ": option 'rw': " +
+                      rw_skip.value + " runs as random_run " + skip_text + ": runs of " +
+                      skip_text + " blocks in a row from random offsets, each run once per "
+                      "pass; fio's runs may start at any block, storbed's start at multiples "
+                      "of " + skip_text);
+    }
     return;
   }
   auto skip = Bytes(rw_skip, skip_text, p);

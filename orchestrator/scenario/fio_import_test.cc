@@ -54,6 +54,26 @@ fsync=8
   EXPECT_EQ(f.notes[0].rfind("job.fio:8: option 'filename' ignored", 0), 0u) << f.notes[0];
 }
 
+// rw=randread:N is fio's rw_sequencer: N IOs per random offset, storbed's random_run.
+TEST(FioImportTest, RandomCountSuffixBecomesRandomRun) {
+  const FioImport f = ImportFio("[r]\nrw=randread:8\nsize=8m\n", "r.fio", kNvme);
+  EXPECT_EQ(f.scenario.jobs[0].pattern, Pattern::Random);
+  EXPECT_EQ(f.scenario.jobs[0].random_run, 8u);
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0].rfind("r.fio:2: option 'rw': randread:8 runs as random_run 8", 0), 0u)
+      << f.notes[0];
+  EXPECT_EQ(ImportFio("[r]\nrw=randread:1\n", "r.fio", kNvme).scenario.jobs[0].random_run, 1u);
+  try {
+    ImportFio("[r]\nrw=randread:0\n", "r.fio", kNvme);
+    FAIL() << "randread:0 was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.fio:2: option 'rw': randread:0: the count of IOs per "
+                                         "random offset must be at least 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(FioImportTest, SkipSuffixBecomesGappyInBlocks) {
   const Scenario s = ImportFio("[g]\nrw=read:48k\nbs=16k\nsize=32m\ninvalidate=0\n"
                                "fadvise_hint=1\n", "g.fio", kNvme).scenario;

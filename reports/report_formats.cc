@@ -3,6 +3,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "reports/fio_json.h"
 #include "reports/html_report.h"
 #include "reports/ladders.h"
 #include "reports/markdown_report.h"
@@ -39,6 +40,11 @@ const std::vector<ReportFormat>& ReportFormats() {
        "report.html", RenderHtmlReport},
       {"markdown", "the table (and the verdicts with --compare) as GitHub Markdown", "",
        RenderMarkdownReport},
+      // Last: beside every run, so a renderer that throws cannot keep the others unwritten.
+      {"fio-json",
+       "fio's --output-format=json+ schema (one job per run: read/write iops, bw, clat_ns "
+       "percentiles and bins, disk_util) for fio-plot and fio's own scripts",
+       "fio.json", RenderFioJson},
   };
   return kFormats;
 }

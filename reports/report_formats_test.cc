@@ -35,13 +35,13 @@ TEST(ReportFormatsTest, AListKeepsItsOrderAndAnUnknownNameListsTheKnownOnes) {
     FAIL() << "pdf was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "unknown report format 'pdf' (known: text, timelines, html, markdown)");
+              "unknown report format 'pdf' (known: text, timelines, html, markdown, fio-json)");
   }
   EXPECT_THROW(ParseReportFormats("text,"), std::invalid_argument);
   EXPECT_THROW(ParseReportFormats(""), std::invalid_argument);
 }
 
-TEST(ReportFormatsTest, TheRunWritesTheTextAndHtmlReportsAsTheyRender) {
+TEST(ReportFormatsTest, TheRunWritesTheTextHtmlAndFioJsonReportsAsTheyRender) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("storbed-formats-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -54,19 +54,23 @@ TEST(ReportFormatsTest, TheRunWritesTheTextAndHtmlReportsAsTheyRender) {
   input.records.push_back(r);
   const auto written = WriteReportFiles(input);
   ASSERT_EQ(written, (std::vector<std::string>{(dir / "report.txt").string(),
-                                               (dir / "report.html").string()}));
+                                               (dir / "report.html").string(),
+                                               (dir / "fio.json").string()}));
   auto slurp = [](const std::string& path) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
   };
-  const std::string text = slurp(written[0]), html = slurp(written[1]);
+  const std::string text = slurp(written[0]), html = slurp(written[1]),
+                    fio_json = slurp(written[2]);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(text, FindReportFormat("text").render(input));
   EXPECT_NE(text.find("001-virtio-blk-seq"), std::string::npos);
   EXPECT_EQ(html, FindReportFormat("html").render(input));
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(fio_json, FindReportFormat("fio-json").render(input));
+  EXPECT_EQ(nlohmann::json::parse(fio_json).at("jobs").size(), 0u);  // the run measured nothing
 }
 
 // Markdown goes where it is asked to go (storbed report --markdown FILE), never beside

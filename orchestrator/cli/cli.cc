@@ -202,20 +202,22 @@ struct ReportArgs {
   std::string dir;
   std::string formats = "text,timelines";
   bool per_repeat = false;
-  std::string html_file, markdown_file;  // write these formats to files
+  std::string html_file, markdown_file, fio_json_file;  // write these formats to files
   std::string compare_base;
   std::string history_db;
 };
 
 // `storbed report DIR [--format ...] [--per-repeat] [--html FILE] [--markdown FILE]
-// [--compare BASE] [--history DB]`.
+// [--fio-json FILE] [--compare BASE] [--history DB]`.
 CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
   auto* report_cmd = app.add_subcommand(
       "report", "Print the reports of a results directory, without re-running anything.");
   report_cmd->add_option("dir", args.dir, "Results directory")->required();
   std::string format_help = "Comma-separated formats, printed in that order:";
   for (const auto& f : ReportFormats()) format_help += " " + f.name + " (" + f.help + ");";
-  report_cmd->add_option("--format", args.formats, format_help)->capture_default_str();
+  // --output-format: fio's name for it, for `--output-format fio-json`.
+  report_cmd->add_option("--format,--output-format", args.formats, format_help)
+      ->capture_default_str();
   report_cmd->add_flag("--per-repeat", args.per_repeat,
                        "One table row per run, even where runs repeat a cell");
   report_cmd->add_option("--html", args.html_file,
@@ -224,6 +226,9 @@ CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
       ->type_name("FILE");
   report_cmd->add_option("--markdown", args.markdown_file,
                          "Write the markdown report to FILE (as --html)")
+      ->type_name("FILE");
+  report_cmd->add_option("--fio-json", args.fio_json_file,
+                         "Write the fio-json document (fio's json+ schema) to FILE (as --html)")
       ->type_name("FILE");
   report_cmd->add_option("--compare", args.compare_base,
                          "html and markdown: add the verdicts of DIR (CAND) against this BASE "
@@ -245,8 +250,10 @@ int Report(const ReportArgs& args, bool format_given) {
     input.history = std::make_shared<HistoryView>(
         HistoryForReport(args.history_db, args.dir, input.records));
   }
-  const std::pair<const char*, const std::string*> files[] = {{"html", &args.html_file},
-                                                              {"markdown", &args.markdown_file}};
+  const std::pair<const char*, const std::string*> files[] = {
+      {"html", &args.html_file},
+      {"markdown", &args.markdown_file},
+      {"fio-json", &args.fio_json_file}};
   bool wrote = false;
   for (const auto& [format, path] : files) {
     if (path->empty()) continue;

@@ -70,7 +70,17 @@ std::vector<BadInput> Reports() {
        "storbed: $D/res/results.json: the results file is a FIFO, not a regular file"},
       {"ReportUnknownFormat", {{"res/results.json", "[]"}},
        {"storbed", "report", "$D/res", "--format", "text,csv"},
-       "storbed: unknown report format 'csv' (known: text, timelines, html, markdown)"},
+       "storbed: unknown report format 'csv' (known: text, timelines, html, markdown, "
+       "fio-json)"},
+      {"ReportFioJsonManifestNotAnObject",
+       {{"res/results.json", "[]"}, {"res/manifest.json", "[1, 2]"}},
+       {"storbed", "report", "$D/res", "--format", "fio-json"},
+       "storbed: $D/res/manifest.json: not a JSON object"},
+      {"ReportFioJsonManifestNotJson",
+       {{"res/results.json", "[]"}, {"res/manifest.json", "{\"started_at\": "}},
+       {"storbed", "report", "$D/res", "--fio-json", "$D/f.json"},
+       "storbed: $D/res/manifest.json: not JSON: parse error at line 1, column 16: syntax error "
+       "while parsing value - unexpected end of input; expected '[', '{', or a literal"},
   };
 }
 

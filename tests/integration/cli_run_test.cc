@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +66,25 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
   EXPECT_EQ(manifest["scenario"]["jobs"].size(), 3u);
   EXPECT_TRUE(fs::file_size(dir + "/out/machine-nvme/console.log") > 0);
 
+  // fio.json beside them (docs/fio-json.md): a fio job per run with its record's IOPS, and
+  // the guest's own device in disk_util.
+  const auto fio = nlohmann::json::parse(Slurp(dir + "/out/fio.json"));
+  ASSERT_EQ(fio["jobs"].size(), records.size());
+  ASSERT_EQ(fio["disk_util"].size(), records.size());
+  for (size_t i = 0; i < fio["jobs"].size(); ++i) {
+    const auto& job = fio["jobs"][i];
+    const auto r = std::find_if(records.begin(), records.end(), [&](const RunRecord& x) {
+      return x.run_id == job["storbed"]["run_id"];
+    });
+    ASSERT_NE(r, records.end()) << job["jobname"];
+    EXPECT_EQ(job["read"]["iops"], r->result->iops) << r->run_id;
+    EXPECT_EQ(job["read"]["total_ios"], r->result->ios) << r->run_id;
+    EXPECT_EQ(fio["disk_util"][i]["name"], r->result->block.device) << r->run_id;
+    if (r->job.pattern == Pattern::Gappy) {
+      EXPECT_EQ(job["job options"]["rw"], "read:12k");
+    }
+  }
+
   // `storbed report` rebuilds the table and the ladders from the stored results alone.
   const CliRun report = RunCli({"report", dir + "/out"}, dir + "/report.log");
   EXPECT_EQ(report.exit, "exited with status 0") << report.log;
@@ -77,7 +97,8 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
   EXPECT_EQ(text.log, Slurp(dir + "/out/report.txt"));
   const CliRun bad = RunCli({"report", dir + "/out", "--format", "pdf"}, dir + "/bad.log");
   EXPECT_EQ(bad.exit, "exited with status 2");
-  EXPECT_NE(bad.log.find("unknown report format 'pdf' (known: text, timelines, html, markdown)"),
+  EXPECT_NE(bad.log.find("unknown report format 'pdf' (known: text, timelines, html, markdown, "
+                         "fio-json)"),
             std::string::npos) << bad.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }

@@ -51,6 +51,33 @@ TEST(ProtocolTest, HelloReplyRoundTrips) {
   EXPECT_EQ(back.devices[0].serial, "storbed-d0");
   EXPECT_EQ(back.devices[0].nr_hw_queues, 2u);
   EXPECT_EQ(back.monotonic_ns, 123456789u);
+  EXPECT_FALSE(back.boot.has_value()) << "a hello without boot times decodes without them";
+}
+
+TEST(ProtocolTest, HelloReplyCarriesTheGuestBootBreakdown) {
+  HelloReply hello;
+  hello.agent_version = "0.1.0";
+  hello.kernel_release = "6.1.0-57-amd64";
+  hello.boot = GuestBoot{.init_start_s = 2.5, .modules_s = 0.25, .devices_s = 0.125, .uptime_s = 3};
+  const auto back = std::get<HelloReply>(DecodeMessage(EncodeMessage(hello)));
+  ASSERT_TRUE(back.boot.has_value());
+  EXPECT_EQ(back.boot->init_start_s, 2.5);
+  EXPECT_EQ(back.boot->modules_s, 0.25);
+  EXPECT_EQ(back.boot->devices_s, 0.125);
+  EXPECT_EQ(back.boot->uptime_s, 3);
+}
+
+TEST(ProtocolTest, HelloReplyWithAnIncompleteBootIsABadMessage) {
+  HelloReply hello;
+  hello.boot = GuestBoot{};
+  nlohmann::json j = nlohmann::json::parse(EncodeMessage(hello));
+  j["boot"].erase("devices_s");
+  try {
+    DecodeMessage(j.dump());
+    FAIL() << "expected a ProtocolError for a boot without devices_s";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("devices_s"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {

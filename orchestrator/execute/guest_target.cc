@@ -10,6 +10,7 @@
 #include "backend/bus_table.h"
 #include "backend/disk_driver.h"
 #include "backend/interrupt.h"
+#include "execute/boot_breakdown.h"
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
 #include "execute/progress.h"
@@ -135,7 +136,7 @@ namespace {
 // The machine's manifest entry: how it was started and what the guest reported.
 void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                    const GuestImage& image, const AccelDecision& accel, const Backend& backend,
-                   double boot_s) {
+                   double boot_s, const BootBreakdown& boot) {
   const HelloReply& hello = machine.Hello();
   const nlohmann::json entry = {{"argv", machine.Argv()},
                                 {"qemu_version", machine.QemuVersion()},
@@ -150,6 +151,7 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                                 {"modules_loaded", hello.modules_loaded},
                                 {"console_log", "machine-" + label + "/console.log"},
                                 {"boot_s", boot_s},
+                                {"boot", BootJson(boot)},
                                 {"started_at", UtcTimestamp()},
                                 {"host", ctx.host.name},
                                 {"backend", backend.Name()},
@@ -264,10 +266,14 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
                     std::string("the guest did not boot: ") + e.what());
     return;
   }
+  const double boot_s = SecondsSince(boot_start);
   const HelloReply& hello = machine->Hello();
+  // The backend's own time from QEMU start; boot_s also counts `qemu --version` and the
+  // run directory before it.
+  const BootBreakdown boot = BreakDownBoot(machine->StartToHelloS().value_or(boot_s), hello.boot);
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
-          << " after " << SecondsSince(boot_start) << " s\n";
-  RecordMachine(ctx, label, *machine, image, accel, backend, SecondsSince(boot_start));
+          << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
+  RecordMachine(ctx, label, *machine, image, accel, backend, boot_s, boot);
   // From hello on, the agent sends heartbeats while it works: a silence is a hang.
   machine->Agent().SetSilenceLimit(kAgentSilenceLimit);
 

@@ -10,6 +10,9 @@
 #            one-job scenario on a null-co virtio-blk disk; the image comes from the cache.
 #   busybox  until its /init's marker line appears in the serial console file. The initramfs
 #            is busybox-static as /init (a shell script: echo the marker, poweroff -f).
+# Both also give the guest's uptime at that point (storbed: hello_s - before_kernel_s;
+# busybox: /proc/uptime read just after the marker), whose ratio leaves out the firmware
+# and the kernel's decompression.
 # The busybox QEMU argv is storbed's own from the manifest (machine, cpu, smp, memory,
 # accel, -kernel, -append, virtio-serial port, the null-co virtio-blk disk) with only the
 # -initrd and the console/socket/pid paths replaced.
@@ -52,15 +55,21 @@ JSON
 # The busybox initramfs: /init prints the marker on the console and powers off at once.
 mkdir -p "$work/bb/bin" "$work/bb/dev" "$work/bb/proc"
 cp "$busybox" "$work/bb/bin/busybox"
+# After the marker (so it costs the timed part nothing) it prints the guest's uptime, a
+# clock that starts with the kernel's: the boot inside the guest, without the firmware and
+# the kernel's decompression before it, which are the same for both and the noisiest part.
 cat >"$work/bb/init" <<'SH'
 #!/bin/busybox sh
 /bin/busybox echo BOOT-RATIO-BUSYBOX-READY
+/bin/busybox mount -t proc proc /proc
+read up idle </proc/uptime
+/bin/busybox echo BOOT-RATIO-BUSYBOX-UPTIME $up
 /bin/busybox poweroff -f
 SH
 chmod 755 "$work/bb/init"
 (cd "$work/bb" && find . -print0 | cpio --null -o -H newc --quiet >"$work/busybox.cpio")
 
-run_storbed() {  # $1 = out dir; prints the seconds from QEMU start to hello
+run_storbed() {  # $1 = out dir; prints the seconds from QEMU start to hello and the guest's uptime then
   "$storbed" run "$work/scenario.json" --out "$1" --agent "$agent" \
     --image-cache "$work/images" --quiet >"$1.log" 2>&1 ||
     { echo "boot_ratio: storbed run failed, see $1.log" >&2; tail -20 "$1.log" >&2; exit 1; }
@@ -68,12 +77,13 @@ run_storbed() {  # $1 = out dir; prints the seconds from QEMU start to hello
 import json, sys
 m = json.load(open(sys.argv[1]))
 (machine,) = m["machines"].values()
-boot = machine.get("boot")
-print(boot["hello_s"] if boot else machine["boot_s"])
+boot = machine.get("boot") or {}
+inside = boot["hello_s"] - boot["before_kernel_s"] if "before_kernel_s" in boot else float("nan")
+print(boot.get("hello_s", machine["boot_s"]), inside)
 PY
 }
 
-run_busybox() {  # $1 = storbed manifest to copy the argv from, $2 = dir; prints seconds
+run_busybox() {  # $1 = storbed manifest to copy the argv from, $2 = dir; prints seconds and uptime
   mkdir -p "$2"
   python3 - "$1" "$2" "$work/busybox.cpio" <<'PY'
 import json, os, subprocess, sys, time
@@ -105,7 +115,10 @@ try:
 finally:
     if qemu.poll() is None: qemu.kill(); qemu.wait()
 if seen is None: sys.exit(f"boot_ratio: no busybox marker in {paths['console']}")
-print(f"{seen:.3f}")
+uptime = "nan"
+for line in open(paths["console"], errors="replace"):
+    if "BOOT-RATIO-BUSYBOX-UPTIME" in line: uptime = line.split()[-1]
+print(f"{seen:.3f} {uptime}")
 PY
 }
 
@@ -114,23 +127,28 @@ echo "# warm-up (builds the guest image into $work/images; not counted)"
 run_storbed "$work/warm" >/dev/null
 run_busybox "$work/warm/manifest.json" "$work/bb-warm" >/dev/null
 echo "# argv: $(python3 -c 'import json,sys; (m,)=json.load(open(sys.argv[1]))["machines"].values(); print(" ".join(m["argv"]))' "$work/warm/manifest.json")"
-s=() b=()
+s=() b=() si=() bi=()
 for ((i = 1; i <= boots; i++)); do
-  st=$(run_storbed "$work/s$i")
-  bt=$(run_busybox "$work/s$i/manifest.json" "$work/b$i")
-  python3 - "$work/s$i/manifest.json" "$i" "$st" "$bt" <<'PY'
+  read -r st sti < <(run_storbed "$work/s$i")
+  read -r bt bti < <(run_busybox "$work/s$i/manifest.json" "$work/b$i")
+  python3 - "$work/s$i/manifest.json" "$i" "$st" "$bt" "$bti" <<'PY'
 import json, sys
 (m,) = json.load(open(sys.argv[1]))["machines"].values()
 boot = m.get("boot") or {}
-parts = ", ".join(f"{k} {boot[k]:.2f}" for k in ("kernel_to_init_s", "modules_s", "devices_s", "hello_s") if k in boot)
-print(f"boot {sys.argv[2]}  storbed {float(sys.argv[3]):.2f} s ({parts or 'no breakdown'})  busybox {float(sys.argv[4]):.2f} s")
+parts = ", ".join(f"{k[:-2]} {boot[k]:.2f}" for k in ("before_kernel_s", "kernel_to_init_s", "modules_s", "devices_s", "agent_s") if k in boot)
+print(f"boot {sys.argv[2]}  storbed {float(sys.argv[3]):.2f} s ({parts or 'no breakdown'})  "
+      f"busybox {float(sys.argv[4]):.2f} s (uptime {sys.argv[5]})")
 PY
-  s+=("$st") b+=("$bt")
+  s+=("$st") b+=("$bt") si+=("$sti") bi+=("$bti")
 done
-python3 - "${s[*]}" "${b[*]}" <<'PY'
-import statistics, sys
-s = list(map(float, sys.argv[1].split())); b = list(map(float, sys.argv[2].split()))
+python3 - "${s[*]}" "${b[*]}" "${si[*]}" "${bi[*]}" <<'PY'
+import math, statistics, sys
+s, b, si, bi = ([float(x) for x in a.split()] for a in sys.argv[1:5])
 ms, mb = statistics.median(s), statistics.median(b)
 print(f"median storbed {ms:.2f} s (min {min(s):.2f}, max {max(s):.2f}), busybox {mb:.2f} s "
       f"(min {min(b):.2f}, max {max(b):.2f}), storbed/busybox {ms / mb:.3f}")
+if not any(math.isnan(x) for x in si + bi):
+    msi, mbi = statistics.median(si), statistics.median(bi)
+    print(f"inside the guest (uptime: storbed at hello, busybox just after its marker): median "
+          f"storbed {msi:.2f} s, busybox {mbi:.2f} s, storbed/busybox {msi / mbi:.3f}")
 PY

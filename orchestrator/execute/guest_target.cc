@@ -94,7 +94,7 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   spec.vcpus = ctx.machine.vcpus;
   spec.memory_mib = ctx.machine.memory_bytes >> 20;
   spec.accel = accel;
-  spec.kernel = image.kernel_path;
+  spec.kernel = image.boot_kernel_path.empty() ? image.kernel_path : image.boot_kernel_path;
   spec.initrd = image.initrd_path;
   // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
   spec.cmdline = kGuestCmdline;
@@ -143,6 +143,7 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                                 {"accel", ToString(accel.accel)},
                                 {"guest_kernel", hello.kernel_release},
                                 {"guest_kernel_sha256", image.kernel_sha256},
+                                {"guest_kernel_boot", image.boot_kernel_note},
                                 {"guest_kernel_config_sha256", image.kernel_config_sha256.empty()
                                                                    ? "not found"
                                                                    : image.kernel_config_sha256},

@@ -13,7 +13,7 @@
 namespace storbed {
 namespace {
 
-constexpr std::string_view kXzMagic("\xfd" "7zXZ\0", 6);
+constexpr std::string_view kXzMagic("\xfd\x37\x7a\x58\x5a\x00", 6);  // "\xfd7zXZ\0"
 constexpr std::string_view kZstdMagic("\x28\xb5\x2f\xfd", 4);
 constexpr uint32_t kXenElfNotePhys32Entry = 18;  // xen/include/public/elfnote.h
 constexpr size_t kMaxVmlinuxBytes = size_t{1} << 30;
@@ -135,7 +135,8 @@ std::string BootableKernel(const std::string& kernel_path, const std::string& ke
     return vmlinux;
   }
   std::string why;
-  const std::optional<std::string> elf = PvhVmlinuxOf(kernel_path, ReadFileBytes(kernel_path), &why);
+  const std::optional<std::string> elf =
+      PvhVmlinuxOf(kernel_path, ReadFileBytes(kernel_path), &why);
   if (!elf) {
     *note = "the bzImage itself (" + why + ")";
     return kernel_path;

@@ -23,7 +23,8 @@ std::string ElfWithNote(uint32_t type, std::string_view name = std::string_view(
   eh.e_phnum = 1;
   Elf64_Nhdr nh{.n_namesz = static_cast<Elf64_Word>(name.size()), .n_descsz = 4, .n_type = type};
   std::string note(reinterpret_cast<const char*>(&nh), sizeof nh);
-  note += std::string(name) + std::string((4 - name.size() % 4) % 4, '\0') + std::string("\x00\x00\x00\x01", 4);
+  note += std::string(name) + std::string((4 - name.size() % 4) % 4, '\0') +
+          std::string("\x00\x00\x00\x01", 4);
   Elf64_Phdr ph{};
   ph.p_type = PT_NOTE;
   ph.p_offset = sizeof eh + sizeof ph;

@@ -2,9 +2,8 @@
 // QEMU start to the agent's hello and its parts, from manifest.json (docs/boot.md).
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace storbed {
 

@@ -3,10 +3,9 @@
 // per machine (machines.<label>.boot) and the run log prints it; docs/boot.md.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "protocol.h"
 

@@ -19,11 +19,13 @@ json Body(const Message& m) {
       Overloaded{
           [](const HelloRequest&) { return json::object(); },
           [](const HelloReply& r) {
-            return json{{"agent_version", r.agent_version},
-                        {"kernel_release", r.kernel_release},
-                        {"devices", r.devices},
-                        {"monotonic_ns", r.monotonic_ns},
-                        {"modules_loaded", r.modules_loaded}};
+            json j{{"agent_version", r.agent_version},
+                   {"kernel_release", r.kernel_release},
+                   {"devices", r.devices},
+                   {"monotonic_ns", r.monotonic_ns},
+                   {"modules_loaded", r.modules_loaded}};
+            if (r.boot) j["boot"] = *r.boot;
+            return j;
           },
           [](const PrepareRequest& r) {
             return json{{"target", r.target}, {"cache", ToString(r.cache)}};
@@ -53,6 +55,7 @@ Message FromBody(const std::string& type, const json& j) {
     r.devices = j.at("devices").get<std::vector<BlockDeviceInfo>>();
     r.monotonic_ns = j.at("monotonic_ns").get<uint64_t>();
     r.modules_loaded = j.value("modules_loaded", std::vector<std::string>{});
+    if (j.contains("boot")) r.boot = j.at("boot").get<GuestBoot>();
     return r;
   }
   if (type == "prepare")
@@ -113,6 +116,20 @@ Message DecodeMessage(const std::string& line) {
   } catch (const std::exception& e) {
     throw ProtocolError("bad '" + type + "' message: " + e.what(), line);
   }
+}
+
+void to_json(nlohmann::json& j, const GuestBoot& b) {
+  j = nlohmann::json{{"init_start_s", b.init_start_s},
+                     {"modules_s", b.modules_s},
+                     {"devices_s", b.devices_s},
+                     {"uptime_s", b.uptime_s}};
+}
+
+void from_json(const nlohmann::json& j, GuestBoot& b) {
+  b.init_start_s = j.at("init_start_s").get<double>();
+  b.modules_s = j.at("modules_s").get<double>();
+  b.devices_s = j.at("devices_s").get<double>();
+  b.uptime_s = j.at("uptime_s").get<double>();
 }
 
 void to_json(nlohmann::json& j, const BlockDeviceInfo& d) {

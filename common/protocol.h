@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -27,7 +28,8 @@
 namespace storbed {
 
 // 2: the agent sends heartbeats while it works on a request.
-inline constexpr int kProtocolVersion = 2;
+// 3: hello_reply carries `boot`, the agent's boot breakdown when it runs as /init.
+inline constexpr int kProtocolVersion = 3;
 // How often the agent says it is still working on a request.
 inline constexpr std::chrono::milliseconds kHeartbeatPeriod{2000};
 // The virtio-serial port name the agent looks for under /sys/class/virtio-ports/*/name.
@@ -49,6 +51,16 @@ struct BlockDeviceInfo {
   uint32_t nr_hw_queues = 0;    // entries under /sys/block/X/mq
 };
 
+// How the guest's boot went, as the agent saw it running as /init. Seconds on the guest's
+// CLOCK_BOOTTIME, which starts with the kernel's own clock: after the firmware and the
+// kernel's decompression, which only the host can time.
+struct GuestBoot {
+  double init_start_s = 0;  // when the agent started as /init (the kernel's boot before it)
+  double modules_s = 0;     // loading the image's module list
+  double devices_s = 0;     // waiting for the agent's virtio-serial port to appear
+  double uptime_s = 0;      // when this hello reply was made
+};
+
 struct HelloRequest {};
 struct HelloReply {
   std::string agent_version;
@@ -56,6 +68,7 @@ struct HelloReply {
   std::vector<BlockDeviceInfo> devices;
   uint64_t monotonic_ns = 0;    // agent's CLOCK_MONOTONIC when it answered
   std::vector<std::string> modules_loaded;
+  std::optional<GuestBoot> boot;  // only from the agent as /init of a guest
 };
 struct PrepareRequest {
   std::string target;
@@ -105,6 +118,8 @@ Message DecodeMessage(const std::string& line);
 // The "type" string of a message.
 std::string MessageType(const Message& m);
 
+void to_json(nlohmann::json& j, const GuestBoot& b);
+void from_json(const nlohmann::json& j, GuestBoot& b);
 void to_json(nlohmann::json& j, const BlockDeviceInfo& d);
 void from_json(const nlohmann::json& j, BlockDeviceInfo& d);
 

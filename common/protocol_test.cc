@@ -51,6 +51,33 @@ TEST(ProtocolTest, HelloReplyRoundTrips) {
   EXPECT_EQ(back.devices[0].serial, "storbed-d0");
   EXPECT_EQ(back.devices[0].nr_hw_queues, 2u);
   EXPECT_EQ(back.monotonic_ns, 123456789u);
+  EXPECT_FALSE(back.boot.has_value()) << "a hello without boot times decodes without them";
+}
+
+TEST(ProtocolTest, HelloReplyCarriesTheGuestBootBreakdown) {
+  HelloReply hello;
+  hello.agent_version = "0.1.0";
+  hello.kernel_release = "6.1.0-57-amd64";
+  hello.boot = GuestBoot{.init_start_s = 2.5, .modules_s = 0.25, .devices_s = 0.125, .uptime_s = 3};
+  const auto back = std::get<HelloReply>(DecodeMessage(EncodeMessage(hello)));
+  ASSERT_TRUE(back.boot.has_value());
+  EXPECT_EQ(back.boot->init_start_s, 2.5);
+  EXPECT_EQ(back.boot->modules_s, 0.25);
+  EXPECT_EQ(back.boot->devices_s, 0.125);
+  EXPECT_EQ(back.boot->uptime_s, 3);
+}
+
+TEST(ProtocolTest, HelloReplyWithAnIncompleteBootIsABadMessage) {
+  HelloReply hello;
+  hello.boot = GuestBoot{};
+  nlohmann::json j = nlohmann::json::parse(EncodeMessage(hello));
+  j["boot"].erase("devices_s");
+  try {
+    DecodeMessage(j.dump());
+    FAIL() << "expected a ProtocolError for a boot without devices_s";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("devices_s"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {
@@ -100,21 +127,22 @@ INSTANTIATE_TEST_SUITE_P(
     Malformed, ProtocolRejects,
     testing::Values(Bad{"", "malformed JSON"}, Bad{"{\"type\":\"hello\"", "malformed JSON"},
                     Bad{"[1,2]", "message is not a JSON object"},
-                    Bad{"{\"v\":2}", "message has no string field 'type'"},
+                    Bad{"{\"v\":3}", "message has no string field 'type'"},
                     Bad{"{\"type\":\"hello\"}", "message has no integer field 'v'"},
                     Bad{"{\"type\":\"hello\",\"v\":1}", "protocol version 1 is not supported"},
-                    Bad{"{\"type\":\"reboot\",\"v\":2}", "bad 'reboot' message: unknown message type"},
-                    Bad{"{\"type\":\"run\",\"v\":2}", "bad 'run' message"},
-                    Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"hello\",\"v\":2}", "protocol version 2 is not supported"},
+                    Bad{"{\"type\":\"reboot\",\"v\":3}", "bad 'reboot' message: unknown message type"},
+                    Bad{"{\"type\":\"run\",\"v\":3}", "bad 'run' message"},
+                    Bad{"{\"type\":\"run\",\"v\":3,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"spiral\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: unknown pattern 'spiral' (allowed: sequential, random, "
                         "gappy, strided)"},
-                    Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"run\",\"v\":3,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: bs must be a nonzero multiple of 512"},
-                    Bad{"{\"type\":\"run\",\"v\":2,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"run\",\"v\":3,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
                         "\"iodepth\":1,\"cache\":\"keep\",\"invalidate_each_pass\":true}}",
                         "bad 'run' message: invalidate_each_pass needs cache cold or cold-global "

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -111,7 +112,10 @@ Pid1Setup SetUpPid1() {
   if (!list) return setup;  // no list: everything the image needs is built in
   std::ostringstream text;
   text << list.rdbuf();
+  const auto start = std::chrono::steady_clock::now();
   ModuleLoadReport report = LoadModules(ParseModuleList(text.str()), FinitModule);
+  setup.modules_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   setup.modules_loaded = std::move(report.loaded);
   for (std::string& failure : report.failures) setup.problems.push_back(std::move(failure));
   return setup;

@@ -41,6 +41,7 @@ ModuleLoadReport LoadModules(const std::vector<std::string>& paths, const Module
 
 struct Pid1Setup {
   std::vector<std::string> modules_loaded;
+  double modules_s = 0;  // how long loading them took
   std::vector<std::string> problems;  // non-fatal, for the console log
 };
 

@@ -29,6 +29,7 @@ void FillDefaultHooks(ServerHooks& hooks) {
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
   if (!hooks.monotonic_ns) hooks.monotonic_ns = MonotonicNs;
+  if (!hooks.uptime_s) hooks.uptime_s = UptimeSeconds;
 }
 
 ErrorReply TooLongReply(const std::string& excerpt) {
@@ -112,6 +113,8 @@ HelloReply Server::Hello() {
   reply.kernel_release = options_.hooks.kernel_release();
   reply.devices = options_.hooks.list_devices();
   reply.modules_loaded = options_.modules_loaded;
+  reply.boot = options_.boot;
+  if (reply.boot) reply.boot->uptime_s = options_.hooks.uptime_s();
   // Taken last so it is as close as possible to the moment the reply is written.
   reply.monotonic_ns = options_.hooks.monotonic_ns();
   return reply;

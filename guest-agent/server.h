@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,15 @@ struct ServerHooks {
   std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
   std::function<std::string()> kernel_release;                 // uname
   std::function<uint64_t()> monotonic_ns;                      // CLOCK_MONOTONIC
+  std::function<double()> uptime_s;                            // CLOCK_BOOTTIME
 };
 
 struct ServerOptions {
   std::string layer = kHostLayer;           // passed to every RunJob and PrepareTarget
   std::vector<std::string> modules_loaded;  // reported in hello_reply
+  // As a guest's /init: the boot so far, reported in hello_reply with uptime_s set at
+  // each hello. nullopt elsewhere (bare metal, --serve-stdio).
+  std::optional<GuestBoot> boot;
   // A heartbeat line goes out this often while a request is being answered.
   std::chrono::milliseconds heartbeat_period = kHeartbeatPeriod;
   ServerHooks hooks;

@@ -48,6 +48,7 @@ ServerOptions FakeOptions(FakeRunner& runner) {
   };
   options.hooks.kernel_release = [] { return std::string("6.1.0-test"); };
   options.hooks.monotonic_ns = [] { return uint64_t{123456789}; };
+  options.hooks.uptime_s = [] { return 4.5; };
   return options;
 }
 
@@ -74,6 +75,7 @@ class ServerTest : public ::testing::Test {
       LineChannel channel(UniqueFd(::dup(agent_fd_.get())), "host", AgentChannelOptions());
       ServerOptions options = FakeOptions(runner_);
       options.heartbeat_period = heartbeat_period_;
+      options.boot = boot_;
       Server server(options);
       return server.Serve(channel);
     });
@@ -94,6 +96,7 @@ class ServerTest : public ::testing::Test {
   }
 
   FakeRunner runner_;
+  std::optional<GuestBoot> boot_;
   std::chrono::milliseconds heartbeat_period_ = kHeartbeatPeriod;
   UniqueFd host_fd_, agent_fd_;
   std::unique_ptr<LineChannel> host_;
@@ -111,6 +114,20 @@ TEST_F(ServerTest, HelloReportsVersionKernelDevicesClockAndModules) {
   EXPECT_EQ(hello.devices[0].serial, "storbed-d0");
   EXPECT_EQ(hello.monotonic_ns, 123456789u);
   EXPECT_EQ(hello.modules_loaded, (std::vector<std::string>{"virtio_blk", "nvme"}));
+  EXPECT_FALSE(hello.boot.has_value()) << "an agent that is not /init has no boot to report";
+}
+
+TEST_F(ServerTest, HelloAsInitReportsTheBootWithTheUptimeOfThisHello) {
+  boot_ = GuestBoot{.init_start_s = 2.5, .modules_s = 0.5, .devices_s = 0.25};
+  StartServer();
+  const Message reply = Ask(EncodeMessage(HelloRequest{}));
+  ASSERT_TRUE(std::holds_alternative<HelloReply>(reply)) << EncodeMessage(reply);
+  const HelloReply& hello = std::get<HelloReply>(reply);
+  ASSERT_TRUE(hello.boot.has_value());
+  EXPECT_EQ(hello.boot->init_start_s, 2.5);
+  EXPECT_EQ(hello.boot->modules_s, 0.5);
+  EXPECT_EQ(hello.boot->devices_s, 0.25);
+  EXPECT_EQ(hello.boot->uptime_s, 4.5) << "taken from the uptime hook at the hello, not 0";
 }
 
 TEST_F(ServerTest, ALongRunSendsHeartbeatsBeforeItsOneResult) {
@@ -142,7 +159,7 @@ TEST_F(ServerTest, ALongRunSendsHeartbeatsBeforeItsOneResult) {
 
 TEST_F(ServerTest, UnknownTypeIsAnErrorWithTheRawLine) {
   StartServer();
-  const std::string line = R"({"type":"dance","v":2})";
+  const std::string line = R"({"type":"dance","v":3})";
   const ErrorReply error = AskForError(line);
   EXPECT_EQ(error.raw, line);
   EXPECT_EQ(error.request_type, "");

@@ -12,4 +12,7 @@ std::string KernelRelease();
 // CLOCK_MONOTONIC now, in nanoseconds: lets the host line up agent and host timelines.
 uint64_t MonotonicNs();
 
+// CLOCK_BOOTTIME now, in seconds: the guest's uptime, counted from the kernel's clock start.
+double UptimeSeconds();
+
 }  // namespace storbed::agent

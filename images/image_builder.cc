@@ -6,6 +6,7 @@
 
 #include "backend/bus_table.h"
 #include "images/decompress.h"
+#include "images/pvh_kernel.h"
 #include "images/file_io.h"
 #include "images/image_error.h"
 #include "images/initramfs.h"
@@ -136,6 +137,8 @@ GuestImage BuildGuestImage(const ImageRequest& request) {
   image.kernel_release = request.kernel.release;
   image.kernel_sha256 = in.kernel_sha256;
   image.kernel_config_sha256 = KernelConfigSha256(request.kernel);
+  image.boot_kernel_path = BootableKernel(image.kernel_path, in.kernel_sha256, request.cache_dir,
+                                          &image.boot_kernel_note);
   image.content_hash = ContentHash(in);
   for (const InitramfsModule& m : in.contents.modules) image.modules.push_back(m.name);
   image.builtin = in.builtin;
@@ -171,6 +174,7 @@ std::string DescribeImage(const GuestImage& image) {
     return joined;
   };
   out << "kernel:   " << image.kernel_path << "\n"
+      << "boots:    " << image.boot_kernel_note << "\n"
       << "release:  " << image.kernel_release << "\n"
       << "modules:  " << list(image.modules) << "  (load order)\n"
       << "builtin:  " << list(image.builtin) << "  (in the kernel, not loaded)\n"

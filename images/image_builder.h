@@ -23,6 +23,9 @@ struct ImageRequest {
 
 struct GuestImage {
   std::string kernel_path;   // the request's kernel image, not copied
+  // What QEMU boots: cache_dir/vmlinux-<kernel sha256> (pvh_kernel.h) or kernel_path, and
+  // a note saying which and why.
+  std::string boot_kernel_path, boot_kernel_note;
   std::string initrd_path;   // cache_dir/<content_hash>/initrd.cpio
   std::string content_hash;  // sha256 over everything that goes into the initrd
   std::string kernel_release;

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "reports/boot_text.h"
 #include "reports/fio_json.h"
 #include "reports/html_report.h"
 #include "reports/ladders.h"
@@ -13,9 +14,11 @@
 namespace storbed {
 namespace {
 
-// The table and the ladders below it: what `storbed run` prints when it ends.
+// The table, each guest's boot and the ladders below: what `storbed run` prints when it ends.
 std::string RenderText(const ReportInput& in) {
-  return RenderTable(in.records, in.per_repeat) + "\n" + RenderLadders(in.records);
+  const std::string boots = RenderBootsOfDir(in.dir);
+  return RenderTable(in.records, in.per_repeat) + "\n" + (boots.empty() ? "" : boots + "\n") +
+         RenderLadders(in.records);
 }
 
 std::string RenderTimelineText(const ReportInput& in) {
@@ -32,7 +35,8 @@ std::string KnownNames() {
 
 const std::vector<ReportFormat>& ReportFormats() {
   static const std::vector<ReportFormat> kFormats = {
-      {"text", "the results table and each run's depth ladder", "report.txt", RenderText},
+      {"text", "the results table, each guest's boot and each run's depth ladder", "report.txt",
+       RenderText},
       {"timelines", "min/mean/max of every sampled timeline of each run", "", RenderTimelineText},
       {"html",
        "one self-contained page: environment, table, ladder, timeline and latency charts "

@@ -59,6 +59,9 @@ class Machine {
   // Connected, and the agent has said hello.
   virtual AgentLink& Agent() = 0;
   virtual const HelloReply& Hello() const = 0;
+  // Seconds from starting QEMU (under libvirt: asking for the domain) to the agent's hello
+  // reply; nullopt when the backend did not time it.
+  virtual std::optional<double> StartToHelloS() const { return std::nullopt; }
   // Asks the agent to power off, waits, and escalates (QMP quit, SIGTERM, SIGKILL).
   // Never throws; the VM is gone afterwards.
   virtual void Shutdown() = 0;

@@ -37,7 +37,8 @@ class QemuMachine : public Machine {
   }
 
   void Boot(std::chrono::seconds boot_timeout) {
-    const auto deadline = Clock::now() + boot_timeout;
+    const auto start = Clock::now();
+    const auto deadline = start + boot_timeout;
     child_ = ChildProcess::Start(argv_, spec_.run_dir + "/qemu.log");
     auto check = [this] { CheckAlive(); };
     qmp_ = QmpClient::Connect(paths_.qmp_socket, deadline, check);
@@ -46,6 +47,7 @@ class QemuMachine : public Machine {
     agent_ = AgentLink::ConnectUnix(paths_.agent_socket, deadline, check);
     RestrictToOwner(paths_.agent_socket);
     hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
+    start_to_hello_s_ = std::chrono::duration<double>(Clock::now() - start).count();
   }
 
   // After a failed boot step: if QEMU is exiting, its exit is the better explanation.
@@ -55,6 +57,7 @@ class QemuMachine : public Machine {
 
   AgentLink& Agent() override { return *agent_; }
   const HelloReply& Hello() const override { return hello_; }
+  std::optional<double> StartToHelloS() const override { return start_to_hello_s_; }
   int Pid() const override { return child_ ? child_->Pid() : -1; }
   QmpExecutor Qmp(std::chrono::milliseconds timeout) override {
     QmpClient* qmp = qmp_ ? &*qmp_ : nullptr;
@@ -119,6 +122,7 @@ class QemuMachine : public Machine {
   std::optional<QmpClient> qmp_;
   std::optional<AgentLink> agent_;
   HelloReply hello_;
+  std::optional<double> start_to_hello_s_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "backend/bus_table.h"
 #include "backend/disk_driver.h"
 #include "backend/interrupt.h"
+#include "execute/boot_breakdown.h"
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
 #include "execute/progress.h"
@@ -93,7 +94,7 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   spec.vcpus = ctx.machine.vcpus;
   spec.memory_mib = ctx.machine.memory_bytes >> 20;
   spec.accel = accel;
-  spec.kernel = image.kernel_path;
+  spec.kernel = image.boot_kernel_path.empty() ? image.kernel_path : image.boot_kernel_path;
   spec.initrd = image.initrd_path;
   // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
   spec.cmdline = kGuestCmdline;
@@ -135,13 +136,14 @@ namespace {
 // The machine's manifest entry: how it was started and what the guest reported.
 void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                    const GuestImage& image, const AccelDecision& accel, const Backend& backend,
-                   double boot_s) {
+                   double boot_s, const BootBreakdown& boot) {
   const HelloReply& hello = machine.Hello();
   const nlohmann::json entry = {{"argv", machine.Argv()},
                                 {"qemu_version", machine.QemuVersion()},
                                 {"accel", ToString(accel.accel)},
                                 {"guest_kernel", hello.kernel_release},
                                 {"guest_kernel_sha256", image.kernel_sha256},
+                                {"guest_kernel_boot", image.boot_kernel_note},
                                 {"guest_kernel_config_sha256", image.kernel_config_sha256.empty()
                                                                    ? "not found"
                                                                    : image.kernel_config_sha256},
@@ -150,6 +152,7 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                                 {"modules_loaded", hello.modules_loaded},
                                 {"console_log", "machine-" + label + "/console.log"},
                                 {"boot_s", boot_s},
+                                {"boot", BootJson(boot)},
                                 {"started_at", UtcTimestamp()},
                                 {"host", ctx.host.name},
                                 {"backend", backend.Name()},
@@ -264,10 +267,14 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
                     std::string("the guest did not boot: ") + e.what());
     return;
   }
+  const double boot_s = SecondsSince(boot_start);
   const HelloReply& hello = machine->Hello();
+  // The backend's own time from QEMU start; boot_s also counts `qemu --version` and the
+  // run directory before it.
+  const BootBreakdown boot = BreakDownBoot(machine->StartToHelloS().value_or(boot_s), hello.boot);
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
-          << " after " << SecondsSince(boot_start) << " s\n";
-  RecordMachine(ctx, label, *machine, image, accel, backend, SecondsSince(boot_start));
+          << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
+  RecordMachine(ctx, label, *machine, image, accel, backend, boot_s, boot);
   // From hello on, the agent sends heartbeats while it works: a silence is a hang.
   machine->Agent().SetSilenceLimit(kAgentSilenceLimit);
 

@@ -57,7 +57,7 @@ KvmGuestProbe MakeKvmProbe(const GuestImage& image, const std::string& dir) {
   spec.name = "kvm-probe";
   spec.vcpus = 1;
   spec.memory_mib = 256;
-  spec.kernel = image.kernel_path;
+  spec.kernel = image.boot_kernel_path.empty() ? image.kernel_path : image.boot_kernel_path;
   spec.initrd = image.initrd_path;
   spec.cmdline = kGuestCmdline;
   spec.run_dir = dir;

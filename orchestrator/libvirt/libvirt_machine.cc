@@ -117,6 +117,7 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
   if (lifecycle_callback_ < 0) virResetLastError();  // only the death reason is lost
 
   ThrowIfInterrupted();
+  const auto start = Clock::now();
   virDomainPtr raw = virDomainCreateXML(cfg_.conn->get(), xml.c_str(), VIR_DOMAIN_START_AUTODESTROY);
   if (raw == nullptr) ThrowLastLibvirtError(uri, "start domain " + cfg_.domain_name);
   domain_ = std::shared_ptr<virDomain>(raw, [](virDomainPtr d) { virDomainFree(d); });
@@ -134,6 +135,7 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
                                      cfg_.domain_name);
   auto check = [this] { CheckAlive(); };
   hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
+  start_to_hello_s_ = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 void LibvirtMachine::ThrowIfDiedShortly() {

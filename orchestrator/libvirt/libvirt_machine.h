@@ -42,6 +42,7 @@ class LibvirtMachine : public Machine {
 
   AgentLink& Agent() override { return *agent_; }
   const HelloReply& Hello() const override { return hello_; }
+  std::optional<double> StartToHelloS() const override { return start_to_hello_s_; }
   void Shutdown() override;
   void CheckAlive() override;
   int Pid() const override { return pid_; }
@@ -84,6 +85,7 @@ class LibvirtMachine : public Machine {
   std::unique_ptr<ChannelBridge> bridge_;
   std::optional<AgentLink> agent_;
   HelloReply hello_;
+  std::optional<double> start_to_hello_s_;
 };
 
 }  // namespace storbed

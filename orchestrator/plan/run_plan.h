@@ -55,7 +55,7 @@ struct DryRun {
 
 // Assumed rates for the estimate: boots per accelerator, a job without runtime moves
 // its bytes at kAssumedMiBs, each run costs kRunOverheadS more.
-inline constexpr double kBootTcgS = 10, kBootKvmS = 4, kRunOverheadS = 2, kAssumedMiBs = 100;
+inline constexpr double kBootTcgS = 5, kBootKvmS = 4, kRunOverheadS = 2, kAssumedMiBs = 100;
 
 // Plans the scenario and estimates its duration with `accel` ("kvm" or "tcg").
 DryRun PlanDryRun(const Scenario& scenario, const std::string& accel);

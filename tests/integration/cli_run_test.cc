@@ -65,6 +65,24 @@ TEST(CliRunTest, SmallSuiteGivesOneGoodRecordPerJobAndTarget) {
   EXPECT_FALSE(manifest["machines"]["virtio-blk"]["guest_kernel"].get<std::string>().empty());
   EXPECT_EQ(manifest["scenario"]["jobs"].size(), 3u);
   EXPECT_TRUE(fs::file_size(dir + "/out/machine-nvme/console.log") > 0);
+  // Each guest's boot in parts (docs/boot.md): none negative, together the host's time.
+  for (const char* label : {"virtio-blk", "nvme"}) {
+    SCOPED_TRACE(label);
+    const auto& machine = manifest["machines"][label];
+    const auto& boot = machine["boot"];
+    const double hello_s = boot.value("hello_s", -1.0);
+    EXPECT_GT(hello_s, 0) << boot.dump();
+    EXPECT_LE(hello_s, machine["boot_s"].get<double>()) << "QEMU start comes after storbed's start";
+    double sum = 0;
+    for (const char* part :
+         {"before_kernel_s", "kernel_to_init_s", "modules_s", "devices_s", "agent_s"}) {
+      ASSERT_TRUE(boot.contains(part)) << part << " missing in " << boot.dump();
+      EXPECT_GE(boot[part].get<double>(), 0) << part << " in " << boot.dump();
+      EXPECT_LE(boot[part].get<double>(), hello_s) << part << " in " << boot.dump();
+      sum += boot[part].get<double>();
+    }
+    EXPECT_NEAR(sum, hello_s, 1e-6) << boot.dump();
+  }
 
   // fio.json beside them (docs/fio-json.md): a fio job per run with its record's IOPS, and
   // the guest's own device in disk_util.

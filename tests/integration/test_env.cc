@@ -73,7 +73,8 @@ MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
   spec.vcpus = 2;
   spec.memory_mib = 512;
   spec.accel = Accel::Tcg;
-  spec.kernel = image.kernel_path;
+  // The vmlinux through its PVH note, as `storbed run` boots it (docs/boot.md).
+  spec.kernel = image.boot_kernel_path.empty() ? image.kernel_path : image.boot_kernel_path;
   spec.initrd = image.initrd_path;
   spec.cmdline = kGuestCmdline;
   spec.run_dir = run_dir;

@@ -12,6 +12,7 @@
 #   --cells REGEX  only the cells whose name matches (names: read-direct-psync-qd1-64k)
 #   --cv           the run-to-run spread check: 5 rounds of read-direct-psync-qd1-64k
 #   --keep FILE    also write every run (cell tool round iops ios cpu_s) to FILE
+#   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
 #
 # Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
 # session (and with the kernel's autogroup scheduling, a CPU group) of its own. The agent
@@ -21,7 +22,7 @@ set -euo pipefail
 
 build=build
 [[ $# -gt 0 && $1 != --* ]] && { build=$1; shift; }
-rounds=3 runtime=5 size_mib=512 dir=/var/tmp cells='' quick=0 keep=''
+rounds=3 runtime=5 size_mib=512 dir=/var/tmp cells='' quick=0 keep='' summarize=''
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -32,6 +33,7 @@ while (($#)); do
     --quick) quick=1; shift ;;
     --cv) cells='^read-direct-psync-qd1-64k$'; rounds=5; shift ;;
     --keep) keep=$2; shift 2 ;;
+    --summarize) summarize=$2; shift 2 ;;
     *) echo "agent_vs_fio: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -44,6 +46,41 @@ directions=(read write)
 modes=(direct buffered)
 quick_cells='^(read-direct-(psync-qd1-(4k|64k)|io_uring-qd4-16k|libaio-qd16-4k|io_uring-qd64-4k)|write-direct-psync-qd1-1m|read-buffered-psync-qd1-64k|write-buffered-io_uring-qd4-16k)$'
 ((quick)) && [[ -z $cells ]] && cells=$quick_cells
+
+summary() {  # the per-cell table of a runs file
+  python3 - "$1" <<'PY'
+import collections, statistics, sys
+runs = collections.defaultdict(lambda: collections.defaultdict(list))
+order = []
+for line in open(sys.argv[1]):
+    cell, tool, _round, iops, ios, cpu_s = line.split("\t")
+    if cell not in order: order.append(cell)
+    runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
+
+def cv(values):
+    return statistics.pstdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
+
+print(f"{'cell':36} {'agent IOPS':>10} {'fio IOPS':>10} {'ratio':>6} {'CV a/f':>11} "
+      f"{'CPU us/IO a':>11} {'f':>7}")
+meets = shown = 0
+for cell in order:
+    a, f = runs[cell]["agent"], runs[cell]["fio"]
+    if not a or not f: continue  # a partial file: the cell's pair is not complete
+    ai = statistics.median(r[0] for r in a); fi = statistics.median(r[0] for r in f)
+    # CPU per IO from the run totals, so a slow round weighs by its IOs.
+    acpu = sum(r[2] for r in a) / max(1, sum(r[1] for r in a)) * 1e6
+    fcpu = sum(r[2] for r in f) / max(1, sum(r[1] for r in f)) * 1e6
+    ratio = ai / fi if fi else float("nan")
+    ok = ratio >= 0.97 and acpu <= fcpu
+    meets += ok
+    shown += 1
+    print(f"{cell:36} {ai:10.0f} {fi:10.0f} {ratio:6.3f} {cv([r[0] for r in a]):5.3f}/"
+          f"{cv([r[0] for r in f]):5.3f} {acpu:11.1f} {fcpu:7.1f}{'' if ok else '  <'}")
+print(f"\n{meets} of {shown} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
+      "('<' marks the others)")
+PY
+}
+[[ -n $summarize ]] && { summary "$summarize"; exit; }
 
 agent=$build/guest-agent/storbed-agent
 command -v fio >/dev/null || { echo "agent_vs_fio: fio is not installed (apt-get install fio)" >&2; exit 1; }
@@ -134,32 +171,4 @@ echo "# load at end:$(uptime | sed 's/.*load average://')"
 [[ -n $keep ]] && cp "$runs" "$keep"
 
 echo
-python3 - "$runs" <<'PY'
-import collections, statistics, sys
-runs = collections.defaultdict(lambda: collections.defaultdict(list))
-order = []
-for line in open(sys.argv[1]):
-    cell, tool, _round, iops, ios, cpu_s = line.split("\t")
-    if cell not in order: order.append(cell)
-    runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
-
-def cv(values):
-    return statistics.pstdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
-
-print(f"{'cell':36} {'agent IOPS':>10} {'fio IOPS':>10} {'ratio':>6} {'CV a/f':>11} "
-      f"{'CPU us/IO a':>11} {'f':>7}")
-meets = 0
-for cell in order:
-    a, f = runs[cell]["agent"], runs[cell]["fio"]
-    ai = statistics.median(r[0] for r in a); fi = statistics.median(r[0] for r in f)
-    # CPU per IO from the run totals, so a slow round weighs by its IOs.
-    acpu = sum(r[2] for r in a) / max(1, sum(r[1] for r in a)) * 1e6
-    fcpu = sum(r[2] for r in f) / max(1, sum(r[1] for r in f)) * 1e6
-    ratio = ai / fi if fi else float("nan")
-    ok = ratio >= 0.97 and acpu <= fcpu
-    meets += ok
-    print(f"{cell:36} {ai:10.0f} {fi:10.0f} {ratio:6.3f} {cv([r[0] for r in a]):5.3f}/"
-          f"{cv([r[0] for r in f]):5.3f} {acpu:11.1f} {fcpu:7.1f}{'' if ok else '  <'}")
-print(f"\n{meets} of {len(order)} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
-      "('<' marks the others)")
-PY
+summary "$runs"

@@ -1,68 +1,174 @@
 #!/usr/bin/env bash
-# Benchmark: storbed-agent vs fio on the same host file, side by side in one run.
-# Declared as data below (workloads x rounds); each round runs agent then fio for every
-# workload, so drift on this noisy machine hits both alike. Prints IOPS per round, the
-# median of each, and the agent/fio ratio. Not a test: absolute numbers vary by host.
+# Benchmark: storbed-agent vs fio on the same host file, over a grid of cells declared as
+# data below (block size x depth x engine x direction x direct/buffered). Each round runs
+# every cell with both tools, alternating which goes first, so drift on a noisy machine
+# hits both alike. Per cell: median IOPS of each, the agent/fio ratio, the spread across
+# rounds (CV) and CPU microseconds per IO from the rusage of each whole process
+# (/usr/bin/time: user + sys, start-up included). Not a test: absolute numbers vary by host.
 #
 #   bench/agent_vs_fio.sh [BUILD_DIR] [--rounds N] [--runtime S] [--size MiB] [--dir DIR]
+#                         [--quick] [--cells REGEX] [--cv] [--keep FILE]
+#   --quick        a small subset (quick_cells) for a fast check
+#   --cells REGEX  only the cells whose name matches (names: read-direct-psync-qd1-64k)
+#   --cv           the run-to-run spread check: 5 rounds of read-direct-psync-qd1-64k
+#   --keep FILE    also write every run (cell tool round iops ios cpu_s) to FILE
+#   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
+#
+# Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
+# session (and with the kernel's autogroup scheduling, a CPU group) of its own. The agent
+# is started with `setsid -w` for the same; without it, on a loaded machine its wake-ups
+# waited longer and 64k psync ran ~20% slower (docs/architecture.md, "The agent's IO path").
 set -euo pipefail
 
-build=${1:-build}; shift || true
-rounds=3 runtime=10 size_mib=512 dir=/var/tmp
+build=build
+[[ $# -gt 0 && $1 != --* ]] && { build=$1; shift; }
+rounds=3 runtime=5 size_mib=512 dir=/var/tmp cells='' quick=0 keep='' summarize=''
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
     --runtime) runtime=$2; shift 2 ;;
     --size) size_mib=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
+    --cells) cells=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --cv) cells='^read-direct-psync-qd1-64k$'; rounds=5; shift ;;
+    --keep) keep=$2; shift 2 ;;
+    --summarize) summarize=$2; shift 2 ;;
     *) echo "agent_vs_fio: unknown option $1" >&2; exit 2 ;;
   esac
 done
+
+# The grid. psync is synchronous: depth 1 only.
+block_sizes=(4k 16k 64k 256k 1m)
+depths=(1 4 16 64)
+engines=(psync libaio io_uring)
+directions=(read write)
+modes=(direct buffered)
+quick_cells='^(read-direct-(psync-qd1-(4k|64k)|io_uring-qd4-16k|libaio-qd16-4k|io_uring-qd64-4k)|write-direct-psync-qd1-1m|read-buffered-psync-qd1-64k|write-buffered-io_uring-qd4-16k)$'
+((quick)) && [[ -z $cells ]] && cells=$quick_cells
+
+summary() {  # the per-cell table of a runs file
+  python3 - "$1" <<'PY'
+import collections, statistics, sys
+runs = collections.defaultdict(lambda: collections.defaultdict(list))
+order = []
+for line in open(sys.argv[1]):
+    cell, tool, _round, iops, ios, cpu_s = line.split("\t")
+    if cell not in order: order.append(cell)
+    runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
+
+def cv(values):
+    return statistics.pstdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
+
+print(f"{'cell':36} {'agent IOPS':>10} {'fio IOPS':>10} {'ratio':>6} {'CV a/f':>11} "
+      f"{'CPU us/IO a':>11} {'f':>7}")
+meets = shown = 0
+for cell in order:
+    a, f = runs[cell]["agent"], runs[cell]["fio"]
+    if not a or not f: continue  # a partial file: the cell's pair is not complete
+    ai = statistics.median(r[0] for r in a); fi = statistics.median(r[0] for r in f)
+    # CPU per IO from the run totals, so a slow round weighs by its IOs.
+    acpu = sum(r[2] for r in a) / max(1, sum(r[1] for r in a)) * 1e6
+    fcpu = sum(r[2] for r in f) / max(1, sum(r[1] for r in f)) * 1e6
+    ratio = ai / fi if fi else float("nan")
+    ok = ratio >= 0.97 and acpu <= fcpu
+    meets += ok
+    shown += 1
+    print(f"{cell:36} {ai:10.0f} {fi:10.0f} {ratio:6.3f} {cv([r[0] for r in a]):5.3f}/"
+          f"{cv([r[0] for r in f]):5.3f} {acpu:11.1f} {fcpu:7.1f}{'' if ok else '  <'}")
+print(f"\n{meets} of {shown} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
+      "('<' marks the others)")
+PY
+}
+[[ -n $summarize ]] && { summary "$summarize"; exit; }
+
 agent=$build/guest-agent/storbed-agent
 command -v fio >/dev/null || { echo "agent_vs_fio: fio is not installed (apt-get install fio)" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "agent_vs_fio: /usr/bin/time is not installed (apt-get install time)" >&2; exit 1; }
 [[ -x $agent ]] || { echo "agent_vs_fio: no agent at $agent (build first)" >&2; exit 1; }
 
-# name engine(storbed) ioengine(fio) iodepth
-workloads=(
-  "randread-psync-qd1 psync psync 1"
-  "randread-uring-qd32 io_uring io_uring 32"
-)
+bytes_of() {  # 4k -> 4096, 1m -> 1048576
+  local n=${1%[km]}
+  case $1 in *k) echo $((n << 10)) ;; *m) echo $((n << 20)) ;; *) echo "$1" ;; esac
+}
+
+grid=()
+for rw in "${directions[@]}"; do
+  for mode in "${modes[@]}"; do
+    for engine in "${engines[@]}"; do
+      for qd in "${depths[@]}"; do
+        [[ $engine == psync && $qd != 1 ]] && continue
+        for bs in "${block_sizes[@]}"; do
+          name=$rw-$mode-$engine-qd$qd-$bs
+          [[ -n $cells && ! $name =~ $cells ]] && continue
+          grid+=("$name $rw $mode $engine $qd $bs")
+        done
+      done
+    done
+  done
+done
+((${#grid[@]})) || { echo "agent_vs_fio: no cell matches '$cells'" >&2; exit 2; }
 
 work=$(mktemp -d "$dir/storbed-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 file=$work/data.raw
 # Real data: reads of holes never reach the device.
 dd if=/dev/urandom of="$file" bs=1M count="$size_mib" status=none conv=fsync
+runs=$work/runs.tsv
+: >"$runs"
 
-echo "# agent vs fio: 4k random read, O_DIRECT, ${runtime}s per run, ${size_mib} MiB file on $(df --output=source "$dir" | tail -1)"
-echo "# storbed $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null), $(fio --version), kernel $(uname -r)"
-declare -A results
-for ((round = 1; round <= rounds; round++)); do
-  for w in "${workloads[@]}"; do
-    read -r name engine ioengine depth <<<"$w"
-    cat >"$work/job.json" <<JOB
-{"name": "$name", "target": "$file", "pattern": "random", "rw": "read", "ioengine": "$engine",
- "bs": 4096, "iodepth": $depth, "runtime": $runtime, "direct": true, "seed": $round,
- "cache": "cold"}
+# One run of the agent: prints "iops ios".
+run_agent() {
+  local rw=$1 mode=$2 engine=$3 qd=$4 bs=$5 seed=$6
+  local direct=true
+  [[ $mode == buffered ]] && direct=false
+  # fadvise random: fio's default fadvise_hint does the same for a random job, which
+  # turns buffered readahead off.
+  cat >"$work/job.json" <<JOB
+{"name": "bench", "target": "$file", "pattern": "random", "rw": "$rw", "ioengine": "$engine",
+ "bs": $(bytes_of "$bs"), "iodepth": $qd, "runtime": $runtime, "direct": $direct, "seed": $seed,
+ "cache": "cold", "fadvise_hint": "random"}
 JOB
-    a=$("$agent" --standalone "$work/job.json" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["iops"]))')
-    f=$(fio --name="$name" --filename="$file" --rw=randread --bs=4k --ioengine="$ioengine" \
-          --iodepth="$depth" --direct=1 --invalidate=1 --runtime="$runtime" --time_based \
-          --randseed="$round" --output-format=json |
-        python3 -c 'import json,sys; print(round(json.load(sys.stdin)["jobs"][0]["read"]["iops"]))')
-    echo "round $round  $name  agent $a IOPS  fio $f IOPS"
-    results[$name]+="$a:$f "
+  setsid -w /usr/bin/time -f '%U %S' -o "$work/rusage" "$agent" --standalone "$work/job.json" \
+    >"$work/out.json"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["iops"], d["ios"])' \
+    "$work/out.json"
+}
+
+run_fio() {
+  local rw=$1 mode=$2 engine=$3 qd=$4 bs=$5 seed=$6
+  local direct=1
+  [[ $mode == buffered ]] && direct=0
+  /usr/bin/time -f '%U %S' -o "$work/rusage" \
+    fio --name=bench --filename="$file" --rw="rand$rw" --bs="$bs" --ioengine="$engine" \
+      --iodepth="$qd" --direct="$direct" --invalidate=1 --runtime="$runtime" --time_based \
+      --randseed="$seed" --output-format=json >"$work/out.json"
+  python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
+print(d["iops"], d["total_ios"])' "$work/out.json" "$rw"
+}
+
+echo "# agent vs fio: ${#grid[@]} cells, $rounds rounds, ${runtime}s per run, random IO, ${size_mib} MiB file on $(df --output=source "$dir" | tail -1)"
+echo "# storbed $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null), $(fio --version), kernel $(uname -r), $(nproc) CPUs"
+echo "# load at start:$(uptime | sed 's/.*load average://')"
+for ((round = 1; round <= rounds; round++)); do
+  for ((i = 0; i < ${#grid[@]}; i++)); do
+    read -r name rw mode engine qd bs <<<"${grid[i]}"
+    order=(agent fio)
+    (((round + i) % 2 == 0)) && order=(fio agent)
+    for tool in "${order[@]}"; do
+      result=$("run_$tool" "$rw" "$mode" "$engine" "$qd" "$bs" "$round")
+      read -r user sys <"$work/rusage"
+      printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$round" "${result// /$'\t'}" \
+        "$(python3 -c "print($user + $sys)")" >>"$runs"
+    done
+    printf 'round %d  %-36s  agent %8.0f IOPS  fio %8.0f IOPS\n' "$round" "$name" \
+      "$(awk -F'\t' -v c="$name" -v r="$round" '$1==c && $2=="agent" && $3==r {print $4}' "$runs")" \
+      "$(awk -F'\t' -v c="$name" -v r="$round" '$1==c && $2=="fio" && $3==r {print $4}' "$runs")"
   done
 done
+echo "# load at end:$(uptime | sed 's/.*load average://')"
+[[ -n $keep ]] && cp "$runs" "$keep"
+
 echo
-for w in "${workloads[@]}"; do
-  read -r name _ <<<"$w"
-  python3 - "$name" ${results[$name]} <<'PY'
-import statistics, sys
-name, pairs = sys.argv[1], [tuple(map(int, p.split(":"))) for p in sys.argv[2:]]
-a = statistics.median(p[0] for p in pairs); f = statistics.median(p[1] for p in pairs)
-ratios = [p[0] / p[1] for p in pairs]
-print(f"{name}: median agent {a:.0f} IOPS, fio {f:.0f} IOPS, ratio {a / f:.3f} "
-      f"(per-round ratios {', '.join(f'{r:.3f}' for r in ratios)})")
-PY
-done
+summary "$runs"

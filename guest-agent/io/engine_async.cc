@@ -1,5 +1,6 @@
 #include "engine_async.h"
 
+#include <string>
 #include <vector>
 
 namespace storbed {
@@ -25,10 +26,11 @@ void ReapRound(const EngineJob& job, AsyncBackend& backend, std::vector<AsyncSlo
   do {
     AsyncSlot& slot = slots[c.slot];
     ++round;
-    const std::string syscall = std::string(backend.name()) + (slot.write ? " write" : " read");
-    if (c.res < 0) throw IoError(job.target, syscall, slot.offset, int(-c.res));
+    // The call's name is built only for an error: this runs once per IO.
+    auto syscall = [&] { return std::string(backend.name()) + (slot.write ? " write" : " read"); };
+    if (c.res < 0) throw IoError(job.target, syscall(), slot.offset, int(-c.res));
     if (uint64_t(c.res) != job.bs)
-      throw ShortIoError(job.target, syscall, slot.offset, uint64_t(c.res), job.bs);
+      throw ShortIoError(job.target, syscall(), slot.offset, uint64_t(c.res), job.bs);
     CountCompletion(job, slot.write, slot.buf.data(), slot.offset, st.now - slot.submit_ns, stats);
     free_slots.push_back(c.slot);
   } while (backend.ReapMore(c));

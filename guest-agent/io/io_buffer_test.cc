@@ -71,5 +71,51 @@ TEST(IoBufferTest, PartialSectorLengths) {
   EXPECT_EQ(FindStampMismatch(b.data(), 12, 4096, 9), std::nullopt);
 }
 
+// The stamp's bytes are a format: data written by one agent build is verified by another.
+// Word i >= 3 of the sector at offset o with seed s is o ^ (i * K1) ^ (s * K2 + i).
+TEST(IoBufferTest, StampWordsKeepTheirFormat) {
+  AlignedBuffer b(2048);
+  const uint64_t offset = 3 << 20, seed = 11;
+  StampSectors(b.data(), b.size(), offset, seed);
+  for (size_t sector = 0; sector < 4; ++sector) {
+    const uint64_t o = offset + sector * kStampSector;
+    uint64_t w[kStampSector / 8];
+    std::memcpy(w, b.data() + sector * kStampSector, sizeof w);
+    EXPECT_EQ(w[0], 0x6465627230747373ull);
+    EXPECT_EQ(w[1], o);
+    EXPECT_EQ(w[2], seed);
+    for (size_t i = 3; i < kStampSector / 8; ++i)
+      ASSERT_EQ(w[i], o ^ (i * 0x9e3779b97f4a7c15ull) ^ (seed * 0xbf58476d1ce4e5b9ull + i))
+          << "sector " << sector << " word " << i;
+  }
+}
+
+// Any changed byte of a full sector, header or body, is a mismatch at that sector.
+TEST(IoBufferTest, EveryByteOfASectorIsChecked) {
+  AlignedBuffer b(1024);
+  StampSectors(b.data(), b.size(), 8192, 5);
+  for (size_t byte = 512; byte < 1024; byte += 37) {
+    b.data()[byte] ^= 0x40;
+    const auto m = FindStampMismatch(b.data(), b.size(), 8192, 5);
+    ASSERT_TRUE(m.has_value()) << "byte " << byte;
+    EXPECT_EQ(m->sector, 8192u + 512) << "byte " << byte;
+    b.data()[byte] ^= 0x40;
+  }
+  EXPECT_EQ(FindStampMismatch(b.data(), b.size(), 8192, 5), std::nullopt);
+}
+
+// A short tail keeps the stamp's first bytes: a 4-byte tail holds half the magic.
+TEST(IoBufferTest, ShortTailHoldsTheStampPrefix) {
+  AlignedBuffer b(516);
+  StampSectors(b.data(), 516, 0, 2);
+  const uint64_t magic = 0x6465627230747373ull;
+  EXPECT_EQ(std::memcmp(b.data() + 512, &magic, 4), 0);
+  b.data()[513] ^= 1;
+  const auto m = FindStampMismatch(b.data(), 516, 0, 2);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->sector, 512u);
+  EXPECT_FALSE(m->has_magic);
+}
+
 }  // namespace
 }  // namespace storbed

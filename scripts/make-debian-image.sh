@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a minimal Debian 12 (bookworm) guest image for storbed's foreign-image tests, here
 # from the Debian mirror, nothing downloaded ready-made:
-#   scripts/make-debian-image.sh [--cloud-init] [--cache DIR] [--mirror URL]
+#   scripts/make-debian-image.sh [--cloud-init] [--cache DIR] [--mirror URL] [--security URL]
 # Prints the directory holding the result:
 #   DIR/debian12.qcow2   root file system (ext4 on the whole disk, no partition table,
 #                        no bootloader)
@@ -23,11 +23,15 @@ set -euo pipefail
 cloud_init=0
 cache=/var/cache/storbed/images
 mirror=http://deb.debian.org/debian
+# Like this host's apt sources: bookworm, bookworm-updates and bookworm-security, so the
+# image's kernel is the one the host's own guests run (the same release to compare with).
+security=http://deb.debian.org/debian-security
 while [[ $# -gt 0 ]]; do
   case $1 in
     --cloud-init) cloud_init=1 ;;
     --cache) cache=$2; shift ;;
     --mirror) mirror=$2; shift ;;
+    --security) security=$2; shift ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "make-debian-image: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -37,7 +41,7 @@ done
 packages=linux-image-amd64,initramfs-tools,systemd,systemd-sysv,udev,qemu-guest-agent,e2fsprogs,util-linux,kmod
 [[ $cloud_init -eq 1 ]] && packages+=,cloud-init,dosfstools
 
-key=$( { cat "$0"; echo "packages=$packages cloud_init=$cloud_init mirror=$mirror"; } | sha256sum | cut -c1-16)
+key=$( { cat "$0"; echo "packages=$packages cloud_init=$cloud_init mirror=$mirror security=$security"; } | sha256sum | cut -c1-16)
 dir=$cache/debian12-$key
 if [[ -f $dir/complete ]]; then
   echo "$dir"
@@ -80,7 +84,8 @@ mmdebstrap --variant=minbase --include="$packages" \
       drivers/staging drivers/bluetooth drivers/iio drivers/hid net/wireless net/bluetooth; do
       rm -rf "$1"/usr/lib/modules/*/kernel/$d; done
       for k in "$1"/usr/lib/modules/*; do chroot "$1" depmod "${k##*/}"; done' \
-  bookworm "$root" "$mirror"
+  bookworm "$root" "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
+  "deb $security bookworm-security main"
 
 if [[ $cloud_init -eq 1 ]]; then
   # Only the NoCloud seed disk: no metadata server probing (a long wait without network).
@@ -108,6 +113,7 @@ end=$(date +%s)
   echo "packages=$packages"
   echo "cloud_init=$cloud_init"
   echo "mirror=$mirror"
+  echo "security=$security"
   echo "kernel_release=$release"
   echo "tree_mb=$used_mb"
   echo "build_seconds=$((end - start))"

@@ -50,12 +50,19 @@ struct BlockDeviceInfo {
 };
 
 struct HelloRequest {};
+// os-release(5) of the guest's root: set for a foreign image, "" in a storbed initramfs.
+struct OsRelease {
+  std::string pretty_name;  // PRETTY_NAME
+  std::string version_id;   // VERSION_ID
+  bool operator==(const OsRelease&) const = default;
+};
 struct HelloReply {
   std::string agent_version;
   std::string kernel_release;
   std::vector<BlockDeviceInfo> devices;
   uint64_t monotonic_ns = 0;    // agent's CLOCK_MONOTONIC when it answered
   std::vector<std::string> modules_loaded;
+  OsRelease os_release;
 };
 struct PrepareRequest {
   std::string target;

@@ -6,6 +6,7 @@
 #include "device_info.h"
 #include "fs_mount.h"
 #include "heartbeat.h"
+#include "os_release.h"
 #include "system_info.h"
 #include "version.h"
 
@@ -28,6 +29,7 @@ void FillDefaultHooks(ServerHooks& hooks) {
     };
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
+  if (!hooks.os_release) hooks.os_release = [] { return ReadOsRelease("/"); };
   if (!hooks.monotonic_ns) hooks.monotonic_ns = MonotonicNs;
 }
 
@@ -112,6 +114,7 @@ HelloReply Server::Hello() {
   reply.kernel_release = options_.hooks.kernel_release();
   reply.devices = options_.hooks.list_devices();
   reply.modules_loaded = options_.modules_loaded;
+  reply.os_release = options_.hooks.os_release();
   // Taken last so it is as close as possible to the moment the reply is written.
   reply.monotonic_ns = options_.hooks.monotonic_ns();
   return reply;

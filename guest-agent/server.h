@@ -34,6 +34,7 @@ struct ServerHooks {
   std::function<JobResult(const JobSpec&, const std::string& layer)> run;  // RunJob
   std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
   std::function<std::string()> kernel_release;                 // uname
+  std::function<OsRelease()> os_release;                       // ReadOsRelease("/")
   std::function<uint64_t()> monotonic_ns;                      // CLOCK_MONOTONIC
 };
 

@@ -79,7 +79,7 @@ void CopyFile(QgaClient& qga, const std::string& bytes, const std::string& path,
 void to_json(nlohmann::json& j, const AgentPushReport& r) {
   j = {{"path", r.path},           {"qga_version", r.qga_version}, {"qga_ready_s", r.qga_ready_s},
        {"copy_s", r.copy_s},       {"bytes", r.bytes},             {"guest_path", r.guest_path},
-       {"guest_pid", r.guest_pid}, {"noexec", r.noexec}};
+       {"guest_pid", r.guest_pid}, {"skipped", r.skipped}};
 }
 
 const std::vector<std::string>& RequiredQgaCommands() {
@@ -133,7 +133,12 @@ AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary
 
   for (const std::string& path : PushedAgentPaths()) {
     const auto copy_start = Clock::now();
-    CopyFile(qga, bytes, path, check);
+    try {
+      CopyFile(qga, bytes, path, check);
+    } catch (const QgaCommandError& e) {
+      report.skipped.push_back(path + ": " + e.what());  // a read-only or missing directory
+      continue;
+    }
     report.copy_s += SecondsSince(copy_start);
     report.bytes = bytes.size();
 
@@ -158,7 +163,7 @@ AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary
     } catch (const QgaCommandError& e) {
       // A file system mounted noexec: try the next place (and leave no copy behind).
       if (std::string(e.what()).find("Permission denied") == std::string::npos) throw;
-      report.noexec.push_back(path);
+      report.skipped.push_back(path + ": Permission denied on exec (mounted noexec)");
       qga.Execute("guest-exec", {{"path", "/bin/rm"}, {"arg", {"-f", path}}}, kCommandTimeout,
                   check);
       continue;
@@ -171,8 +176,8 @@ AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary
                      ExitText(*died));
     return report;
   }
-  throw QgaError("the guest refuses to execute the agent at every place storbed puts it (" +
-                 Joined(report.noexec) + "; Permission denied: mounted noexec?)");
+  throw QgaError("the agent could not be put anywhere it runs in the guest (" +
+                 Joined(report.skipped) + ")");
 }
 
 }  // namespace storbed

@@ -15,11 +15,12 @@
 
 namespace storbed {
 
-// Where the agent goes in the guest, in this order: /run (a tmpfs, gone with the guest),
-// but systemd mounts it noexec on Debian 12, so then /var/tmp (the root disk, which for a
-// foreign guest is storbed's throwaway overlay).
+// Where the agent goes in the guest, in this order: /var/tmp (on the root disk, which for a
+// foreign guest is storbed's throwaway overlay), else /run (a tmpfs; systemd mounts it
+// noexec on Debian 12). Each try costs a copy: a 3.7 MB agent takes 5-8 s through qemu-ga
+// under TCG (its JSON parser goes byte by byte), so the likelier place comes first.
 inline const std::vector<std::string>& PushedAgentPaths() {
-  static const std::vector<std::string> paths = {"/run/storbed-agent", "/var/tmp/storbed-agent"};
+  static const std::vector<std::string> paths = {"/var/tmp/storbed-agent", "/run/storbed-agent"};
   return paths;
 }
 
@@ -31,7 +32,8 @@ struct AgentPushReport {
   double copy_s = 0;           // writing the binary through guest-file-write
   uint64_t bytes = 0;
   std::string guest_path;      // the one of PushedAgentPaths() it ran from
-  std::vector<std::string> noexec;  // those tried first whose file system forbids exec
+  // Those tried first: "PATH: why" (not writable, or its file system forbids exec).
+  std::vector<std::string> skipped;
   int64_t guest_pid = 0;       // the agent's pid in the guest (guest-exec)
 };
 void to_json(nlohmann::json& j, const AgentPushReport& r);
@@ -46,7 +48,8 @@ std::vector<std::string> MissingQgaCommands(const nlohmann::json& guest_info,
 
 // Waits for qemu-ga (until `deadline`), checks it allows file writes and guest-exec, copies
 // `agent_binary` to the first of PushedAgentPaths(), makes it executable and starts it,
-// moving on to the next path when the guest refuses to execute it there. Throws QgaError
+// moving on to the next path when the guest cannot write it or refuses to execute it there.
+// Throws QgaError
 // with a sentence naming the fix: no qemu-ga answering, commands blocked (and how to allow
 // them), a failed write, or an agent that exited at once (its exit code and stderr).
 AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary,

@@ -23,7 +23,10 @@ json Body(const Message& m) {
                    {"kernel_release", r.kernel_release},
                    {"devices", r.devices},
                    {"monotonic_ns", r.monotonic_ns},
-                   {"modules_loaded", r.modules_loaded}};
+                   {"modules_loaded", r.modules_loaded},
+                   {"os_release",
+                    {{"pretty_name", r.os_release.pretty_name},
+                     {"version_id", r.os_release.version_id}}}};
             if (r.boot) j["boot"] = *r.boot;
             return j;
           },
@@ -56,6 +59,10 @@ Message FromBody(const std::string& type, const json& j) {
     r.monotonic_ns = j.at("monotonic_ns").get<uint64_t>();
     r.modules_loaded = j.value("modules_loaded", std::vector<std::string>{});
     if (j.contains("boot")) r.boot = j.at("boot").get<GuestBoot>();
+    // Absent before foreign images: an older agent's hello still reads.
+    const json os = j.value("os_release", json::object());
+    r.os_release.pretty_name = os.value("pretty_name", std::string());
+    r.os_release.version_id = os.value("version_id", std::string());
     return r;
   }
   if (type == "prepare")

@@ -62,6 +62,12 @@ struct GuestBoot {
 };
 
 struct HelloRequest {};
+// os-release(5) of the guest's root: set for a foreign image, "" in a storbed initramfs.
+struct OsRelease {
+  std::string pretty_name;  // PRETTY_NAME
+  std::string version_id;   // VERSION_ID
+  bool operator==(const OsRelease&) const = default;
+};
 struct HelloReply {
   std::string agent_version;
   std::string kernel_release;
@@ -69,6 +75,7 @@ struct HelloReply {
   uint64_t monotonic_ns = 0;    // agent's CLOCK_MONOTONIC when it answered
   std::vector<std::string> modules_loaded;
   std::optional<GuestBoot> boot;  // only from the agent as /init of a guest
+  OsRelease os_release;
 };
 struct PrepareRequest {
   std::string target;

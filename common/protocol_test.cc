@@ -44,9 +44,12 @@ TEST(ProtocolTest, HelloReplyRoundTrips) {
   d.serial = "storbed-d0";
   d.nr_hw_queues = 2;
   hello.devices.push_back(d);
+  hello.os_release = {"Debian GNU/Linux 12 (bookworm)", "12"};
   const Message m = DecodeMessage(EncodeMessage(hello));
   const auto& back = std::get<HelloReply>(m);
   EXPECT_EQ(back.kernel_release, "6.1.0-57-amd64");
+  EXPECT_EQ(back.os_release.pretty_name, "Debian GNU/Linux 12 (bookworm)");
+  EXPECT_EQ(back.os_release.version_id, "12");
   ASSERT_EQ(back.devices.size(), 1u);
   EXPECT_EQ(back.devices[0].serial, "storbed-d0");
   EXPECT_EQ(back.devices[0].nr_hw_queues, 2u);

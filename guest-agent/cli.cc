@@ -14,6 +14,7 @@ AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
     return {Mode::Standalone, args[1]};
   }
   if (mode == "--serve-stdio") return {Mode::ServeStdio, ""};
+  if (mode == "--serve-port") return {Mode::ServePort, ""};
   if (mode == "--version") return {Mode::Version, ""};
   if (mode == "--help" || mode == "-h") return {Mode::Help, ""};
   throw UsageError("unknown option '" + mode + "'");
@@ -22,6 +23,8 @@ AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
 std::string UsageText() {
   return "usage: storbed-agent --standalone JOB.json   run one job, print its result as JSON\n"
          "       storbed-agent --serve-stdio           serve the agent protocol on stdin/stdout\n"
+         "       storbed-agent --serve-port            serve it on the virtio-serial port, as an\n"
+         "                                             ordinary process of a foreign guest\n"
          "       storbed-agent --version\n"
          "As PID 1 (/init of a storbed guest) it ignores its arguments and serves on the\n"
          "virtio-serial port named " +

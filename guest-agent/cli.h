@@ -11,6 +11,7 @@ namespace storbed::agent {
 enum class Mode {
   Standalone,  // --standalone JOB.json: run one job on the host, print its result
   ServeStdio,  // --serve-stdio: the protocol on stdin/stdout
+  ServePort,   // --serve-port: the protocol on the agent port, not as PID 1 (port_mode.h)
   Version,     // --version
   Help,        // --help / -h
 };

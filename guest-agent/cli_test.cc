@@ -10,6 +10,7 @@ TEST(Cli, ParsesEachMode) {
   EXPECT_EQ(standalone.mode, Mode::Standalone);
   EXPECT_EQ(standalone.job_file, "job.json");
   EXPECT_EQ(ParseAgentArgs({"--serve-stdio"}).mode, Mode::ServeStdio);
+  EXPECT_EQ(ParseAgentArgs({"--serve-port"}).mode, Mode::ServePort);
   EXPECT_EQ(ParseAgentArgs({"--version"}).mode, Mode::Version);
 }
 
@@ -17,6 +18,7 @@ TEST(Cli, AnythingElseIsAUsageError) {
   EXPECT_THROW(ParseAgentArgs({}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--standalone"}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--serve-stdio", "extra"}), UsageError);
+  EXPECT_THROW(ParseAgentArgs({"--serve-port", "extra"}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--bogus"}), UsageError);
 }
 

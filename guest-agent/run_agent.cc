@@ -16,6 +16,7 @@
 #include "job_file.h"
 #include "job_runner.h"
 #include "pid1.h"
+#include "port_mode.h"
 #include "server.h"
 #include "version.h"
 
@@ -55,6 +56,8 @@ int Run(const AgentOptions& options) {
       return RunStandalone(options.job_file);
     case Mode::ServeStdio:
       return ServeStdio();
+    case Mode::ServePort:
+      return ServeAgentPort();
     case Mode::Version:
       std::cout << "storbed-agent " << kStorbedVersion << " (" << kGitRevision << ")\n";
       return kExitOk;

@@ -6,6 +6,7 @@
 #include "device_info.h"
 #include "fs_mount.h"
 #include "heartbeat.h"
+#include "os_release.h"
 #include "system_info.h"
 #include "version.h"
 
@@ -28,6 +29,7 @@ void FillDefaultHooks(ServerHooks& hooks) {
     };
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
+  if (!hooks.os_release) hooks.os_release = [] { return ReadOsRelease("/"); };
   if (!hooks.monotonic_ns) hooks.monotonic_ns = MonotonicNs;
   if (!hooks.uptime_s) hooks.uptime_s = UptimeSeconds;
 }
@@ -115,6 +117,7 @@ HelloReply Server::Hello() {
   reply.modules_loaded = options_.modules_loaded;
   reply.boot = options_.boot;
   if (reply.boot) reply.boot->uptime_s = options_.hooks.uptime_s();
+  reply.os_release = options_.hooks.os_release();
   // Taken last so it is as close as possible to the moment the reply is written.
   reply.monotonic_ns = options_.hooks.monotonic_ns();
   return reply;

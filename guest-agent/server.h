@@ -35,6 +35,7 @@ struct ServerHooks {
   std::function<JobResult(const JobSpec&, const std::string& layer)> run;  // RunJob
   std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
   std::function<std::string()> kernel_release;                 // uname
+  std::function<OsRelease()> os_release;                       // ReadOsRelease("/")
   std::function<uint64_t()> monotonic_ns;                      // CLOCK_MONOTONIC
   std::function<double()> uptime_s;                            // CLOCK_BOOTTIME
 };

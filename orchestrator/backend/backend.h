@@ -89,6 +89,9 @@ class Machine {
   virtual std::optional<BlockStatsSource> BlockStats(const DiskSpec&) { return std::nullopt; }
   // The QEMU command line (argv[0] first) when known; under libvirt the one libvirt built.
   virtual const std::vector<std::string>& Argv() const = 0;
+  // How the agent got into the guest, for the manifest: {"path": "initramfs"} (it is the
+  // guest's /init) or a foreign guest's push (backend/qga_push.h: {"path": "qga", ...}).
+  virtual nlohmann::json AgentPush() const { return {{"path", "initramfs"}}; }
   // Backend-specific facts for the manifest (libvirt: URI, domain name, domain XML).
   virtual nlohmann::json Describe() const { return nlohmann::json::object(); }
   // A local path of the guest console log (copied from the host when it is remote).

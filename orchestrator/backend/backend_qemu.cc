@@ -11,6 +11,7 @@
 #include "backend/child_process.h"
 #include "backend/interrupt.h"
 #include "backend/qemu_argv.h"
+#include "backend/qga_push.h"
 #include "backend/qmp_client.h"
 
 namespace storbed {
@@ -44,6 +45,12 @@ class QemuMachine : public Machine {
     qmp_ = QmpClient::Connect(paths_.qmp_socket, deadline, check);
     RestrictToOwner(paths_.qmp_socket);  // QEMU made it under the umask
     qmp_->Execute("query-status");  // QMP answers commands: the monitor is alive
+    if (spec_.foreign) {
+      // The guest's own init boots it; the agent comes in through qemu-ga afterwards.
+      QgaClient qga = QgaClient::Connect(paths_.qga_socket, deadline, check);
+      RestrictToOwner(paths_.qga_socket);
+      push_ = PushAgentWithQga(qga, spec_.foreign->agent_binary, deadline, check);
+    }
     agent_ = AgentLink::ConnectUnix(paths_.agent_socket, deadline, check);
     RestrictToOwner(paths_.agent_socket);
     hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
@@ -67,6 +74,9 @@ class QemuMachine : public Machine {
     };
   }
   const std::vector<std::string>& Argv() const override { return argv_; }
+  nlohmann::json AgentPush() const override {
+    return push_ ? nlohmann::json(*push_) : Machine::AgentPush();
+  }
   std::string ConsoleLogPath() const override { return paths_.console_log; }
   std::string QemuVersion() const override { return version_; }
 
@@ -90,8 +100,9 @@ class QemuMachine : public Machine {
       }
     }
     // The agent powers the guest off; with -no-reboot QEMU then exits by itself. Without
-    // an ack (a hung guest or QEMU) there is nothing to wait for.
-    if (acked && WaitExit(30s)) return;
+    // an ack (a hung guest or QEMU) there is nothing to wait for. A pushed agent only
+    // exits: the guest's OS keeps running, and its disk is a throwaway overlay, so QMP quit.
+    if (acked && !spec_.foreign && WaitExit(30s)) return;
     if (qmp_ && !Interrupted()) {
       try {
         qmp_->Execute("quit", {}, 5s);
@@ -123,6 +134,7 @@ class QemuMachine : public Machine {
   std::optional<AgentLink> agent_;
   HelloReply hello_;
   std::optional<double> start_to_hello_s_;
+  std::optional<AgentPushReport> push_;
 };
 
 }  // namespace
@@ -134,7 +146,8 @@ std::unique_ptr<Machine> QemuBackend::Start(const MachineSpec& spec,
   MakePrivateDir(spec.run_dir);
   // Stale sockets from an earlier run would only make connect() retry until QEMU
   // replaces them; the old pid file would be misleading.
-  for (const std::string& p : {paths.agent_socket, paths.qmp_socket, paths.pid_file}) {
+  for (const std::string& p :
+       {paths.agent_socket, paths.qmp_socket, paths.qga_socket, paths.pid_file}) {
     boost::system::error_code ec;
     boost::filesystem::remove(p, ec);
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,13 +47,22 @@ struct DiskSpec {
 // at once instead of hanging until a timeout.
 inline constexpr const char* kGuestCmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
 
+// A foreign guest: its own OS on a root disk, the agent pushed in after boot through the
+// QEMU guest agent (backend/qga_push.h) instead of being /init.
+struct ForeignRoot {
+  std::string overlay;       // the qcow2 overlay QEMU writes (the image under it stays as is)
+  std::string agent_binary;  // the static storbed-agent to push
+};
+
 struct MachineSpec {
   std::string name;
   uint32_t vcpus = 2;
   uint64_t memory_mib = 1024;
   Accel accel = Accel::Tcg;
+  // kernel "" with a foreign root: the image's own bootloader boots it from disk.
   std::string kernel, initrd, cmdline;
   std::vector<DiskSpec> disks;
+  std::optional<ForeignRoot> foreign;
   std::string run_dir;            // sockets, logs and the pid file go here
   std::string qemu_binary = "qemu-system-x86_64";
 };

@@ -148,6 +148,23 @@ void AppendDiskArgs(const DiskSpec& d, std::vector<std::string>& argv) {
   argv.insert(argv.end(), {"-device", dev});
 }
 
+// The root disk first, so it is the guest's first virtio disk (/dev/vda), and the boot
+// device when there is no -kernel (which takes bootindex 0 itself); then the QEMU guest
+// agent's port on the same virtio-serial bus.
+void AppendForeignRoot(const ForeignRoot& root, bool boots_from_disk, const MachinePaths& paths,
+                       std::vector<std::string>& argv) {
+  argv.insert(argv.end(),
+              {"-blockdev", "driver=file,node-name=file-root,filename=" + EscapeCommas(root.overlay),
+               "-blockdev", "driver=qcow2,node-name=disk-root,file=file-root",
+               "-device", std::string("virtio-blk-pci,drive=disk-root,id=dev-root") +
+                              (boots_from_disk ? ",bootindex=0" : "") + ",serial=" +
+                              kForeignRootSerial,
+               "-chardev", "socket,id=qga,path=" + EscapeCommas(paths.qga_socket) +
+                               ",server=on,wait=off",
+               "-device", std::string("virtserialport,bus=vser0.0,chardev=qga,name=") +
+                              kQemuGuestAgentPortName});
+}
+
 }  // namespace
 
 std::string ProtocolNodeOptions(const DiskSpec& d) {
@@ -187,7 +204,8 @@ MachinePaths PathsIn(const std::string& run_dir) {
   return MachinePaths{.agent_socket = run_dir + "/agent.sock",
                       .qmp_socket = run_dir + "/qmp.sock",
                       .console_log = run_dir + "/console.log",
-                      .pid_file = run_dir + "/qemu.pid"};
+                      .pid_file = run_dir + "/qemu.pid",
+                      .qga_socket = run_dir + "/qga.sock"};
 }
 
 void ValidateMachineSpec(const MachineSpec& spec, const MachinePaths& paths) {
@@ -197,11 +215,14 @@ void ValidateMachineSpec(const MachineSpec& spec, const MachinePaths& paths) {
   if (!IsSafeName(spec.name)) fail("name", "\"" + spec.name + "\" must be [A-Za-z0-9._-]+");
   if (spec.vcpus < 1 || spec.vcpus > 255) fail("vcpus", "must be from 1 to 255");
   if (spec.memory_mib < 64) fail("memory_mib", "must be at least 64");
-  if (spec.kernel.empty()) fail("kernel", "is empty");
+  if (spec.kernel.empty() && !spec.foreign) fail("kernel", "is empty");
+  if (spec.foreign && spec.foreign->overlay.empty()) fail("image", "the overlay path is empty");
+  if (spec.foreign && spec.foreign->agent_binary.empty())
+    fail("agent", "a foreign guest needs the agent binary to push");
   if (spec.qemu_binary.empty()) fail("qemu_binary", "is empty");
   if (spec.run_dir.empty()) fail("run_dir", "is empty");
   // sun_path holds 107 characters plus the NUL; QEMU's own message for this is obscure.
-  for (const std::string* s : {&paths.agent_socket, &paths.qmp_socket}) {
+  for (const std::string* s : {&paths.agent_socket, &paths.qmp_socket, &paths.qga_socket}) {
     if (s->size() >= sizeof(sockaddr_un::sun_path)) {
       fail("run_dir", "socket path " + *s + " is longer than " +
                           std::to_string(sizeof(sockaddr_un::sun_path) - 1) +
@@ -230,8 +251,8 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
       "-m", std::to_string(spec.memory_mib),
       "-nodefaults", "-no-user-config", "-display", "none",
       // A guest reboot would rerun the agent as PID 1: make it an exit instead.
-      "-no-reboot",
-      "-kernel", spec.kernel};
+      "-no-reboot"};
+  if (!spec.kernel.empty()) argv.insert(argv.end(), {"-kernel", spec.kernel});
   if (!spec.initrd.empty()) argv.insert(argv.end(), {"-initrd", spec.initrd});
   if (!spec.cmdline.empty()) argv.insert(argv.end(), {"-append", spec.cmdline});
   argv.insert(
@@ -245,6 +266,7 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
        "-device", std::string("virtserialport,bus=vser0.0,chardev=agent,name=") + kAgentPortName,
        "-qmp", "unix:" + EscapeCommas(paths.qmp_socket) + ",server=on,wait=off",
        "-pidfile", paths.pid_file});
+  if (spec.foreign) AppendForeignRoot(*spec.foreign, spec.kernel.empty(), paths, argv);
   for (const DiskSpec& d : spec.disks) AppendDiskArgs(d, argv);
   return argv;
 }

@@ -17,7 +17,13 @@ struct MachinePaths {
   std::string qmp_socket;
   std::string console_log;   // guest serial console
   std::string pid_file;
+  std::string qga_socket;    // the QEMU guest agent's channel (foreign guests only)
 };
+
+// The serial of a foreign guest's root disk, so the agent's device list names it plainly.
+inline constexpr const char* kForeignRootSerial = "storbed-root";
+// The virtio-serial port name qemu-ga opens (its udev rule starts it when this appears).
+inline constexpr const char* kQemuGuestAgentPortName = "org.qemu.guest_agent.0";
 
 // A spec QEMU would refuse (or that cannot mean what it says). Names the disk and field.
 class MachineSpecError : public std::runtime_error {

@@ -334,3 +334,60 @@ TEST(QemuArgvTest, PassthroughNeedsAPciAddressOnTheNvmeBus) {
 
 }  // namespace
 }  // namespace storbed
+
+namespace storbed {
+namespace {
+
+TEST(QemuArgvTest, ForeignRootIsTheFirstDiskBesideTheGuestAgentPort) {
+  MachineSpec m = BaseSpec();
+  m.kernel = "";  // the image's bootloader
+  m.initrd = "";
+  m.cmdline = "";
+  m.foreign = ForeignRoot{.overlay = "/w/root,1.qcow2", .agent_binary = "/b/storbed-agent"};
+  m.disks = {Disk("d0")};
+  const auto argv = BuildQemuArgv(m, PathsIn("/run/x"));
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "-kernel"), argv.end());
+  const auto root = std::find(argv.begin(), argv.end(),
+                              "driver=file,node-name=file-root,filename=/w/root,,1.qcow2");
+  const auto bench = std::find(argv.begin(), argv.end(), ProtocolNodeOptions(m.disks[0]));
+  ASSERT_NE(root, argv.end());
+  ASSERT_NE(bench, argv.end());
+  EXPECT_LT(root, bench);
+  // Boots from that disk: no -kernel.
+  EXPECT_NE(std::find(argv.begin(), argv.end(),
+                      "virtio-blk-pci,drive=disk-root,id=dev-root,bootindex=0,serial=storbed-root"),
+            argv.end());
+  // With -kernel, QEMU's kernel loader holds bootindex 0: the root disk takes none.
+  m.kernel = "/img/vmlinuz";
+  const auto with_kernel = BuildQemuArgv(m, PathsIn("/run/x"));
+  EXPECT_NE(std::find(with_kernel.begin(), with_kernel.end(),
+                      "virtio-blk-pci,drive=disk-root,id=dev-root,serial=storbed-root"),
+            with_kernel.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(),
+                      "virtserialport,bus=vser0.0,chardev=qga,name=org.qemu.guest_agent.0"),
+            argv.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(),
+                      "socket,id=qga,path=/run/x/qga.sock,server=on,wait=off"),
+            argv.end());
+}
+
+TEST(QemuArgvTest, OnlyAForeignGuestMayHaveNoKernel) {
+  MachineSpec m = BaseSpec();
+  m.kernel = "";
+  EXPECT_THROW(BuildQemuArgv(m, PathsIn("/run/x")), MachineSpecError);
+  m.foreign = ForeignRoot{.overlay = "/w/o.qcow2", .agent_binary = ""};
+  try {
+    BuildQemuArgv(m, PathsIn("/run/x"));
+    FAIL() << "no agent binary accepted";
+  } catch (const MachineSpecError& e) {
+    EXPECT_EQ(e.field(), "agent");
+  }
+}
+
+TEST(QemuArgvTest, AnInitramfsGuestHasNoGuestAgentPort) {
+  const auto argv = BuildQemuArgv(BaseSpec(), PathsIn("/run/x"));
+  for (const auto& a : argv) EXPECT_EQ(a.find("guest_agent"), std::string::npos) << a;
+}
+
+}  // namespace
+}  // namespace storbed

@@ -8,9 +8,11 @@
 #include "analysis/durability.h"
 #include "analysis/ladder_builder.h"
 #include "backend/bus_table.h"
+#include "backend/child_process.h"
 #include "backend/disk_driver.h"
 #include "backend/interrupt.h"
 #include "execute/boot_breakdown.h"
+#include "execute/foreign_image.h"
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
 #include "execute/progress.h"
@@ -99,6 +101,14 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
   spec.cmdline = kGuestCmdline;
   spec.run_dir = run_dir;
+  if (!ctx.machine.image.empty()) {
+    // The image's own kernel and command line; the overlay is made when the machine boots.
+    spec.cmdline = ctx.machine.append;
+    // A bare name is looked up in PATH, as the input checks did.
+    const std::string agent = ProgramPath(ctx.options.agent_path);
+    spec.foreign =
+        ForeignRoot{.overlay = "", .agent_binary = agent.empty() ? ctx.options.agent_path : agent};
+  }
   DiskSpec d;
   d.id = "d0";
   if (!target.bus) throw std::logic_error("GuestMachineSpec: the bare-metal target has no guest");
@@ -133,12 +143,45 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
 
 namespace {
 
+// A foreign machine's disposable root: the image's overlay in a private work directory
+// removed with this object (after the machine, which is declared later), and the image's
+// sha256 before the boot, to compare with the one after.
+struct ForeignRootDisk {
+  ForeignRootDisk(const RunContext& ctx, const std::string& image)
+      : dir(ctx.options.work_dir, "storbed-work-"),
+        path(image),
+        format(ForeignImageFormat(image)),
+        overlay(dir.path() + "/root-overlay.qcow2"),
+        sha256_before(FileSha256(image)) {
+    CreateOverlay(image, format, overlay);
+  }
+  TempDir dir;
+  std::string path, format, overlay, sha256_before;
+};
+
+// What a foreign guest is, as its own OS set it up before the agent changed anything: the
+// hello comes before any prepare or run, so the disks' queue settings are the guest's.
+nlohmann::json GuestFacts(const HelloReply& hello, const std::string& test_serial) {
+  nlohmann::json disks = nlohmann::json::array();
+  for (const auto& d : hello.devices)
+    if (d.serial == test_serial)
+      disks.push_back({{"name", d.name},
+                       {"serial", d.serial},
+                       {"scheduler", d.scheduler},
+                       {"read_ahead_kb", d.read_ahead_kb}});
+  return {{"os_pretty_name", hello.os_release.pretty_name},
+          {"os_version_id", hello.os_release.version_id},
+          {"kernel_release", hello.kernel_release},
+          {"benchmark_disks", disks}};
+}
+
 // The machine's manifest entry: how it was started and what the guest reported.
 void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                    const GuestImage& image, const AccelDecision& accel, const Backend& backend,
-                   double boot_s, const BootBreakdown& boot) {
+                   double boot_s, const BootBreakdown& boot, const ForeignRootDisk* foreign,
+                   const std::string& test_serial) {
   const HelloReply& hello = machine.Hello();
-  const nlohmann::json entry = {{"argv", machine.Argv()},
+  nlohmann::json entry = {{"argv", machine.Argv()},
                                 {"qemu_version", machine.QemuVersion()},
                                 {"accel", ToString(accel.accel)},
                                 {"guest_kernel", hello.kernel_release},
@@ -156,7 +199,15 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                                 {"started_at", UtcTimestamp()},
                                 {"host", ctx.host.name},
                                 {"backend", backend.Name()},
-                                {"backend_details", machine.Describe()}};
+                                {"backend_details", machine.Describe()},
+                                {"agent_push", machine.AgentPush()}};
+  if (foreign) {
+    entry["image"] = {{"path", foreign->path},
+                      {"format", foreign->format},
+                      {"sha256", foreign->sha256_before},
+                      {"overlay", "a qcow2 overlay in storbed's work directory, deleted after the run"}};
+    entry["guest_facts"] = GuestFacts(hello, test_serial);
+  }
   ctx.manifest.SetMachine(label, entry);
 }
 
@@ -249,6 +300,42 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
     spec.disks[0].serial = binding->record().serial;
   }
 
+  std::optional<ForeignRootDisk> foreign;
+  if (spec.foreign) {
+    try {
+      foreign.emplace(ctx, ctx.machine.image);
+    } catch (const std::exception& e) {
+      for (const auto& run : runs)
+        RecordFailure(ctx, base_record(run), RunStatus::Failed,
+                      std::string("the foreign image's overlay was not made: ") + e.what());
+      return;
+    }
+    spec.foreign->overlay = foreign->overlay;
+  }
+  // Runs last on every way out, after the machine (declared below) is gone.
+  struct ImageCheck {
+    RunContext& ctx;
+    const std::string& label;
+    std::optional<ForeignRootDisk>& foreign;
+    ~ImageCheck() {
+      if (!foreign) return;
+      try {
+        const std::string after = FileSha256(foreign->path);
+        ctx.manifest.UpdateMachine(label, {{"image",
+                                            {{"path", foreign->path},
+                                             {"sha256", foreign->sha256_before},
+                                             {"sha256_after", after},
+                                             {"unchanged", after == foreign->sha256_before}}}});
+        if (after != foreign->sha256_before)
+          ctx.log << "  warning: the foreign image " << foreign->path
+                  << " changed during the run (sha256 " << foreign->sha256_before << " -> " << after
+                  << "): something else wrote it\n";
+      } catch (const std::exception& e) {
+        ctx.log << "  warning: cannot hash the foreign image after the run: " << e.what() << "\n";
+      }
+    }
+  } image_check{ctx, label, foreign};
+
   if (ctx.progress) ctx.progress->Booting(label);
   ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
           << spec.vcpus << " vCPU, " << spec.memory_mib << " MiB)...\n";
@@ -274,7 +361,8 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   const BootBreakdown boot = BreakDownBoot(machine->StartToHelloS().value_or(boot_s), hello.boot);
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
-  RecordMachine(ctx, label, *machine, image, accel, backend, boot_s, boot);
+  RecordMachine(ctx, label, *machine, image, accel, backend, boot_s, boot,
+                foreign ? &*foreign : nullptr, spec.disks[0].serial);
   // From hello on, the agent sends heartbeats while it works: a silence is a hang.
   machine->Agent().SetSilenceLimit(kAgentSilenceLimit);
 

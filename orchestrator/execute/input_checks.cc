@@ -16,6 +16,7 @@
 #include "backend/disk_driver.h"
 #include "execute/backing_leases.h"
 #include "execute/device_in_use.h"
+#include "execute/foreign_image.h"
 #include "execute/runner.h"
 #include "plan/run_hosts.h"
 #include "images/binary_checks.h"
@@ -175,7 +176,10 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
   for (const auto& j : s.jobs) writes |= j.rw != Direction::Read;
   std::set<std::string> kernels;
   for (const auto& m : s.machines) {
-    if (NeedsGuest(s) && kernels.insert(m.machine.kernel + "\n" + m.machine.modules_dir).second)
+    if (const std::string why = ForeignMachineProblem(m.machine); !why.empty())
+      throw ScenarioError(s.path + ": " + why);
+    if (NeedsGuest(s) && m.machine.image.empty() &&
+        kernels.insert(m.machine.kernel + "\n" + m.machine.modules_dir).second)
       CheckKernel(s, m.machine);
     if (!m.disk.backing.empty() && DriverHasStorage(m.disk.driver))
       CheckBacking(s, m.disk, writes);

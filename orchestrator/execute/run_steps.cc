@@ -209,7 +209,8 @@ void MarkPendingSkipped(PreparedScenario& p) {
 }  // namespace
 
 std::string GuestImageKey(const MachineConfig& machine) {
-  return machine.kernel + "\n" + machine.modules_dir;
+  return machine.kernel + "\n" + machine.modules_dir +
+         (machine.image.empty() ? "" : "\n" + machine.image + "\n" + machine.initrd);
 }
 
 std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const RunDeps& deps,

@@ -11,6 +11,7 @@
 #include "backend/interrupt.h"
 #include "execute/input_checks.h"
 #include "execute/run_steps.h"
+#include "execute/foreign_image.h"
 #include "images/image_builder.h"
 #include "images/kernel_locator.h"
 #include "plan/host_backend.h"
@@ -77,6 +78,7 @@ RunDeps RealRunDeps() {
   deps.make_backend = MakeHostBackend;
   deps.build_image = [](const MachineConfig& machine, const std::vector<std::string>& modules,
                         const RunOptions& options) {
+    if (!machine.image.empty()) return ForeignGuestImage(machine);  // nothing to build
     ImageRequest request;
     request.kernel = GuestKernelFor(machine);
     request.modules = modules;

@@ -8,6 +8,7 @@
 
 #include "backend/host_identity.h"
 #include "backend/interrupt.h"
+#include "backend/qemu_argv.h"
 #include "libvirt/domain_xml.h"
 #include "libvirt/libvirt_machine.h"
 #include "libvirt/storage_pool.h"
@@ -56,6 +57,10 @@ std::unique_ptr<Machine> LibvirtBackend::Start(const MachineSpec& spec,
                                                std::chrono::seconds boot_timeout) {
   const auto deadline = Clock::now() + boot_timeout;
   const std::string name = DomainName(state_->options.session, spec.name);
+  if (spec.foreign)
+    throw MachineSpecError("", "image",
+                           "the libvirt backend does not boot foreign images yet (no qemu-ga "
+                           "channel in its domain XML); run them on a host with backend qemu");
   {
     // Refuse what libvirt cannot express before anything is uploaded.
     DomainPlacement dry;

@@ -108,6 +108,10 @@ void Manifest::SetMachine(const std::string& label, nlohmann::json entry) {
   Update([&](ManifestDoc& m) { m.machines[label] = std::move(entry); });
 }
 
+void Manifest::UpdateMachine(const std::string& label, const nlohmann::json& patch) {
+  Update([&](ManifestDoc& m) { m.machines[label].merge_patch(patch); });
+}
+
 void Manifest::AddBareMetal(ManifestBareMetal unit) {
   Update([&](ManifestDoc& m) { m.bare_metal.push_back(std::move(unit)); });
 }

@@ -86,6 +86,8 @@ class Manifest {
   void SetAccel(const std::string& accel, const std::string& reason,
                 const std::string& qemu_version);
   void SetMachine(const std::string& label, nlohmann::json entry);
+  // Merges `patch` into the machine's entry (RFC 7386), creating it when there is none.
+  void UpdateMachine(const std::string& label, const nlohmann::json& patch);
   void AddBareMetal(ManifestBareMetal unit);
   // Adds the failure and marks its host "failed" in hosts.
   void AddHostFailure(ManifestHostFailure failure);

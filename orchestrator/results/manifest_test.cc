@@ -113,3 +113,29 @@ TEST_F(ManifestTest, BareMetalUnitsAndTheEndAreWrittenAsTheyHappen) {
 
 }  // namespace
 }  // namespace storbed
+
+namespace storbed {
+namespace {
+
+TEST(ManifestUpdateMachineTest, MergesIntoTheEntryOrStartsOne) {
+  const std::string dir = ::testing::TempDir() + "/manifest-update-machine";
+  std::filesystem::remove_all(dir);
+  {
+    ResultsDir results(dir);
+    Manifest manifest(results, {});
+    manifest.SetMachine("nvme", {{"boot_s", 1.5}, {"image", {{"path", "/i"}, {"sha256", "aa"}}}});
+    manifest.UpdateMachine("nvme", {{"image", {{"sha256_after", "aa"}, {"unchanged", true}}}});
+    manifest.UpdateMachine("virtio-blk", {{"image", {{"path", "/j"}}}});  // never booted
+    std::ifstream in(dir + "/manifest.json");
+    const nlohmann::json m = nlohmann::json::parse(in)["machines"];
+    EXPECT_EQ(m["nvme"]["boot_s"], 1.5);
+    EXPECT_EQ(m["nvme"]["image"]["path"], "/i");
+    EXPECT_EQ(m["nvme"]["image"]["sha256_after"], "aa");
+    EXPECT_EQ(m["nvme"]["image"]["unchanged"], true);
+    EXPECT_EQ(m["virtio-blk"]["image"]["path"], "/j");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace storbed

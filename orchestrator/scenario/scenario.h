@@ -26,6 +26,11 @@ struct MachineConfig {
   uint64_t memory_bytes = 1ull << 30;
   std::string kernel = "host";
   std::string modules_dir;
+  // A foreign guest (execute/foreign_image.h): the distribution image storbed boots
+  // read-only through an overlay, and the external kernel's initrd and command line.
+  std::string image;
+  std::string initrd;
+  std::string append;
   std::string accel = "auto";  // auto | kvm | tcg
   double boot_timeout_s = 180;
   uint32_t sample_period_ms = 100;  // host samplers

@@ -88,12 +88,28 @@ std::vector<FieldRow<MachineConfig>> MakeMachineRows() {
                 "Guest memory (accepts k, m, g suffixes)."),
            &M::memory_bytes),
       Bind(spec("kernel", FieldType::String, "\"host\"", 0, 0, "",
-                "Guest kernel image: \"host\" = newest /boot/vmlinuz-*, or a bzImage path."),
+                "Guest kernel image: \"host\" = newest /boot/vmlinuz-*, or a bzImage path; with "
+                "machine.image also \"disk\" (the image's own bootloader)."),
            &M::kernel),
       Bind(spec("modules_dir", FieldType::String, "\"\"", 0, 0, "",
                 "Modules directory for a kernel path (holds modules.dep); default "
                 "/lib/modules/<release>."),
            &M::modules_dir),
+      Bind(spec("image", FieldType::String, "\"\"", 0, 0, "",
+                "A foreign guest: a qcow2 or raw disk image of a distribution, booted as the "
+                "root disk through a qcow2 overlay in the work directory (the image is never "
+                "written; its sha256 is recorded before and after). The agent is pushed in "
+                "through the image's qemu-guest-agent. machine.kernel is then the image's own "
+                "kernel (scripts/make-debian-image.sh exports it) or \"disk\" for its "
+                "bootloader. \"\" = storbed's initramfs guest."),
+           &M::image),
+      Bind(spec("initrd", FieldType::String, "\"\"", 0, 0, "",
+                "With machine.image and a kernel path: that kernel's initrd (the image's own)."),
+           &M::initrd),
+      Bind(spec("append", FieldType::String, "\"\"", 0, 0, "",
+                "With machine.image and a kernel path: the kernel command line, at least "
+                "root=... (make-debian-image.sh writes it to the append file beside the image)."),
+           &M::append),
       Bind(accel, &M::accel),
       Bind(spec("sample_period_ms", FieldType::Integer, "100", 10, 60000, "ms",
                 "Host samplers' period during each job: QMP blockstats, QEMU threads, host "

@@ -210,9 +210,9 @@ std::vector<BadInput> MachineAndDisk() {
       Scenario("AccelAsAList", GuestScenario(R"("accel": ["kvm", "tcg"])", ""),
                "machine.accel: takes one value, not a list"),
       Scenario("UnknownMachineField", GuestScenario(R"("cpus": 2)", ""),
-               "machine.cpus: unknown field (known: vcpus, memory, kernel, modules_dir, accel, "
-               "sample_period_ms, virtqueue_sample_ms, boot_timeout, read_ahead_kb, scheduler, "
-               "nr_requests, max_sectors_kb)"),
+               "machine.cpus: unknown field (known: vcpus, memory, kernel, modules_dir, image, "
+               "initrd, append, accel, sample_period_ms, virtqueue_sample_ms, boot_timeout, "
+               "read_ahead_kb, scheduler, nr_requests, max_sectors_kb)"),
       Scenario("FsFileLargerThanTheDisk",
                GuestScenario("", R"("size": "16m", "filesystem": "ext4", "fs_file_size": "32m")"),
                "disk.fs_file_size: the test file (33554432 bytes) is larger than disk.size "
@@ -267,6 +267,15 @@ std::vector<BadInput> HostPaths() {
                GuestScenario(R"("kernel": "/etc/passwd", "modules_dir": "/lib/modules")", ""),
                "machine.kernel: /etc/passwd is not a bzImage (no x86 boot header: 0xAA55 at "
                "0x1FE and \"HdrS\" at 0x202)"),
+      Scenario("ForeignImageMissing",
+               GuestScenario(R"("image": "$D/debian12.qcow2", "kernel": "disk")", ""),
+               "machine.image: $D/debian12.qcow2 cannot be read (No such file or directory)"),
+      Scenario("ForeignImageWithTheHostKernel", GuestScenario(R"("image": "/etc/passwd")", ""),
+               "machine.kernel: a foreign image boots its own kernel: name it "
+               "(scripts/make-debian-image.sh puts vmlinuz, initrd.img and append beside the "
+               "image) or \"disk\" for the image's own bootloader"),
+      Scenario("AppendWithoutForeignImage", GuestScenario(R"("append": "root=/dev/vda")", ""),
+               "machine.append: is only for a foreign image (machine.image)"),
       Scenario("ModulesDirMissing", GuestScenario(R"("modules_dir": "$D/modules")", ""),
                "machine.modules_dir: $D/modules does not exist"),
       Scenario("ModulesDirIsAFile", GuestScenario(R"("modules_dir": "/etc/passwd")", ""),

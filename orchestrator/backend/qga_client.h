@@ -1,0 +1,63 @@
+// A client of the QEMU guest agent (qemu-ga) in a foreign guest, over the unix socket of
+// the org.qemu.guest_agent.0 virtio-serial port. QGA speaks QMP-style JSON without a
+// greeting; what the host sends before qemu-ga opens its port may be dropped or answered
+// late, so Sync() uses guest-sync-delimited ids to find the reply that is current.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "backend/host_channel.h"
+
+namespace storbed {
+
+// The QGA socket failed or closed, or no answer came in time.
+class QgaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// qemu-ga answered a command with {"error": {"class", "desc"}}.
+class QgaCommandError : public QgaError {
+ public:
+  QgaCommandError(const std::string& command, const std::string& error_class,
+                  const std::string& desc);
+  const std::string& error_class() const { return class_; }
+
+ private:
+  std::string class_;
+};
+
+class QgaClient {
+ public:
+  // Connects to QEMU's end of the channel (retrying until QEMU made the socket).
+  static QgaClient Connect(const std::string& socket_path, Clock::time_point deadline,
+                           const std::function<void()>& check);
+  explicit QgaClient(LineChannel channel) : channel_(std::move(channel)) {}
+
+  // Repeats guest-sync-delimited (each try `retry` apart) until qemu-ga answers the latest
+  // id. Throws QgaError when the deadline passes first.
+  void Sync(Clock::time_point deadline, const std::function<void()>& check,
+            std::chrono::milliseconds retry = std::chrono::seconds(1));
+
+  // One command, after Sync(); returns its "return" value. Throws QgaCommandError or
+  // QgaError (closed, timed out).
+  nlohmann::json Execute(const std::string& command, const nlohmann::json& arguments,
+                         std::chrono::milliseconds timeout, const std::function<void()>& check);
+
+ private:
+  // The next JSON object from qemu-ga, its 0xff delimiter removed; nullopt at the deadline.
+  std::optional<nlohmann::json> ReadObject(Clock::time_point deadline,
+                                           const std::function<void()>& check);
+
+  LineChannel channel_;
+  uint64_t next_sync_id_ = 0;
+};
+
+}  // namespace storbed

@@ -1,0 +1,59 @@
+// Puts storbed-agent into a running foreign guest through its QEMU guest agent and starts
+// it (`--serve-port`): the guest's OS is untouched on disk, the agent lives in its /run.
+// The agent binary is static, so it runs on any x86-64 distribution.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backend/qga_client.h"
+
+namespace storbed {
+
+// Where the agent goes in the guest, in this order: /var/tmp (on the root disk, which for a
+// foreign guest is storbed's throwaway overlay), else /run (a tmpfs; systemd mounts it
+// noexec on Debian 12). Each try costs a copy: a 3.7 MB agent takes 5-8 s through qemu-ga
+// under TCG (its JSON parser goes byte by byte), so the likelier place comes first.
+inline const std::vector<std::string>& PushedAgentPaths() {
+  static const std::vector<std::string> paths = {"/var/tmp/storbed-agent", "/run/storbed-agent"};
+  return paths;
+}
+
+// What the push did, for the machine's manifest entry.
+struct AgentPushReport {
+  std::string path = "qga";    // how the agent got in: "qga"
+  std::string qga_version;     // guest-info's version
+  double qga_ready_s = 0;      // from the push's start to qemu-ga's first answer
+  double copy_s = 0;           // writing the binary through guest-file-write
+  uint64_t bytes = 0;
+  std::string guest_path;      // the one of PushedAgentPaths() it ran from
+  // Those tried first: "PATH: why" (not writable, or its file system forbids exec).
+  std::vector<std::string> skipped;
+  int64_t guest_pid = 0;       // the agent's pid in the guest (guest-exec)
+};
+void to_json(nlohmann::json& j, const AgentPushReport& r);
+
+// The commands the push uses; a guest that blocks any of them cannot take the agent.
+const std::vector<std::string>& RequiredQgaCommands();
+
+// The names of `required` that guest-info's supported_commands lacks or has disabled;
+// empty when all are usable.
+std::vector<std::string> MissingQgaCommands(const nlohmann::json& guest_info,
+                                            const std::vector<std::string>& required);
+
+// Waits for qemu-ga (until `deadline`), checks it allows file writes and guest-exec, copies
+// `agent_binary` to the first of PushedAgentPaths(), makes it executable and starts it,
+// moving on to the next path when the guest cannot write it or refuses to execute it there.
+// Throws QgaError
+// with a sentence naming the fix: no qemu-ga answering, commands blocked (and how to allow
+// them), a failed write, or an agent that exited at once (its exit code and stderr).
+AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary,
+                                 Clock::time_point deadline, const std::function<void()>& check,
+                                 std::chrono::milliseconds sync_retry = std::chrono::seconds(1));
+
+}  // namespace storbed

@@ -9,6 +9,8 @@ packages=(
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs
   libvirt-daemon-system libvirt-clients
   openssh-server
+  mmdebstrap  # scripts/make-debian-image.sh: the Debian 12 image of the foreign-image tests
+  busybox-static  # bench/boot_ratio.sh: the busybox-init boot storbed's is measured against
   chromium  # the integration tests open report.html in it, headless
   clang libclang-rt-14-dev  # make sanitize: ASan/UBSan runtimes and libFuzzer (tests/fuzz)
 )

@@ -194,7 +194,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "size, io_size, runtime, direct, invalidate, cache, cached_fraction, loops, invalidate_each_pass, "
                 "invalidate_in_runtime, fadvise_hint, "
                 "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
-                "max_sectors_kb, gappy_read, gappy_skip, fsync, end_fsync, inflight_sample_ms, "
+                "max_sectors_kb, gappy_read, gappy_skip, random_run, fsync, end_fsync, inflight_sample_ms, "
                 "stats_sample_ms, seed)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "randread"}]})",
                 "bad.json: jobs[0].rw: expected one of read, write, mixed, got \"randread\""},

@@ -25,6 +25,13 @@ void CheckRegion(const Region& r) {
                                 " bytes holds no whole block of bs=" + std::to_string(r.bs));
 }
 
+// The region itself once CheckRegion passes: for members that must be checked before the
+// ones built from them.
+Region Checked(Region r) {
+  CheckRegion(r);
+  return r;
+}
+
 class Sequential : public OffsetGenerator {
  public:
   explicit Sequential(Region r) : r_(r) { CheckRegion(r_); }
@@ -82,10 +89,6 @@ class Random : public OffsetGenerator {
   uint64_t blocks_per_pass() const override { return r_.blocks(); }
 
  private:
-  static Region Checked(Region r) {
-    CheckRegion(r);
-    return r;
-  }
   Region r_;
   PermWalker walk_;
 };
@@ -227,10 +230,6 @@ class RandomRuns : public OffsetGenerator {
   uint64_t blocks_per_pass() const override { return r_.blocks(); }
 
  private:
-  static Region Checked(Region r) {
-    CheckRegion(r);
-    return r;
-  }
   Region r_;
   uint64_t run_;
   PermWalker walk_;

@@ -38,6 +38,9 @@ std::string LibvirtCache(const DiskSpec& d) {
   return "none";
 }
 
+// A disk libvirt models as a <disk>: neither on <qemu:commandline> nor a <hostdev>.
+bool IsLibvirtDisk(const DiskSpec& d) { return !OnQemuCommandline(d) && !IsHostdev(d); }
+
 void ValidateForLibvirt(const MachineSpec& spec) {
   // The QEMU backend's socket paths do not exist here; a short run_dir keeps its
   // sun_path check from judging a directory libvirt never puts sockets in.
@@ -46,7 +49,7 @@ void ValidateForLibvirt(const MachineSpec& spec) {
   ValidateMachineSpec(probe, PathsIn(probe.run_dir));
   for (const DiskSpec& d : spec.disks) {
     // qemu_argv's own options all work; a passed-through device has no cache mode.
-    if (OnQemuCommandline(d) || IsHostdev(d)) continue;
+    if (!IsLibvirtDisk(d)) continue;
     LibvirtCache(d);
     if (d.id.find('.') != std::string::npos) {
       throw MachineSpecError(d.id, "id",
@@ -160,14 +163,13 @@ std::string LibvirtDeviceId(const DiskSpec& disk) {
 }
 
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
-  if (OnQemuCommandline(disk) || IsHostdev(disk)) return "";
+  if (!IsLibvirtDisk(disk)) return "";
   // libvirt counts each prefix on its own: vda, vdb, ... beside sda, sdb, ...
   const std::string prefix = RowOf(disk.bus).libvirt_dev_prefix;
   int index = 0;
   for (const DiskSpec& d : spec.disks) {
     if (&d == &disk || d.id == disk.id) break;
-    if (!OnQemuCommandline(d) && !IsHostdev(d) && prefix == RowOf(d.bus).libvirt_dev_prefix)
-      ++index;
+    if (IsLibvirtDisk(d) && prefix == RowOf(d.bus).libvirt_dev_prefix) ++index;
   }
   // vda..vdz, then vdaa.. as libvirt counts.
   std::string suffix;
@@ -203,7 +205,7 @@ void WriteMergingOverride(std::ostream& x, const MachineSpec& spec) {
   // libvirt has no request-merging attribute; set the frontend property explicitly either
   // way, so the -device line says what BuildQemuArgv says.
   auto merging = [](const DiskSpec& d) {
-    return !OnQemuCommandline(d) && !IsHostdev(d) && RowOf(d.bus).merging_prop != nullptr;
+    return IsLibvirtDisk(d) && RowOf(d.bus).merging_prop != nullptr;
   };
   if (std::any_of(spec.disks.begin(), spec.disks.end(), merging)) {
     x << "  <qemu:override>\n";
@@ -231,7 +233,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   int iothreads = 0;  // libvirt's, for its own disks; qemu:commandline disks bring theirs
   bool has_commandline_disk = false;
   for (const DiskSpec& d : spec.disks) {
-    iothreads += d.iothread && !OnQemuCommandline(d) && !IsHostdev(d) ? 1 : 0;  // virtio only
+    iothreads += d.iothread && IsLibvirtDisk(d) ? 1 : 0;  // ValidateDisk: virtio only
     has_commandline_disk |= OnQemuCommandline(d);
   }
 

@@ -18,6 +18,8 @@ constexpr std::array<std::pair<Aio, const char*>, 3> kAioNames{
 constexpr NameTable<CacheMode> kCacheNames{
     {{CacheMode::None, "none"}, {CacheMode::Writeback, "writeback"}}};
 constexpr NameTable<Accel> kAccelNames{{{Accel::Kvm, "kvm"}, {Accel::Tcg, "tcg"}}};
+constexpr std::array<std::pair<AgentPushWay, const char*>, 3> kPushNames{
+    {{AgentPushWay::Auto, "auto"}, {AgentPushWay::Qga, "qga"}, {AgentPushWay::CloudInit, "cloud-init"}}};
 
 template <typename Table, typename E>
 std::string NameOf(const Table& table, E value) {
@@ -45,6 +47,7 @@ std::string ToString(Bus bus) { return RowOf(bus).name; }
 std::string ToString(Aio aio) { return NameOf(kAioNames, aio); }
 std::string ToString(CacheMode cache) { return NameOf(kCacheNames, cache); }
 std::string ToString(Accel accel) { return NameOf(kAccelNames, accel); }
+std::string ToString(AgentPushWay way) { return NameOf(kPushNames, way); }
 
 // The bus names are the bus table's.
 Bus ParseBus(const std::string& text) {
@@ -57,5 +60,8 @@ Bus ParseBus(const std::string& text) {
 Aio ParseAio(const std::string& text) { return Parse(kAioNames, text, "aio"); }
 CacheMode ParseCacheMode(const std::string& text) { return Parse(kCacheNames, text, "cache mode"); }
 Accel ParseAccel(const std::string& text) { return Parse(kAccelNames, text, "accelerator"); }
+AgentPushWay ParseAgentPushWay(const std::string& text) {
+  return Parse(kPushNames, text, "agent push way");
+}
 
 }  // namespace storbed

@@ -47,11 +47,29 @@ struct DiskSpec {
 // at once instead of hanging until a timeout.
 inline constexpr const char* kGuestCmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
 
-// A foreign guest: its own OS on a root disk, the agent pushed in after boot through the
-// QEMU guest agent (backend/qga_push.h) instead of being /init.
+// How the agent gets into a foreign guest: through its QEMU guest agent (guest-file-write
+// + guest-exec), through cloud-init reading a NoCloud seed disk, or whichever works (auto).
+enum class AgentPushWay { Auto, Qga, CloudInit };
+std::string ToString(AgentPushWay way);  // "auto", "qga", "cloud-init"
+AgentPushWay ParseAgentPushWay(const std::string& text);
+
+// The serials of the two small disks of the cloud-init way, after the disks under test:
+// the guest's user-data finds the agent's disk by this serial in /sys/block/*/serial.
+inline constexpr const char* kSeedDiskSerial = "storbed-seed";
+inline constexpr const char* kAgentDiskSerial = "storbed-agentbin";
+
+// A foreign guest: its own OS on a root disk, the agent pushed in after boot (qemu-ga or
+// cloud-init) instead of being /init.
 struct ForeignRoot {
   std::string overlay;       // the qcow2 overlay QEMU writes (the image under it stays as is)
   std::string agent_binary;  // the static storbed-agent to push
+  AgentPushWay push = AgentPushWay::Auto;
+  // The cloud-init way (push auto or cloud-init), made per machine in the work directory:
+  // an iso9660 seed labelled "cidata" (meta-data, user-data) and a raw disk whose first
+  // bytes are the agent binary. Both "" when that way is not offered.
+  std::string seed_image, agent_disk;
+  // The QGA channel exists unless push is cloud-init.
+  bool HasQgaChannel() const { return push != AgentPushWay::CloudInit; }
 };
 
 struct MachineSpec {

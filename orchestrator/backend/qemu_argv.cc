@@ -150,7 +150,7 @@ void AppendDiskArgs(const DiskSpec& d, std::vector<std::string>& argv) {
 
 // The root disk first, so it is the guest's first virtio disk (/dev/vda), and the boot
 // device when there is no -kernel (which takes bootindex 0 itself); then the QEMU guest
-// agent's port on the same virtio-serial bus.
+// agent's port on the same virtio-serial bus, unless the agent comes in by cloud-init only.
 void AppendForeignRoot(const ForeignRoot& root, bool boots_from_disk, const MachinePaths& paths,
                        std::vector<std::string>& argv) {
   argv.insert(argv.end(),
@@ -158,11 +158,31 @@ void AppendForeignRoot(const ForeignRoot& root, bool boots_from_disk, const Mach
                "-blockdev", "driver=qcow2,node-name=disk-root,file=file-root",
                "-device", std::string("virtio-blk-pci,drive=disk-root,id=dev-root") +
                               (boots_from_disk ? ",bootindex=0" : "") + ",serial=" +
-                              kForeignRootSerial,
-               "-chardev", "socket,id=qga,path=" + EscapeCommas(paths.qga_socket) +
+                              kForeignRootSerial});
+  if (!root.HasQgaChannel()) return;
+  argv.insert(argv.end(),
+              {"-chardev", "socket,id=qga,path=" + EscapeCommas(paths.qga_socket) +
                                ",server=on,wait=off",
                "-device", std::string("virtserialport,bus=vser0.0,chardev=qga,name=") +
                               kQemuGuestAgentPortName});
+}
+
+// The cloud-init way's two small read-only disks, after the disks under test so those keep
+// their places: the NoCloud seed (cloud-init finds it by its "cidata" label) and the agent.
+void AppendCloudInitDisks(const ForeignRoot& root, std::vector<std::string>& argv) {
+  if (root.seed_image.empty()) return;
+  const std::pair<const char*, const std::string*> disks[] = {
+      {kSeedDiskSerial, &root.seed_image}, {kAgentDiskSerial, &root.agent_disk}};
+  for (const auto& [serial, path] : disks) {
+    const std::string node = std::string(serial == kSeedDiskSerial ? "seed" : "agentbin");
+    argv.insert(argv.end(),
+                {"-blockdev", "driver=file,node-name=file-" + node + ",filename=" +
+                                  EscapeCommas(*path) + ",read-only=on",
+                 "-blockdev", "driver=raw,node-name=disk-" + node + ",file=file-" + node +
+                                  ",read-only=on",
+                 "-device", "virtio-blk-pci,drive=disk-" + node + ",id=dev-" + node +
+                                ",serial=" + serial});
+  }
 }
 
 }  // namespace
@@ -219,6 +239,11 @@ void ValidateMachineSpec(const MachineSpec& spec, const MachinePaths& paths) {
   if (spec.foreign && spec.foreign->overlay.empty()) fail("image", "the overlay path is empty");
   if (spec.foreign && spec.foreign->agent_binary.empty())
     fail("agent", "a foreign guest needs the agent binary to push");
+  if (spec.foreign && spec.foreign->seed_image.empty() != spec.foreign->agent_disk.empty())
+    fail("agent_push", "the cloud-init way needs both its seed disk and its agent disk");
+  if (spec.foreign && spec.foreign->push == AgentPushWay::CloudInit &&
+      spec.foreign->seed_image.empty())
+    fail("agent_push", "cloud-init without a seed disk leaves no way in for the agent");
   if (spec.qemu_binary.empty()) fail("qemu_binary", "is empty");
   if (spec.run_dir.empty()) fail("run_dir", "is empty");
   // sun_path holds 107 characters plus the NUL; QEMU's own message for this is obscure.
@@ -268,6 +293,7 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
        "-pidfile", paths.pid_file});
   if (spec.foreign) AppendForeignRoot(*spec.foreign, spec.kernel.empty(), paths, argv);
   for (const DiskSpec& d : spec.disks) AppendDiskArgs(d, argv);
+  if (spec.foreign) AppendCloudInitDisks(*spec.foreign, argv);
   return argv;
 }
 

@@ -34,7 +34,22 @@ class QgaCommandError : public QgaError {
   std::string class_;
 };
 
-class QgaClient {
+// Any way of talking to a guest's qemu-ga: storbed's own socket (QgaClient) or libvirt's
+// agent channel (virDomainQemuAgentCommand), so the push works under both backends.
+class QgaChannel {
+ public:
+  virtual ~QgaChannel() = default;
+  // Waits until qemu-ga answers (retrying `retry` apart). Throws QgaError at the deadline.
+  virtual void Sync(Clock::time_point deadline, const std::function<void()>& check,
+                    std::chrono::milliseconds retry) = 0;
+  // One command after Sync(); returns its "return" value. Throws QgaCommandError when
+  // qemu-ga refuses it, QgaError when the channel fails or no answer comes in time.
+  virtual nlohmann::json Execute(const std::string& command, const nlohmann::json& arguments,
+                                 std::chrono::milliseconds timeout,
+                                 const std::function<void()>& check) = 0;
+};
+
+class QgaClient : public QgaChannel {
  public:
   // Connects to QEMU's end of the channel (retrying until QEMU made the socket).
   static QgaClient Connect(const std::string& socket_path, Clock::time_point deadline,
@@ -44,12 +59,13 @@ class QgaClient {
   // Repeats guest-sync-delimited (each try `retry` apart) until qemu-ga answers the latest
   // id. Throws QgaError when the deadline passes first.
   void Sync(Clock::time_point deadline, const std::function<void()>& check,
-            std::chrono::milliseconds retry = std::chrono::seconds(1));
+            std::chrono::milliseconds retry) override;
 
   // One command, after Sync(); returns its "return" value. Throws QgaCommandError or
   // QgaError (closed, timed out).
   nlohmann::json Execute(const std::string& command, const nlohmann::json& arguments,
-                         std::chrono::milliseconds timeout, const std::function<void()>& check);
+                         std::chrono::milliseconds timeout,
+                         const std::function<void()>& check) override;
 
  private:
   // The next JSON object from qemu-ga, its 0xff delimiter removed; nullopt at the deadline.

@@ -36,7 +36,7 @@ std::string Joined(const std::vector<std::string>& names) {
 }
 
 // guest-exec-status until the process exits (or `wait` passes: nullopt).
-std::optional<nlohmann::json> WaitExited(QgaClient& qga, int64_t pid,
+std::optional<nlohmann::json> WaitExited(QgaChannel& qga, int64_t pid,
                                          std::chrono::milliseconds wait,
                                          const std::function<void()>& check) {
   const auto until = Clock::now() + wait;
@@ -57,7 +57,7 @@ std::string ExitText(const nlohmann::json& status) {
   return text;
 }
 
-void CopyFile(QgaClient& qga, const std::string& bytes, const std::string& path,
+void CopyFile(QgaChannel& qga, const std::string& bytes, const std::string& path,
               const std::function<void()>& check) {
   const int64_t handle =
       qga.Execute("guest-file-open", {{"path", path}, {"mode", "w"}}, kCommandTimeout, check)
@@ -102,7 +102,7 @@ std::vector<std::string> MissingQgaCommands(const nlohmann::json& guest_info,
   return missing;
 }
 
-AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary,
+AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binary,
                                  Clock::time_point deadline, const std::function<void()>& check,
                                  std::chrono::milliseconds sync_retry) {
   const std::string bytes = ReadWholeFile(agent_binary);

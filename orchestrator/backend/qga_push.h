@@ -52,7 +52,7 @@ std::vector<std::string> MissingQgaCommands(const nlohmann::json& guest_info,
 // Throws QgaError
 // with a sentence naming the fix: no qemu-ga answering, commands blocked (and how to allow
 // them), a failed write, or an agent that exited at once (its exit code and stderr).
-AgentPushReport PushAgentWithQga(QgaClient& qga, const std::string& agent_binary,
+AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binary,
                                  Clock::time_point deadline, const std::function<void()>& check,
                                  std::chrono::milliseconds sync_retry = std::chrono::seconds(1));
 

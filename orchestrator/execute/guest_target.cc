@@ -107,7 +107,11 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
     // A bare name is looked up in PATH, as the input checks did.
     const std::string agent = ProgramPath(ctx.options.agent_path);
     spec.foreign =
-        ForeignRoot{.overlay = "", .agent_binary = agent.empty() ? ctx.options.agent_path : agent};
+        ForeignRoot{.overlay = "",
+                    .agent_binary = agent.empty() ? ctx.options.agent_path : agent,
+                    .push = ParseAgentPushWay(ctx.machine.agent_push),
+                    .seed_image = "",
+                    .agent_disk = ""};
   }
   DiskSpec d;
   d.id = "d0";

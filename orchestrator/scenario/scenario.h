@@ -31,6 +31,7 @@ struct MachineConfig {
   std::string image;
   std::string initrd;
   std::string append;
+  std::string agent_push = "auto";  // auto | qga | cloud-init (backend/machine_spec.h)
   std::string accel = "auto";  // auto | kvm | tcg
   double boot_timeout_s = 180;
   uint32_t sample_period_ms = 100;  // host samplers

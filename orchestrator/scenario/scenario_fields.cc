@@ -110,6 +110,14 @@ std::vector<FieldRow<MachineConfig>> MakeMachineRows() {
                 "With machine.image and a kernel path: the kernel command line, at least "
                 "root=... (make-debian-image.sh writes it to the append file beside the image)."),
            &M::append),
+      Bind(spec("agent_push", FieldType::Enum, "\"auto\"", 0, 0, "",
+                "With machine.image: how the agent gets into the guest. qga: through the "
+                "image's qemu-guest-agent (guest-file-write, guest-exec); cloud-init: a NoCloud "
+                "seed disk whose user-data copies the agent from a second small disk and starts "
+                "it; auto: both are offered and the first that works is used (the manifest's "
+                "agent_push.path says which). Fails at once when the guest allows neither.",
+                std::vector<std::string>{"auto", "qga", "cloud-init"}),
+           &M::agent_push),
       Bind(accel, &M::accel),
       Bind(spec("sample_period_ms", FieldType::Integer, "100", 10, 60000, "ms",
                 "Host samplers' period during each job: QMP blockstats, QEMU threads, host "

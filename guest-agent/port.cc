@@ -79,6 +79,12 @@ OpenPort OpenAgentPort(const PortSearch& search) {
   OpenPort port;
   port.path = FindPort(search);
   port.fd = UniqueFd(::open(port.path.c_str(), O_RDWR | O_CLOEXEC));
+  // The kernel lets one process at a time open a virtio port: EBUSY means another agent
+  // (started the other way into a foreign guest, qemu-ga or cloud-init) already serves it.
+  if (!port.fd && errno == EBUSY)
+    throw SystemError("cannot open agent port " + port.path.string() +
+                          ": another storbed-agent already serves it",
+                      errno);
   if (!port.fd) throw SystemError("cannot open agent port " + port.path.string(), errno);
   return port;
 }

@@ -1,6 +1,6 @@
 #include "images/filesystem_image.h"
+#include "images/run_tool.h"
 
-#include <boost/process.hpp>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -8,29 +8,7 @@
 namespace storbed {
 namespace {
 
-namespace bp = boost::process;
 namespace fs = std::filesystem;
-
-// Runs argv without a shell; throws with its output when it fails.
-void RunTool(const std::vector<std::string>& argv) {
-  const boost::filesystem::path exe =
-      bp::search_path(argv[0], {"/usr/sbin", "/sbin", "/usr/bin", "/bin"});
-  if (exe.empty())
-    throw std::runtime_error(argv[0] + " not found (install e2fsprogs / xfsprogs)");
-  bp::ipstream out;
-  std::vector<std::string> args(argv.begin() + 1, argv.end());
-  bp::child c(exe.string(), bp::args(args), (bp::std_out & bp::std_err) > out,
-              bp::std_in < bp::null);
-  std::string text, line;
-  while (std::getline(out, line)) text += line + "\n";
-  c.wait();
-  if (c.exit_code() != 0) {
-    std::string cmd;
-    for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
-    throw std::runtime_error(cmd + " exited with status " + std::to_string(c.exit_code()) +
-                             ": " + text);
-  }
-}
 
 // Removes the staging copy and protofile on every path out.
 struct RemoveOnExit {
@@ -87,14 +65,14 @@ FilesystemImage CreateFilesystemImage(const FilesystemImageRequest& r) {
     // -d copies the staging tree in; root_owner keeps the files root's in the guest.
     argv = {"mkfs.ext4", "-q", "-F", "-E", "root_owner=0:0", "-d", staging.string(),
             image.string()};
-    RunTool(argv);
+    RunTool(argv, "apt-get install e2fsprogs");
   } else {
     // A protofile: boot image, blocks/inodes, root dir mode, then one regular file
     // ("-" type, mode 644, uid 0, gid 0, source path) and "$" ends the directory.
     std::ofstream(proto) << "/dev/null\n0 0\nd--755 0 0\n"
                          << r.file << " ---644 0 0 " << (staging / r.file).string() << "\n$\n";
     argv = {"mkfs.xfs", "-q", "-f", "-p", proto.string(), image.string()};
-    RunTool(argv);
+    RunTool(argv, "apt-get install xfsprogs");
   }
   return FilesystemImage{.path = image.string(),
                          .type = r.type,

@@ -10,6 +10,7 @@ packages=(
   libvirt-daemon-system libvirt-clients
   openssh-server
   mmdebstrap  # scripts/make-debian-image.sh: the Debian 12 image of the foreign-image tests
+  genisoimage  # the NoCloud seed disk (cidata) of a foreign guest's cloud-init way in
   busybox-static  # bench/boot_ratio.sh: the busybox-init boot storbed's is measured against
   chromium  # the integration tests open report.html in it, headless
   clang libclang-rt-14-dev  # make sanitize: ASan/UBSan runtimes and libFuzzer (tests/fuzz)

@@ -31,7 +31,10 @@ struct AgentEntryPorts {
 // Returns once the agent's port is open, with how it got in (report.path "qga" or
 // "cloud-init"). Throws AgentEntryError at `deadline`, or at once when the guest shows that
 // neither way can work (qemu-ga blocks guest-exec and the guest has no usable cloud-init).
+// When qemu-ga cannot push and cannot show whether the guest has cloud-init,
+// `cloud_init_grace` is left for cloud-init before the run fails.
 AgentPushReport BringAgentIn(const ForeignRoot& foreign, const AgentEntryPorts& ports,
-                             Clock::time_point deadline, const std::function<void()>& check);
+                             Clock::time_point deadline, const std::function<void()>& check,
+                             std::chrono::milliseconds cloud_init_grace = std::chrono::seconds(60));
 
 }  // namespace storbed

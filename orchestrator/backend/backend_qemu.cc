@@ -11,7 +11,7 @@
 #include "backend/child_process.h"
 #include "backend/interrupt.h"
 #include "backend/qemu_argv.h"
-#include "backend/qga_push.h"
+#include "backend/agent_entry.h"
 #include "backend/qmp_client.h"
 
 namespace storbed {
@@ -46,15 +46,28 @@ class QemuMachine : public Machine {
     RestrictToOwner(paths_.qmp_socket);  // QEMU made it under the umask
     qmp_->Execute("query-status");  // QMP answers commands: the monitor is alive
     if (spec_.foreign) {
-      // The guest's own init boots it; the agent comes in through qemu-ga afterwards.
-      QgaClient qga = QgaClient::Connect(paths_.qga_socket, deadline, check);
-      RestrictToOwner(paths_.qga_socket);
-      push_ = PushAgentWithQga(qga, spec_.foreign->agent_binary, deadline, check);
+      // The guest's own init boots it; the agent comes in through qemu-ga or cloud-init.
+      std::optional<QgaClient> qga;
+      if (spec_.foreign->HasQgaChannel()) {
+        qga.emplace(QgaClient::Connect(paths_.qga_socket, deadline, check));
+        RestrictToOwner(paths_.qga_socket);
+      }
+      const AgentEntryPorts ports{.qga = qga ? &*qga : nullptr,
+                                  .agent_port_open = [this] { return AgentPortOpen(); }};
+      push_ = BringAgentIn(*spec_.foreign, ports, deadline, check);
     }
     agent_ = AgentLink::ConnectUnix(paths_.agent_socket, deadline, check);
     RestrictToOwner(paths_.agent_socket);
     hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
     start_to_hello_s_ = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  // Whether a process in the guest has opened the agent's port (QEMU sets its chardev's
+  // frontend-open when the guest side opens a virtio-serial port).
+  bool AgentPortOpen() {
+    for (const auto& chardev : qmp_->Execute("query-chardev"))
+      if (chardev.value("label", std::string()) == "agent") return chardev.value("frontend-open", false);
+    return false;
   }
 
   // After a failed boot step: if QEMU is exiting, its exit is the better explanation.

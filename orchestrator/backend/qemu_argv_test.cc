@@ -343,7 +343,9 @@ TEST(QemuArgvTest, ForeignRootIsTheFirstDiskBesideTheGuestAgentPort) {
   m.kernel = "";  // the image's bootloader
   m.initrd = "";
   m.cmdline = "";
-  m.foreign = ForeignRoot{.overlay = "/w/root,1.qcow2", .agent_binary = "/b/storbed-agent"};
+  m.foreign = ForeignRoot{};
+  m.foreign->overlay = "/w/root,1.qcow2";
+  m.foreign->agent_binary = "/b/storbed-agent";
   m.disks = {Disk("d0")};
   const auto argv = BuildQemuArgv(m, PathsIn("/run/x"));
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "-kernel"), argv.end());
@@ -371,11 +373,44 @@ TEST(QemuArgvTest, ForeignRootIsTheFirstDiskBesideTheGuestAgentPort) {
             argv.end());
 }
 
+TEST(QemuArgvTest, TheCloudInitWayAddsItsTwoReadOnlyDisksAfterTheDisksUnderTest) {
+  MachineSpec m = BaseSpec();
+  m.foreign = ForeignRoot{};
+  m.foreign->overlay = "/w/o.qcow2";
+  m.foreign->agent_binary = "/b/storbed-agent";
+  m.foreign->push = AgentPushWay::CloudInit;
+  m.disks = {Disk("d0")};
+  EXPECT_THROW(BuildQemuArgv(m, PathsIn("/run/x")), MachineSpecError);  // no seed made
+  m.foreign->seed_image = "/w/seed.iso";
+  m.foreign->agent_disk = "/w/agent.img";
+  const auto argv = BuildQemuArgv(m, PathsIn("/run/x"));
+  const auto bench = std::find(argv.begin(), argv.end(), ProtocolNodeOptions(m.disks[0]));
+  const auto seed = std::find(argv.begin(), argv.end(),
+                              "driver=file,node-name=file-seed,filename=/w/seed.iso,read-only=on");
+  const auto agent = std::find(argv.begin(), argv.end(),
+                               "virtio-blk-pci,drive=disk-agentbin,id=dev-agentbin,serial=storbed-agentbin");
+  ASSERT_NE(seed, argv.end());
+  ASSERT_NE(agent, argv.end());
+  EXPECT_LT(bench, seed);
+  // cloud-init only: no qemu-ga port, so an image's qemu-ga stays idle.
+  EXPECT_EQ(std::find(argv.begin(), argv.end(),
+                      "virtserialport,bus=vser0.0,chardev=qga,name=org.qemu.guest_agent.0"),
+            argv.end());
+  m.foreign->push = AgentPushWay::Auto;
+  const auto both = BuildQemuArgv(m, PathsIn("/run/x"));
+  EXPECT_NE(std::find(both.begin(), both.end(),
+                      "virtserialport,bus=vser0.0,chardev=qga,name=org.qemu.guest_agent.0"),
+            both.end());
+  m.foreign->agent_disk.clear();
+  EXPECT_THROW(BuildQemuArgv(m, PathsIn("/run/x")), MachineSpecError);
+}
+
 TEST(QemuArgvTest, OnlyAForeignGuestMayHaveNoKernel) {
   MachineSpec m = BaseSpec();
   m.kernel = "";
   EXPECT_THROW(BuildQemuArgv(m, PathsIn("/run/x")), MachineSpecError);
-  m.foreign = ForeignRoot{.overlay = "/w/o.qcow2", .agent_binary = ""};
+  m.foreign = ForeignRoot{};
+  m.foreign->overlay = "/w/o.qcow2";
   try {
     BuildQemuArgv(m, PathsIn("/run/x"));
     FAIL() << "no agent binary accepted";

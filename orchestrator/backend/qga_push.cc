@@ -77,9 +77,17 @@ void CopyFile(QgaChannel& qga, const std::string& bytes, const std::string& path
 }  // namespace
 
 void to_json(nlohmann::json& j, const AgentPushReport& r) {
-  j = {{"path", r.path},           {"qga_version", r.qga_version}, {"qga_ready_s", r.qga_ready_s},
-       {"copy_s", r.copy_s},       {"bytes", r.bytes},             {"guest_path", r.guest_path},
-       {"guest_pid", r.guest_pid}, {"skipped", r.skipped}};
+  j = {{"path", r.path}, {"agent_up_s", r.agent_up_s}};
+  if (r.path == "qga") {
+    j.update({{"qga_version", r.qga_version}, {"qga_ready_s", r.qga_ready_s}, {"copy_s", r.copy_s},
+              {"bytes", r.bytes}, {"guest_path", r.guest_path}, {"guest_pid", r.guest_pid},
+              {"skipped", r.skipped}});
+    return;
+  }
+  j["seed"] = std::string("NoCloud seed disk (iso9660, label cidata, serial ") + kSeedDiskSerial +
+              ") and the agent on a raw disk (serial " + kAgentDiskSerial + ")";
+  if (!r.qga_version.empty()) j["qga_version"] = r.qga_version;
+  if (!r.not_qga.empty()) j["not_qga"] = r.not_qga;
 }
 
 const std::vector<std::string>& RequiredQgaCommands() {
@@ -102,10 +110,25 @@ std::vector<std::string> MissingQgaCommands(const nlohmann::json& guest_info,
   return missing;
 }
 
+std::string BlockedCommandsText(const std::string& qga_version,
+                                const std::vector<std::string>& missing) {
+  return "the guest's qemu-ga " + qga_version + " blocks " + Joined(missing) +
+         ", which putting the agent in needs: allow them (qemu-ga --allow-rpcs=" +
+         Joined(RequiredQgaCommands()) +
+         ", or take them out of --block-rpcs / block-rpcs in /etc/qemu/qemu-ga.conf "
+         "/ BLOCK_RPCS in /etc/sysconfig/qemu-ga)";
+}
+
+std::vector<std::string> BlockedPushCommands(QgaChannel& qga, AgentPushReport& report,
+                                             const std::function<void()>& check) {
+  const nlohmann::json info = qga.Execute("guest-info", {}, kCommandTimeout, check);
+  report.qga_version = info.value("version", std::string());
+  return MissingQgaCommands(info, RequiredQgaCommands());
+}
+
 AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binary,
                                  Clock::time_point deadline, const std::function<void()>& check,
                                  std::chrono::milliseconds sync_retry) {
-  const std::string bytes = ReadWholeFile(agent_binary);
   AgentPushReport report;
   const auto start = Clock::now();
   try {
@@ -117,20 +140,19 @@ AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binar
                    e.what() +
                    "): the image needs qemu-guest-agent installed and started when its port "
                    "appears (Debian: apt-get install qemu-guest-agent; "
-                   "scripts/make-debian-image.sh does). The other way in, a cloud-init NoCloud "
-                   "seed, is not implemented yet");
+                   "scripts/make-debian-image.sh does), or use machine.agent_push cloud-init");
   }
   report.qga_ready_s = SecondsSince(start);
-  const nlohmann::json info = qga.Execute("guest-info", {}, kCommandTimeout, check);
-  report.qga_version = info.value("version", std::string());
-  if (const auto missing = MissingQgaCommands(info, RequiredQgaCommands()); !missing.empty())
-    throw QgaError("the guest's qemu-ga " + report.qga_version + " blocks " + Joined(missing) +
-                   ", which putting the agent in needs: allow them (qemu-ga --allow-rpcs=" +
-                   Joined(RequiredQgaCommands()) +
-                   ", or take them out of --block-rpcs / block-rpcs in /etc/qemu/qemu-ga.conf "
-                   "/ BLOCK_RPCS in /etc/sysconfig/qemu-ga), or use a cloud-init NoCloud seed "
-                   "(not implemented yet)");
+  if (const auto missing = BlockedPushCommands(qga, report, check); !missing.empty())
+    throw QgaError(BlockedCommandsText(report.qga_version, missing) +
+                   ", or use machine.agent_push cloud-init");
+  CopyAndStartAgent(qga, agent_binary, report, check);
+  return report;
+}
 
+void CopyAndStartAgent(QgaChannel& qga, const std::string& agent_binary, AgentPushReport& report,
+                       const std::function<void()>& check) {
+  const std::string bytes = ReadWholeFile(agent_binary);
   for (const std::string& path : PushedAgentPaths()) {
     const auto copy_start = Clock::now();
     try {
@@ -174,7 +196,7 @@ AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binar
     if (const auto died = WaitExited(qga, report.guest_pid, 1s, check))
       throw QgaError("the pushed agent " + path + " --serve-port exited at once: " +
                      ExitText(*died));
-    return report;
+    return;
   }
   throw QgaError("the agent could not be put anywhere it runs in the guest (" +
                  Joined(report.skipped) + ")");

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/machine_spec.h"
 #include "backend/qga_client.h"
 
 namespace storbed {
@@ -26,7 +27,7 @@ inline const std::vector<std::string>& PushedAgentPaths() {
 
 // What the push did, for the machine's manifest entry.
 struct AgentPushReport {
-  std::string path = "qga";    // how the agent got in: "qga"
+  std::string path = "qga";    // how the agent got in: "qga" or "cloud-init"
   std::string qga_version;     // guest-info's version
   double qga_ready_s = 0;      // from the push's start to qemu-ga's first answer
   double copy_s = 0;           // writing the binary through guest-file-write
@@ -35,6 +36,10 @@ struct AgentPushReport {
   // Those tried first: "PATH: why" (not writable, or its file system forbids exec).
   std::vector<std::string> skipped;
   int64_t guest_pid = 0;       // the agent's pid in the guest (guest-exec)
+  // From the start of the entry step (QMP up) until the guest opened the agent's port.
+  double agent_up_s = 0;
+  // With path "cloud-init" under agent_push auto: why qemu-ga did not put it in.
+  std::string not_qga;
 };
 void to_json(nlohmann::json& j, const AgentPushReport& r);
 
@@ -45,6 +50,20 @@ const std::vector<std::string>& RequiredQgaCommands();
 // empty when all are usable.
 std::vector<std::string> MissingQgaCommands(const nlohmann::json& guest_info,
                                             const std::vector<std::string>& required);
+
+// guest-info: sets report.qga_version and returns the RequiredQgaCommands() it blocks.
+std::vector<std::string> BlockedPushCommands(QgaChannel& qga, AgentPushReport& report,
+                                             const std::function<void()>& check);
+
+// "the guest's qemu-ga V blocks X, which putting the agent in needs: allow them (...)".
+std::string BlockedCommandsText(const std::string& qga_version,
+                                const std::vector<std::string>& missing);
+
+// After Sync() and a guest-info that blocks nothing: copies `agent_binary` to the first of
+// PushedAgentPaths() the guest can write and execute, and starts it there (fills report's
+// copy and exec fields). Throws QgaError as PushAgentWithQga does.
+void CopyAndStartAgent(QgaChannel& qga, const std::string& agent_binary, AgentPushReport& report,
+                       const std::function<void()>& check);
 
 // Waits for qemu-ga (until `deadline`), checks it allows file writes and guest-exec, copies
 // `agent_binary` to the first of PushedAgentPaths(), makes it executable and starts it,

@@ -104,7 +104,9 @@ struct FakeQga {
 };
 
 struct QgaPushToFakeGuestTest : ::testing::Test {
-  std::string agent = std::filesystem::temp_directory_path() / "storbed-qga-push-agent";
+  // One file per test: ctest runs this fixture's tests as parallel processes.
+  std::string agent = std::filesystem::temp_directory_path() /
+                      ("storbed-qga-push-agent-" + std::to_string(::getpid()));
   void SetUp() override {
     std::string bytes;
     for (int i = 0; i < 1200000; ++i) bytes += char(i * 7);  // three chunks

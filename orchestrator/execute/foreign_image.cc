@@ -1,11 +1,11 @@
 #include "execute/foreign_image.h"
 
-#include <boost/process.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 
 #include "images/binary_checks.h"
+#include "images/run_tool.h"
 #include "images/sha256.h"
 
 namespace storbed {
@@ -80,21 +80,9 @@ GuestImage ForeignGuestImage(const MachineConfig& m) {
 }
 
 void CreateOverlay(const std::string& image, const std::string& format, const std::string& overlay) {
-  namespace bp = boost::process;
-  const std::string qemu_img = bp::search_path("qemu-img").string();
-  if (qemu_img.empty()) throw std::runtime_error("machine.image needs qemu-img, which is not on PATH");
-  bp::ipstream output;
   // -u would skip opening the backing; without it qemu-img checks it reads as `format`.
-  bp::child child(qemu_img,
-                  bp::args({"create", "-q", "-f", "qcow2", "-b", image, "-F", format, overlay}),
-                  (bp::std_out & bp::std_err) > output);
-  std::string text, line;
-  while (std::getline(output, line)) text += line + "\n";
-  child.wait();
-  if (child.exit_code() != 0)
-    throw std::runtime_error("qemu-img create -f qcow2 -b " + image + " -F " + format + " " +
-                             overlay + " failed (exit " + std::to_string(child.exit_code()) +
-                             "): " + text);
+  RunTool({"qemu-img", "create", "-q", "-f", "qcow2", "-b", image, "-F", format, overlay},
+          "apt-get install qemu-utils");
 }
 
 }  // namespace storbed

@@ -13,6 +13,7 @@
 #include "backend/interrupt.h"
 #include "execute/boot_breakdown.h"
 #include "execute/foreign_image.h"
+#include "execute/nocloud_seed.h"
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
 #include "execute/progress.h"
@@ -150,14 +151,24 @@ namespace {
 // A foreign machine's disposable root: the image's overlay in a private work directory
 // removed with this object (after the machine, which is declared later), and the image's
 // sha256 before the boot, to compare with the one after.
+// With the cloud-init way offered, its seed and agent disks live there too.
 struct ForeignRootDisk {
-  ForeignRootDisk(const RunContext& ctx, const std::string& image)
+  ForeignRootDisk(const RunContext& ctx, const std::string& image, ForeignRoot& root,
+                  const std::string& machine_name)
       : dir(ctx.options.work_dir, "storbed-work-"),
         path(image),
         format(ForeignImageFormat(image)),
         overlay(dir.path() + "/root-overlay.qcow2"),
         sha256_before(FileSha256(image)) {
     CreateOverlay(image, format, overlay);
+    root.overlay = overlay;
+    if (root.push == AgentPushWay::Qga) return;
+    // The directory's random suffix makes the instance id new for every machine.
+    const NoCloudSeed seed = MakeNoCloudSeed(
+        dir.path(), root.agent_binary,
+        machine_name + "-" + dir.path().substr(dir.path().rfind('-') + 1));
+    root.seed_image = seed.seed_image;
+    root.agent_disk = seed.agent_disk;
   }
   TempDir dir;
   std::string path, format, overlay, sha256_before;
@@ -307,14 +318,13 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   std::optional<ForeignRootDisk> foreign;
   if (spec.foreign) {
     try {
-      foreign.emplace(ctx, ctx.machine.image);
+      foreign.emplace(ctx, ctx.machine.image, *spec.foreign, spec.name);
     } catch (const std::exception& e) {
       for (const auto& run : runs)
         RecordFailure(ctx, base_record(run), RunStatus::Failed,
-                      std::string("the foreign image's overlay was not made: ") + e.what());
+                      std::string("the foreign image's overlay or seed was not made: ") + e.what());
       return;
     }
-    spec.foreign->overlay = foreign->overlay;
   }
   // Runs last on every way out, after the machine (declared below) is gone.
   struct ImageCheck {

@@ -1,7 +1,8 @@
-// A foreign guest end to end: the Debian 12 image scripts/make-debian-image.sh builds
-// (cached by content hash in /var/cache/storbed/images, so only the first run on a machine
-// downloads and builds it), booted with its own kernel under TCG, the agent pushed in
-// through the image's qemu-guest-agent, a tiny job on virtio-blk and NVMe.
+// A foreign guest end to end: the Debian 12 image scripts/make-debian-image.sh --cloud-init
+// builds (cached by content hash in /var/cache/storbed/images, so only the first run on a
+// machine downloads and builds it), booted with its own kernel under TCG, the agent pushed
+// in through the image's qemu-guest-agent or through cloud-init, a tiny job on virtio-blk
+// and NVMe; and an image that lets neither in.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -23,30 +24,59 @@ std::string Trimmed(std::string s) {
   return s;
 }
 
-// The image directory (built now or found in the cache); "" with *why when it cannot be.
-std::string DebianImageDir(const std::string& scratch, std::string* why) {
-  if (ProgramPath("mmdebstrap").empty()) {
-    *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
-    return "";
-  }
-  const std::string log = scratch + "/make-image.log";
-  ChildProcess script = ChildProcess::Start(
-      {std::string(STORBED_SOURCE_DIR) + "/scripts/make-debian-image.sh"}, log);
+// Runs one of the image scripts; its last line of output is the image directory. "" with
+// *why when it fails.
+std::string RunImageScript(const std::vector<std::string>& argv, const std::string& log,
+                           std::string* why) {
+  ChildProcess script = ChildProcess::Start(argv, log);
   // A first build downloads ~200 MB and installs a kernel: minutes; a cached one is instant.
   if (!script.WaitFor(std::chrono::minutes(30))) {
     script.Terminate(std::chrono::seconds(5));
-    *why = "make-debian-image.sh did not finish in 30 min";
+    *why = argv[0] + " did not finish in 30 min";
     return "";
   }
   const std::string out = Slurp(log);
   if (!script.ExitedSuccessfully()) {
-    *why = "make-debian-image.sh " + script.ExitDescription() + ": " + out;
+    *why = argv[0] + " " + script.ExitDescription() + ": " + out;
     return "";
   }
-  // Its last line is the directory.
   std::string dir = Trimmed(out);
-  dir = dir.substr(dir.rfind('\n') + 1);
-  return dir;
+  return dir.substr(dir.rfind('\n') + 1);
+}
+
+// The Debian image with qemu-guest-agent and cloud-init (built now or found in the cache),
+// or a variant derived from it (scripts/derive-debian-image.sh options); "" with *why.
+std::string DebianImageDir(const std::string& scratch, std::string* why,
+                           const std::vector<std::string>& variant = {}) {
+  if (ProgramPath("mmdebstrap").empty()) {
+    *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
+    return "";
+  }
+  const std::string scripts = std::string(STORBED_SOURCE_DIR) + "/scripts/";
+  const std::string base = RunImageScript({scripts + "make-debian-image.sh", "--cloud-init"},
+                                          scratch + "/make-image.log", why);
+  if (base.empty() || variant.empty()) return base;
+  std::vector<std::string> argv = {scripts + "derive-debian-image.sh", base};
+  argv.insert(argv.end(), variant.begin(), variant.end());
+  return RunImageScript(argv, scratch + "/derive-image.log", why);
+}
+
+// A scenario booting the image in `image_dir` on `targets` with one tiny random-read job.
+nlohmann::json ForeignScenario(const std::string& image_dir, const std::string& push,
+                               const std::vector<std::string>& targets) {
+  return {{"name", "foreign"},
+          {"targets", targets},
+          {"machine",
+           {{"memory", "1g"},
+            {"accel", "tcg"},
+            {"boot_timeout", 300},
+            {"image", image_dir + "/debian12.qcow2"},
+            {"kernel", image_dir + "/vmlinuz"},
+            {"initrd", image_dir + "/initrd.img"},
+            {"append", Trimmed(Slurp(image_dir + "/append"))},
+            {"agent_push", push}}},
+          {"disk", {{"size", "16m"}}},
+          {"jobs", {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
 }
 
 TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUnchanged) {
@@ -57,21 +87,8 @@ TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUncha
   const std::string image = image_dir + "/debian12.qcow2";
   const std::string sha_before = FileSha256(image);
 
-  const nlohmann::json scenario = {
-      {"name", "foreign"},
-      {"targets", {"virtio-blk", "nvme"}},
-      {"machine",
-       {{"memory", "1g"},
-        {"accel", "tcg"},
-        {"boot_timeout", 300},
-        {"image", image},
-        {"kernel", image_dir + "/vmlinuz"},
-        {"initrd", image_dir + "/initrd.img"},
-        {"append", Trimmed(Slurp(image_dir + "/append"))}}},
-      {"disk", {{"size", "16m"}}},
-      {"jobs",
-       {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
-  std::ofstream(dir + "/scenario.json") << scenario.dump(2);
+  std::ofstream(dir + "/scenario.json")
+      << ForeignScenario(image_dir, "qga", {"virtio-blk", "nvme"}).dump(2);
   const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
                                       "--agent", testing::AgentPath()},
                                      dir + "/cli.log");
@@ -110,6 +127,81 @@ TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUncha
   }
   EXPECT_EQ(FileSha256(image), sha_before);
   // The overlays lived in storbed's work directory and went with it.
+  EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
+}
+
+// The image's qemu-ga refuses guest-exec (block-rpcs in /etc/qemu/qemu-ga.conf): under
+// agent_push auto, cloud-init reads storbed's NoCloud seed and starts the agent instead
+// (the choice itself, blocked qemu-ga first or cloud-init first, is in agent_entry_test).
+TEST(ForeignImageTest, BlockedGuestExecFallsBackToCloudInitOnVirtioBlkAndNvme) {
+  const std::string dir = testing::ScratchDir("foreign-cloud-init");
+  std::string why;
+  const std::string image_dir = DebianImageDir(dir, &why, {"--block-guest-exec"});
+  ASSERT_FALSE(image_dir.empty()) << why;
+  const std::string sha_before = FileSha256(image_dir + "/debian12.qcow2");
+  std::ofstream(dir + "/scenario.json")
+      << ForeignScenario(image_dir, "auto", {"virtio-blk", "nvme"}).dump(2);
+  const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
+                                      "--agent", testing::AgentPath()},
+                                     dir + "/cli.log");
+  ASSERT_EQ(run.exit, "exited with status 0") << run.log;
+  const auto records = LoadResults(dir + "/out");
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& r : records) {
+    SCOPED_TRACE(r.run_id);
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
+    ASSERT_TRUE(r.result);
+    EXPECT_GT(r.result->iops, 0);
+  }
+  const auto manifest = nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
+  for (const char* label : {"virtio-blk", "nvme"}) {
+    SCOPED_TRACE(label);
+    const nlohmann::json& push = manifest["machines"][label]["agent_push"];
+    EXPECT_EQ(push["path"], "cloud-init") << push.dump(2);
+    // Why not qemu-ga: it blocks guest-exec, or cloud-init (early in the boot) was quicker
+    // than qemu-ga's first answer; both happen under TCG.
+    const std::string not_qga = push.value("not_qga", std::string());
+    EXPECT_TRUE(not_qga.find("blocks guest-exec") != std::string::npos ||
+                not_qga.find("before qemu-ga answered") != std::string::npos)
+        << push.dump(2);
+    EXPECT_GT(push["agent_up_s"].get<double>(), 0);
+    EXPECT_EQ(manifest["machines"][label]["image"]["unchanged"], true);
+  }
+  EXPECT_EQ(FileSha256(image_dir + "/debian12.qcow2"), sha_before);
+  EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
+}
+
+// guest-exec blocked and cloud-init switched off (/etc/cloud/cloud-init.disabled): no way
+// in. The run fails as soon as qemu-ga has answered, naming both ways, not at the boot
+// timeout.
+TEST(ForeignImageTest, NeitherWayInFailsWithinAMinuteNamingBoth) {
+  const std::string dir = testing::ScratchDir("foreign-no-way");
+  std::string why;
+  const std::string image_dir =
+      DebianImageDir(dir, &why, {"--block-guest-exec", "--disable-cloud-init"});
+  ASSERT_FALSE(image_dir.empty()) << why;
+  std::ofstream(dir + "/scenario.json")
+      << ForeignScenario(image_dir, "auto", {"virtio-blk"}).dump(2);
+  const auto start = std::chrono::steady_clock::now();
+  const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
+                                      "--agent", testing::AgentPath()},
+                                     dir + "/cli.log");
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(run.exit, "exited with status 0") << run.log;
+  const auto records = LoadResults(dir + "/out");
+  ASSERT_EQ(records.size(), 1u) << run.log;
+  const std::string& error = records[0].error;
+  EXPECT_EQ(records[0].status, RunStatus::Failed);
+  EXPECT_NE(error.find("blocks guest-exec"), std::string::npos) << error;
+  EXPECT_NE(error.find("/etc/cloud/cloud-init.disabled exists"), std::string::npos) << error;
+  EXPECT_NE(error.find("(a) the image's qemu-guest-agent"), std::string::npos) << error;
+  EXPECT_NE(error.find("(b) cloud-init"), std::string::npos) << error;
+  // "after N s" counts from QEMU's start; the boot itself takes ~30-45 s here under TCG.
+  const size_t at = error.find("after ");
+  ASSERT_NE(at, std::string::npos) << error;
+  EXPECT_LE(std::stoi(error.substr(at + 6)), 90) << error;
+  EXPECT_LT(took, 200) << "the boot timeout is 300 s: the failure must not wait for it";
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 

@@ -28,6 +28,11 @@ json Body(const Message& m) {
                     {{"pretty_name", r.os_release.pretty_name},
                      {"version_id", r.os_release.version_id}}}};
             if (r.boot) j["boot"] = *r.boot;
+            json rules = json::array();
+            for (const auto& q : r.queue_rules)
+              rules.push_back({{"file", q.file}, {"line", q.line}, {"text", q.text}});
+            j["queue_rules"] = rules;
+            j["tuned_profile"] = r.tuned_profile;
             return j;
           },
           [](const PrepareRequest& r) {
@@ -63,6 +68,10 @@ Message FromBody(const std::string& type, const json& j) {
     const json os = j.value("os_release", json::object());
     r.os_release.pretty_name = os.value("pretty_name", std::string());
     r.os_release.version_id = os.value("version_id", std::string());
+    for (const json& q : j.value("queue_rules", json::array()))
+      r.queue_rules.push_back({q.at("file").get<std::string>(), q.at("line").get<uint32_t>(),
+                               q.at("text").get<std::string>()});
+    r.tuned_profile = j.value("tuned_profile", std::string());
     return r;
   }
   if (type == "prepare")

@@ -68,6 +68,14 @@ struct OsRelease {
   std::string version_id;   // VERSION_ID
   bool operator==(const OsRelease&) const = default;
 };
+// A line of the guest's own configuration that sets a disk's queue tunables (scheduler,
+// read-ahead, nr_requests): a udev rule assigning the attribute, or `blockdev --setra`.
+struct QueueRule {
+  std::string file;  // "/etc/udev/rules.d/60-scheduler.rules"
+  uint32_t line = 0;
+  std::string text;  // the rule, as written
+  bool operator==(const QueueRule&) const = default;
+};
 struct HelloReply {
   std::string agent_version;
   std::string kernel_release;
@@ -76,6 +84,10 @@ struct HelloReply {
   std::vector<std::string> modules_loaded;
   std::optional<GuestBoot> boot;  // only from the agent as /init of a guest
   OsRelease os_release;
+  // A foreign guest's own tuners, read before any job's tunables are applied: udev rules
+  // setting queue attributes, and tuned's active profile ("" without tuned).
+  std::vector<QueueRule> queue_rules;
+  std::string tuned_profile;
 };
 struct PrepareRequest {
   std::string target;

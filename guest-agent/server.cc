@@ -7,6 +7,7 @@
 #include "fs_mount.h"
 #include "heartbeat.h"
 #include "os_release.h"
+#include "queue_rules.h"
 #include "system_info.h"
 #include "version.h"
 
@@ -30,6 +31,8 @@ void FillDefaultHooks(ServerHooks& hooks) {
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
   if (!hooks.os_release) hooks.os_release = [] { return ReadOsRelease("/"); };
+  if (!hooks.queue_rules) hooks.queue_rules = [] { return FindQueueRules("/"); };
+  if (!hooks.tuned_profile) hooks.tuned_profile = [] { return ReadTunedProfile("/"); };
   if (!hooks.monotonic_ns) hooks.monotonic_ns = MonotonicNs;
   if (!hooks.uptime_s) hooks.uptime_s = UptimeSeconds;
 }
@@ -118,6 +121,8 @@ HelloReply Server::Hello() {
   reply.boot = options_.boot;
   if (reply.boot) reply.boot->uptime_s = options_.hooks.uptime_s();
   reply.os_release = options_.hooks.os_release();
+  reply.queue_rules = options_.hooks.queue_rules();
+  reply.tuned_profile = options_.hooks.tuned_profile();
   // Taken last so it is as close as possible to the moment the reply is written.
   reply.monotonic_ns = options_.hooks.monotonic_ns();
   return reply;

@@ -36,6 +36,8 @@ struct ServerHooks {
   std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
   std::function<std::string()> kernel_release;                 // uname
   std::function<OsRelease()> os_release;                       // ReadOsRelease("/")
+  std::function<std::vector<QueueRule>()> queue_rules;         // FindQueueRules("/")
+  std::function<std::string()> tuned_profile;                  // ReadTunedProfile("/")
   std::function<uint64_t()> monotonic_ns;                      // CLOCK_MONOTONIC
   std::function<double()> uptime_s;                            // CLOCK_BOOTTIME
 };

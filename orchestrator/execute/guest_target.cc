@@ -184,10 +184,25 @@ nlohmann::json GuestFacts(const HelloReply& hello, const std::string& test_seria
                        {"serial", d.serial},
                        {"scheduler", d.scheduler},
                        {"read_ahead_kb", d.read_ahead_kb}});
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& r : hello.queue_rules)
+    rules.push_back({{"file", r.file}, {"line", r.line}, {"text", r.text}});
+  std::string set_by = "the kernel's defaults: no udev rule or tuned profile of the guest sets "
+                       "a scheduler, read-ahead or nr_requests";
+  if (!rules.empty() || !hello.tuned_profile.empty()) {
+    set_by = "the guest's own configuration:";
+    for (const auto& r : hello.queue_rules)
+      set_by += " udev rule " + r.file + ":" + std::to_string(r.line) + ";";
+    if (!hello.tuned_profile.empty()) set_by += " tuned profile " + hello.tuned_profile + ";";
+    set_by.pop_back();
+  }
   return {{"os_pretty_name", hello.os_release.pretty_name},
           {"os_version_id", hello.os_release.version_id},
           {"kernel_release", hello.kernel_release},
-          {"benchmark_disks", disks}};
+          {"benchmark_disks", disks},
+          {"queue_rules", rules},
+          {"tuned_profile", hello.tuned_profile},
+          {"queue_settings_from", set_by}};
 }
 
 // The machine's manifest entry: how it was started and what the guest reported.

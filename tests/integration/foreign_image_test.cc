@@ -124,6 +124,10 @@ TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUncha
     ASSERT_EQ(facts["benchmark_disks"].size(), 1u) << facts.dump();
     EXPECT_FALSE(facts["benchmark_disks"][0]["scheduler"].get<std::string>().empty());
     EXPECT_GT(facts["benchmark_disks"][0]["read_ahead_kb"].get<uint32_t>(), 0u);
+    // Debian 12 ships no udev rule or tuned profile that tunes block queues.
+    EXPECT_TRUE(facts["queue_rules"].empty()) << facts.dump();
+    EXPECT_EQ(facts["tuned_profile"], "");
+    EXPECT_EQ(facts["queue_settings_from"].get<std::string>().rfind("the kernel's defaults", 0), 0u);
   }
   EXPECT_EQ(FileSha256(image), sha_before);
   // The overlays lived in storbed's work directory and went with it.
@@ -136,7 +140,9 @@ TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUncha
 TEST(ForeignImageTest, BlockedGuestExecFallsBackToCloudInitOnVirtioBlkAndNvme) {
   const std::string dir = testing::ScratchDir("foreign-cloud-init");
   std::string why;
-  const std::string image_dir = DebianImageDir(dir, &why, {"--block-guest-exec"});
+  // Also a udev rule of the guest's own that sets read-ahead, for guest_facts to name.
+  const std::string image_dir =
+      DebianImageDir(dir, &why, {"--block-guest-exec", "--udev-read-ahead", "512"});
   ASSERT_FALSE(image_dir.empty()) << why;
   const std::string sha_before = FileSha256(image_dir + "/debian12.qcow2");
   std::ofstream(dir + "/scenario.json")
@@ -166,6 +172,16 @@ TEST(ForeignImageTest, BlockedGuestExecFallsBackToCloudInitOnVirtioBlkAndNvme) {
         << push.dump(2);
     EXPECT_GT(push["agent_up_s"].get<double>(), 0);
     EXPECT_EQ(manifest["machines"][label]["image"]["unchanged"], true);
+    // What the guest's OS set before any job: its udev rule's read-ahead, and the rule.
+    const nlohmann::json& facts = manifest["machines"][label]["guest_facts"];
+    ASSERT_EQ(facts["benchmark_disks"].size(), 1u) << facts.dump();
+    EXPECT_EQ(facts["benchmark_disks"][0]["read_ahead_kb"], 512) << facts.dump();
+    ASSERT_EQ(facts["queue_rules"].size(), 1u) << facts.dump();
+    EXPECT_EQ(facts["queue_rules"][0]["file"], "/etc/udev/rules.d/60-storbed-read-ahead.rules");
+    EXPECT_NE(facts["queue_settings_from"].get<std::string>().find(
+                  "udev rule /etc/udev/rules.d/60-storbed-read-ahead.rules:1"),
+              std::string::npos)
+        << facts.dump();
   }
   EXPECT_EQ(FileSha256(image_dir + "/debian12.qcow2"), sha_before);
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());

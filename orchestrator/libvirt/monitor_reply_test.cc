@@ -42,5 +42,20 @@ TEST(MonitorReplyTest, GarbageIsAProtocolErrorKeepingTheText) {
   EXPECT_THROW(ParseMonitorReply("q", R"({"id":"x"})"), QmpProtocolError);
 }
 
+TEST(MonitorReplyTest, FrontendOpenIsReadFromTheChardevWithThatLabel) {
+  // As QEMU 7.2 under libvirt 9.0 lists them.
+  const nlohmann::json chardevs = nlohmann::json::parse(R"([
+    {"frontend-open": false, "filename": "file", "label": "charserial0"},
+    {"frontend-open": true, "filename": "unix:/var/lib/libvirt/qemu/channel/target/x/org.qemu.guest_agent.0,server=on", "label": "charchannel1"},
+    {"frontend-open": false, "filename": "unix:/var/lib/libvirt/qemu/channel/target/x/org.storbed.agent.0,server=on", "label": "charua-agent"}])");
+  EXPECT_FALSE(ChardevFrontendOpen(chardevs, "charua-agent"));
+  EXPECT_TRUE(ChardevFrontendOpen(chardevs, "charchannel1"));
+  EXPECT_THROW(ChardevFrontendOpen(chardevs, "charchannel9"), QmpProtocolError);
+  EXPECT_THROW(ChardevFrontendOpen(nlohmann::json::parse(R"([{"label": "charua-agent"}])"),
+                                   "charua-agent"),
+               QmpProtocolError);
+  EXPECT_THROW(ChardevFrontendOpen(nlohmann::json::object(), "charua-agent"), QmpProtocolError);
+}
+
 }  // namespace
 }  // namespace storbed

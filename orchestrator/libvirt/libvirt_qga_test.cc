@@ -1,0 +1,54 @@
+#include "libvirt/libvirt_qga.h"
+
+#include <gtest/gtest.h>
+
+namespace storbed {
+namespace {
+
+TEST(LibvirtQgaTest, ReturnValueIsTheReply) {
+  EXPECT_EQ(ParseAgentReply("guest-info", R"({"return":{"version":"7.2.22"}})")["version"],
+            "7.2.22");
+  EXPECT_EQ(ParseAgentReply("guest-ping", R"({"return":{}})"), nlohmann::json::object());
+}
+
+TEST(LibvirtQgaTest, ErrorReplyIsACommandErrorWithClassAndDesc) {
+  try {
+    ParseAgentReply("guest-file-open",
+                    R"({"error":{"class":"GenericError","desc":"open: Permission denied"}})");
+    FAIL() << "no exception";
+  } catch (const QgaCommandError& e) {
+    EXPECT_EQ(e.error_class(), "GenericError");
+    EXPECT_NE(std::string(e.what()).find("guest-file-open"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Permission denied"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LibvirtQgaTest, GarbageIsAQgaErrorNotACommandError) {
+  for (const char* bad : {"", "not json", "[1]", R"({"foo":1})", R"({"error":"x"})"}) {
+    SCOPED_TRACE(bad);
+    try {
+      ParseAgentReply("guest-info", bad);
+      FAIL() << "no exception";
+    } catch (const QgaCommandError&) {
+      FAIL() << "a malformed reply is no refusal";
+    } catch (const QgaError& e) {
+      EXPECT_NE(std::string(e.what()).find("guest-info"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(LibvirtQgaTest, RefusalIsFoundInLibvirtsMessageForThatCommandOnly) {
+  const std::string msg =
+      "internal error: unable to execute QEMU agent command 'guest-exec': Guest agent "
+      "command failed, error was 'Failed to execute child process \"/run/storbed-agent\" "
+      "(Permission denied)'";
+  ASSERT_TRUE(AgentRefusalIn("guest-exec", msg));
+  EXPECT_EQ(AgentRefusalIn("guest-exec", msg)->rfind("Guest agent command failed", 0), 0u);
+  EXPECT_NE(AgentRefusalIn("guest-exec", msg)->find("Permission denied"), std::string::npos);
+  EXPECT_FALSE(AgentRefusalIn("guest-file-open", msg));
+  EXPECT_FALSE(AgentRefusalIn("guest-ping",
+                              "Guest agent is not responding: QEMU guest agent is not connected"));
+}
+
+}  // namespace
+}  // namespace storbed

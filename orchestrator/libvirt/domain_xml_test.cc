@@ -332,7 +332,9 @@ MachineSpec ForeignSpec() {
   s.cmdline = "root=LABEL=storbed-root ro console=ttyS0";
   s.foreign = ForeignRoot{.overlay = "/work/storbed-work-x/root-overlay.qcow2",
                           .agent_binary = "/bin/storbed-agent",
-                          .push = AgentPushWay::Qga};
+                          .push = AgentPushWay::Qga,
+                          .seed_image = "",
+                          .agent_disk = ""};
   return s;
 }
 

@@ -59,10 +59,43 @@ void LibvirtQga::Sync(Clock::time_point deadline, const std::function<void()>& c
   throw QgaError("no answer to guest-ping through libvirt (last: " + last + ")");
 }
 
+std::vector<nlohmann::json> SplitFileWrite(const nlohmann::json& arguments,
+                                           std::size_t max_base64) {
+  const auto buf = arguments.find("buf-b64");
+  if (buf == arguments.end() || !buf->is_string() || buf->get_ref<const std::string&>().size() <= max_base64)
+    return {arguments};
+  const std::string& text = buf->get_ref<const std::string&>();
+  const std::size_t step = std::max<std::size_t>(4, max_base64 / 4 * 4);
+  std::vector<nlohmann::json> pieces;
+  for (std::size_t at = 0; at < text.size(); at += step) {
+    nlohmann::json piece = arguments;
+    piece["buf-b64"] = text.substr(at, step);
+    // "count" would apply to the whole buffer; each piece is written whole.
+    piece.erase("count");
+    pieces.push_back(std::move(piece));
+  }
+  return pieces;
+}
+
 nlohmann::json LibvirtQga::Execute(const std::string& command, const nlohmann::json& arguments,
                                    std::chrono::milliseconds timeout,
                                    const std::function<void()>& check) {
   if (check) check();
+  if (command != "guest-file-write") return Command(command, arguments, timeout);
+  const auto deadline = Clock::now() + timeout;
+  nlohmann::json total = {{"count", 0}, {"eof", false}};
+  for (const nlohmann::json& piece : SplitFileWrite(arguments, kMaxAgentWriteBase64)) {
+    if (check) check();
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const nlohmann::json written = Command(command, piece, std::max(left, std::chrono::milliseconds(1)));
+    total["count"] = total["count"].get<int64_t>() + written.value("count", int64_t{0});
+    total["eof"] = written.value("eof", false);
+  }
+  return total;
+}
+
+nlohmann::json LibvirtQga::Command(const std::string& command, const nlohmann::json& arguments,
+                                   std::chrono::milliseconds timeout) {
   nlohmann::json request = {{"execute", command}};
   if (!arguments.is_null() && !arguments.empty()) request["arguments"] = arguments;
   // Whole seconds; 0 would mean "do not wait" to libvirt.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,18 @@ nlohmann::json ParseAgentReply(const std::string& command, const std::string& re
 std::optional<std::string> AgentRefusalIn(const std::string& command,
                                           const std::string& libvirt_message);
 
+// The most base64 one guest-file-write through libvirt carries. libvirt 9.0 writes agent
+// commands to its non-blocking socket with safewrite(): when the socket fills mid-command
+// (around 200 KiB, the unix socket's send buffer) the bytes already written are not counted
+// and are sent again, and qemu-ga sees garbage ("JSON parse error", or no reply at all).
+// Measured here: 160 KiB of data per write passed, 192 KiB failed; this stays far below.
+inline constexpr std::size_t kMaxAgentWriteBase64 = 64 * 1024;
+
+// guest-file-write's arguments cut into writes of at most `max_base64` characters (a
+// multiple of 4, so each piece is base64 of its own), in order; the arguments themselves
+// when they are small enough.
+std::vector<nlohmann::json> SplitFileWrite(const nlohmann::json& arguments, std::size_t max_base64);
+
 class LibvirtQga : public QgaChannel {
  public:
   LibvirtQga(std::shared_ptr<virDomain> domain, std::string uri, std::string domain_name)
@@ -39,12 +52,16 @@ class LibvirtQga : public QgaChannel {
             std::chrono::milliseconds retry) override;
 
   // One command. libvirt's agent calls cannot be interrupted: `check` runs before it, and
-  // `timeout` (whole seconds, at least 1) is libvirt's own.
+  // `timeout` (whole seconds, at least 1) is libvirt's own. A guest-file-write larger than
+  // kMaxAgentWriteBase64 goes as several (SplitFileWrite), answered with their total count.
   nlohmann::json Execute(const std::string& command, const nlohmann::json& arguments,
                          std::chrono::milliseconds timeout,
                          const std::function<void()>& check) override;
 
  private:
+  nlohmann::json Command(const std::string& command, const nlohmann::json& arguments,
+                         std::chrono::milliseconds timeout);
+
   std::shared_ptr<virDomain> domain_;
   std::string uri_, domain_name_;
 };

@@ -50,5 +50,30 @@ TEST(LibvirtQgaTest, RefusalIsFoundInLibvirtsMessageForThatCommandOnly) {
                               "Guest agent is not responding: QEMU guest agent is not connected"));
 }
 
+TEST(LibvirtQgaTest, LargeFileWriteIsCutIntoBase64PiecesThatJoinToTheWhole) {
+  const std::string b64(1336, 'A');  // any multiple of 4
+  const nlohmann::json args = {{"handle", 1000}, {"buf-b64", b64}, {"count", 1000}};
+  const auto pieces = SplitFileWrite(args, 130);  // rounded down to 128
+  ASSERT_EQ(pieces.size(), 11u);  // 10 x 128 + 56
+  std::string joined;
+  for (const auto& p : pieces) {
+    EXPECT_EQ(p["handle"], 1000);
+    EXPECT_FALSE(p.contains("count"));
+    const std::string piece = p["buf-b64"];
+    EXPECT_EQ(piece.size() % 4, 0u);
+    EXPECT_LE(piece.size(), 128u);
+    joined += piece;
+  }
+  EXPECT_EQ(joined, b64);
+}
+
+TEST(LibvirtQgaTest, SmallFileWriteAndOtherCommandsStayWhole) {
+  const nlohmann::json args = {{"handle", 7}, {"buf-b64", "QUJD"}};
+  ASSERT_EQ(SplitFileWrite(args, kMaxAgentWriteBase64).size(), 1u);
+  EXPECT_EQ(SplitFileWrite(args, kMaxAgentWriteBase64)[0], args);
+  const nlohmann::json open = {{"path", "/var/tmp/x"}, {"mode", "w"}};
+  EXPECT_EQ(SplitFileWrite(open, 4)[0], open);
+}
+
 }  // namespace
 }  // namespace storbed

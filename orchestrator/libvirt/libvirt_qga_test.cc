@@ -38,9 +38,10 @@ TEST(LibvirtQgaTest, GarbageIsAQgaErrorNotACommandError) {
 }
 
 TEST(LibvirtQgaTest, RefusalIsFoundInLibvirtsMessageForThatCommandOnly) {
+  // Word for word what libvirt 9.0 said here for a guest-exec in Debian 12's noexec /run.
   const std::string msg =
       "internal error: unable to execute QEMU agent command 'guest-exec': Guest agent "
-      "command failed, error was 'Failed to execute child process \"/run/storbed-agent\" "
+      "command failed, error was 'Failed to execute child process \u201c/run/lvfx\u201d "
       "(Permission denied)'";
   ASSERT_TRUE(AgentRefusalIn("guest-exec", msg));
   EXPECT_EQ(AgentRefusalIn("guest-exec", msg)->rfind("Guest agent command failed", 0), 0u);
@@ -73,6 +74,15 @@ TEST(LibvirtQgaTest, SmallFileWriteAndOtherCommandsStayWhole) {
   EXPECT_EQ(SplitFileWrite(args, kMaxAgentWriteBase64)[0], args);
   const nlohmann::json open = {{"path", "/var/tmp/x"}, {"mode", "w"}};
   EXPECT_EQ(SplitFileWrite(open, 4)[0], open);
+}
+
+TEST(LibvirtQgaTest, RefusalOfAFileOpenKeepsQemuGasDescription) {
+  // Word for word from libvirt 9.0 here.
+  EXPECT_EQ(AgentRefusalIn("guest-file-open",
+                           "internal error: unable to execute QEMU agent command "
+                           "'guest-file-open': failed to open file '/nonexistent/x' (mode: "
+                           "'w'): No such file or directory"),
+            "failed to open file '/nonexistent/x' (mode: 'w'): No such file or directory");
 }
 
 }  // namespace

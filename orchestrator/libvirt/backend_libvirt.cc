@@ -24,6 +24,17 @@ std::string VersionText(unsigned long v) {
 
 }  // namespace
 
+void CheckForeignImageHost(const MachineSpec& spec, const std::string& uri) {
+  // The overlay (and the image under it, and the cloud-init disks) are files storbed made
+  // in its work directory on this host; a remote libvirtd could not open them, and copying
+  // a whole OS image per machine is what running storbed on that host avoids.
+  if (spec.foreign && !UriIsOnThisHost(uri))
+    throw MachineSpecError("", "image",
+                           "a foreign image boots only under a libvirt on this host (the "
+                           "image and its overlay are local files), not at " + uri +
+                               "; run storbed on that host, or use storbed's own guest");
+}
+
 struct LibvirtBackend::State {
   LibvirtOptions options;
   std::shared_ptr<LibvirtConnection> conn;
@@ -57,15 +68,7 @@ std::unique_ptr<Machine> LibvirtBackend::Start(const MachineSpec& spec,
                                                std::chrono::seconds boot_timeout) {
   const auto deadline = Clock::now() + boot_timeout;
   const std::string name = DomainName(state_->options.session, spec.name);
-  // The overlay (and the image under it, and the cloud-init disks) are files storbed made
-  // in its work directory on this host; a remote libvirtd could not open them, and copying
-  // a whole OS image per machine is what the QEMU backend on that host avoids.
-  if (spec.foreign && !UriIsOnThisHost(state_->options.uri))
-    throw MachineSpecError("", "image",
-                           "a foreign image boots only under a libvirt on this host (the "
-                           "image and its overlay are local files), not at " +
-                               state_->options.uri +
-                               "; run storbed on that host, or use storbed's own guest");
+  CheckForeignImageHost(spec, state_->options.uri);
   {
     // Refuse what libvirt cannot express before anything is uploaded.
     DomainPlacement dry;

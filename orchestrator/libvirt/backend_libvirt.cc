@@ -24,6 +24,17 @@ std::string VersionText(unsigned long v) {
 
 }  // namespace
 
+void CheckForeignImageHost(const MachineSpec& spec, const std::string& uri) {
+  // The overlay (and the image under it, and the cloud-init disks) are files storbed made
+  // in its work directory on this host; a remote libvirtd could not open them, and copying
+  // a whole OS image per machine is what running storbed on that host avoids.
+  if (spec.foreign && !UriIsOnThisHost(uri))
+    throw MachineSpecError("", "image",
+                           "a foreign image boots only under a libvirt on this host (the "
+                           "image and its overlay are local files), not at " + uri +
+                               "; run storbed on that host, or use storbed's own guest");
+}
+
 struct LibvirtBackend::State {
   LibvirtOptions options;
   std::shared_ptr<LibvirtConnection> conn;
@@ -57,15 +68,12 @@ std::unique_ptr<Machine> LibvirtBackend::Start(const MachineSpec& spec,
                                                std::chrono::seconds boot_timeout) {
   const auto deadline = Clock::now() + boot_timeout;
   const std::string name = DomainName(state_->options.session, spec.name);
-  if (spec.foreign)
-    throw MachineSpecError("", "image",
-                           "the libvirt backend does not boot foreign images yet (no qemu-ga "
-                           "channel in its domain XML); run them on a host with backend qemu");
+  CheckForeignImageHost(spec, state_->options.uri);
   {
     // Refuse what libvirt cannot express before anything is uploaded.
     DomainPlacement dry;
     dry.domain_name = name;
-    dry.kernel = "/k";
+    dry.kernel = spec.kernel.empty() ? "" : "/k";
     dry.console_path = "/c";
     dry.disk_paths.assign(spec.disks.size(), "/d");
     BuildDomainXml(spec, dry);

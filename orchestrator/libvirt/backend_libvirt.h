@@ -30,6 +30,10 @@ struct LibvirtOptions {
 // Every storbed domain's name starts with this.
 inline constexpr const char* kDomainPrefix = "storbed-";
 
+// Throws MachineSpecError on "image" when `spec` is a foreign guest and `uri` is not on this
+// host: the image and its overlay are local files a remote libvirtd could not open.
+void CheckForeignImageHost(const MachineSpec& spec, const std::string& uri);
+
 class LibvirtBackend : public Backend {
  public:
   // Connects at once: a daemon that is down or refuses throws one LibvirtError naming the URI.

@@ -152,6 +152,13 @@ std::string DomainName(const std::string& session, const std::string& machine_na
 
 bool IsHostdev(const DiskSpec& disk) { return !disk.vfio_host.empty(); }
 
+std::string DevName(const std::string& prefix, int index) {
+  // vda..vdz, then vdaa.. as libvirt counts.
+  std::string suffix;
+  for (int n = index + 1; n > 0; n = (n - 1) / 26) suffix.insert(suffix.begin(), char('a' + (n - 1) % 26));
+  return prefix + suffix;
+}
+
 bool OnQemuCommandline(const DiskSpec& disk) {
   if (IsHostdev(disk)) return false;
   const DiskDriverRow* driver = FindDiskDriver(disk.driver);
@@ -171,19 +178,51 @@ std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk) {
     if (&d == &disk || d.id == disk.id) break;
     if (IsLibvirtDisk(d) && prefix == RowOf(d.bus).libvirt_dev_prefix) ++index;
   }
-  // vda..vdz, then vdaa.. as libvirt counts.
-  std::string suffix;
-  for (int n = index + 1; n > 0; n = (n - 1) / 26) suffix.insert(suffix.begin(), char('a' + (n - 1) % 26));
-  return prefix + suffix;
+  // A foreign guest's root disk is the first virtio disk (vda): the others move up one.
+  if (spec.foreign && prefix == kVirtioDevPrefix) ++index;
+  return DevName(prefix, index);
 }
 
 namespace {
 
+// A foreign guest's root: the qcow2 overlay storbed made, as the first virtio disk (/dev/vda)
+// like AppendForeignRoot. libvirt probes the overlay's backing chain (the image, with the
+// format qemu-img recorded) and opens the image read-only; the domain's relabel='no' keeps
+// its owner. No cache mode: QEMU's default (writeback), as under the QEMU backend.
+void WriteForeignRoot(std::ostream& x, const ForeignRoot& root, bool boots_from_disk) {
+  x << "    <disk type='file' device='disk'>\n"
+    << "      <driver name='qemu' type='qcow2'/>\n"
+    << "      <source" << Attr("file", root.overlay) << "/>\n"
+    << "      <target" << Attr("dev", DevName(kVirtioDevPrefix, 0)) << " bus='virtio'/>\n"
+    << "      <serial>" << kForeignRootSerial << "</serial>\n";
+  if (boots_from_disk) x << "      <boot order='1'/>\n";
+  x << "    </disk>\n";
+}
+
+// The cloud-init way's seed and agent disks, read-only, after the disks under test (their
+// target devs follow the last virtio one) like AppendCloudInitDisks.
+void WriteCloudInitDisks(std::ostream& x, const MachineSpec& spec) {
+  const ForeignRoot& root = *spec.foreign;
+  if (root.seed_image.empty()) return;
+  int index = 1;  // after the root disk
+  for (const DiskSpec& d : spec.disks)
+    if (IsLibvirtDisk(d) && RowOf(d.bus).libvirt_dev_prefix == std::string(kVirtioDevPrefix))
+      ++index;
+  const std::pair<const char*, const std::string*> disks[] = {
+      {kSeedDiskSerial, &root.seed_image}, {kAgentDiskSerial, &root.agent_disk}};
+  for (const auto& [serial, path] : disks) {
+    x << "    <disk type='file' device='disk'>\n"
+      << "      <driver name='qemu' type='raw'/>\n"
+      << "      <source" << Attr("file", *path) << "/>\n"
+      << "      <target" << Attr("dev", DevName(kVirtioDevPrefix, index++)) << " bus='virtio'/>\n"
+      << "      <serial>" << serial << "</serial>\n"
+      << "      <readonly/>\n"
+      << "    </disk>\n";
+  }
+}
+
 // The disks libvirt has no <disk> form for (OnQemuCommandline), as QEMU arguments.
 void WriteQemuCommandline(std::ostream& x, const MachineSpec& spec, const DomainPlacement& p) {
-  // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
-  // open a backing given on <qemu:commandline>. This domain's QEMU runs as root.
-  x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
   x << "  <qemu:commandline>\n";
   int pci_index = 0;
   for (size_t i = 0; i < spec.disks.size(); ++i) {
@@ -246,8 +285,9 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     << "  <vcpu>" << spec.vcpus << "</vcpu>\n";
   if (iothreads > 0) x << "  <iothreads>" << iothreads << "</iothreads>\n";
   x << "  <os>\n"
-    << "    <type arch='x86_64' machine='q35'>hvm</type>\n"
-    << "    <kernel>" << XmlEscape(p.kernel) << "</kernel>\n";
+    << "    <type arch='x86_64' machine='q35'>hvm</type>\n";
+  // No kernel (a foreign image booted by its own bootloader): the root disk's <boot order>.
+  if (!p.kernel.empty()) x << "    <kernel>" << XmlEscape(p.kernel) << "</kernel>\n";
   if (!p.initrd.empty()) x << "    <initrd>" << XmlEscape(p.initrd) << "</initrd>\n";
   if (!spec.cmdline.empty()) x << "    <cmdline>" << XmlEscape(spec.cmdline) << "</cmdline>\n";
   x << "  </os>\n"
@@ -264,6 +304,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   if (spec.qemu_binary.rfind('/', 0) == 0) {
     x << "    <emulator>" << XmlEscape(spec.qemu_binary) << "</emulator>\n";
   }
+  if (spec.foreign) WriteForeignRoot(x, *spec.foreign, p.kernel.empty());
   int next_iothread = 1;
   for (size_t i = 0; i < spec.disks.size(); ++i) {
     const DiskSpec& d = spec.disks[i];
@@ -273,6 +314,7 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     else
       WriteLibvirtDisk(x, spec, d, p.disk_paths[i], d.iothread ? next_iothread++ : 0);
   }
+  if (spec.foreign) WriteCloudInitDisks(x, spec);
   x << "    <controller type='usb' model='none'/>\n"
     << "    <serial type='file'>\n"
     << "      <source" << Attr("path", p.console_path) << "/>\n"
@@ -281,10 +323,24 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     << "    <channel type='unix'>\n"
     << "      <source mode='bind'/>\n"
     << "      <target type='virtio'" << Attr("name", kAgentPortName) << "/>\n"
-    << "      <alias name='ua-agent'/>\n"
-    << "    </channel>\n"
-    << "    <memballoon model='none'/>\n"
+    << "      <alias" << Attr("name", kAgentChannelAlias) << "/>\n"
+    << "    </channel>\n";
+  if (spec.foreign && spec.foreign->HasQgaChannel()) {
+    // libvirt connects to qemu-ga itself (virDomainQemuAgentCommand) on a socket it names.
+    x << "    <channel type='unix'>\n"
+      << "      <source mode='bind'/>\n"
+      << "      <target type='virtio'" << Attr("name", kQemuGuestAgentPortName) << "/>\n"
+      << "    </channel>\n";
+  }
+  x << "    <memballoon model='none'/>\n"
     << "  </devices>\n";
+  if (has_commandline_disk || spec.foreign) {
+    // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
+    // open a backing given on <qemu:commandline>. And for a foreign root it would chown the
+    // whole backing chain, the user's image included, and give back only the overlay. So
+    // this domain's QEMU runs as root and nothing is relabelled.
+    x << "  <seclabel type='static' model='dac' relabel='no'><label>+0:+0</label></seclabel>\n";
+  }
   if (has_commandline_disk) WriteQemuCommandline(x, spec, p);
   WriteMergingOverride(x, spec);
   x << "</domain>\n";

@@ -1,6 +1,7 @@
 // MachineSpec -> libvirt domain XML: the same q35 guest backend_qemu boots (direct kernel
 // boot, serial console to a file, the agent on a virtio-serial channel, one disk per
-// DiskSpec), as a transient domain. Pure functions; nothing here talks to libvirt.
+// DiskSpec; for a foreign image its overlay as root disk and a qemu-ga channel), as a
+// transient domain. Pure functions; nothing here talks to libvirt.
 #pragma once
 
 #include <optional>
@@ -31,6 +32,14 @@ struct DomainPlacement {
   DomainOwner owner;
 };
 
+// The user alias of storbed's agent channel; QEMU's chardev behind it is "char" + alias,
+// the label QMP query-chardev lists it under.
+inline constexpr const char* kAgentChannelAlias = "ua-agent";
+inline constexpr const char* kAgentChardevLabel = "charua-agent";
+
+// The target dev prefix of libvirt's virtio disks.
+inline constexpr const char* kVirtioDevPrefix = "vd";
+
 // The metadata element's namespace.
 inline constexpr const char* kOwnerNamespace = "https://storbed.dev/xmlns/run/1";
 
@@ -55,9 +64,14 @@ bool OnQemuCommandline(const DiskSpec& disk);
 // "dev-<id>" for a <qemu:commandline> disk, whose -device comes verbatim from qemu_argv.
 std::string LibvirtDeviceId(const DiskSpec& disk);
 
+// The target dev of the disk at `index` (from 0) among those of `prefix`, as libvirt counts:
+// vda..vdz, vdaa, ...
+std::string DevName(const std::string& prefix, int index);
+
 // The guest-visible target dev libvirt gives the disk ("vda", "vdb", "sda", ...: the bus
-// row's prefix), which is also the block.N.name of its bulk stats. "" for a
-// <qemu:commandline> disk (libvirt does not know it) and for a <hostdev>.
+// row's prefix; virtio ones after a foreign guest's root disk, vda), which is also the
+// block.N.name of its bulk stats. "" for a <qemu:commandline> disk (libvirt does not know
+// it) and for a <hostdev>.
 std::string TargetDev(const MachineSpec& spec, const DiskSpec& disk);
 
 // The full domain XML. Validates the spec like BuildQemuArgv and adds what libvirt cannot

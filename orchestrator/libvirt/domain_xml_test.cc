@@ -326,5 +326,96 @@ TEST(DomainXmlTest, AhciOnNullCoGoesOnTheCommandLineUnpinned) {
   EXPECT_THAT(x, HasSubstr("<qemu:arg value='ide-hd,drive=disk-d0,id=dev-d0,serial=SER0'/>"));
 }
 
+// A foreign image booted by its own kernel, the QGA way only.
+MachineSpec ForeignSpec() {
+  MachineSpec s = Spec();
+  s.cmdline = "root=LABEL=storbed-root ro console=ttyS0";
+  s.foreign = ForeignRoot{.overlay = "/work/storbed-work-x/root-overlay.qcow2",
+                          .agent_binary = "/bin/storbed-agent",
+                          .push = AgentPushWay::Qga,
+                          .seed_image = "",
+                          .agent_disk = ""};
+  return s;
+}
+
+TEST(DomainXmlTest, ForeignRootIsTheOverlayAsVdaAndTheDisksUnderTestFollow) {
+  const MachineSpec s = ForeignSpec();
+  const std::string x = Xml(s);
+  const size_t root = x.find("<source file='/work/storbed-work-x/root-overlay.qcow2'/>");
+  const size_t test_disk = x.find("<source file='/host/data/backing.raw'/>");
+  ASSERT_NE(root, std::string::npos) << x;
+  ASSERT_NE(test_disk, std::string::npos) << x;
+  EXPECT_LT(root, test_disk);
+  EXPECT_THAT(x, HasSubstr("<driver name='qemu' type='qcow2'/>\n"
+                           "      <source file='/work/storbed-work-x/root-overlay.qcow2'/>\n"
+                           "      <target dev='vda' bus='virtio'/>\n"
+                           "      <serial>storbed-root</serial>\n"));
+  EXPECT_EQ(TargetDev(s, s.disks[0]), "vdb");  // libvirt's block stats name it so
+  EXPECT_THAT(x, HasSubstr("<target dev='vdb' bus='virtio'/>"));
+  // Direct kernel boot: no boot order on the root disk.
+  EXPECT_THAT(x, HasSubstr("<kernel>/pool/vmlinuz-1</kernel>"));
+  EXPECT_THAT(x, Not(HasSubstr("<boot order=")));
+}
+
+TEST(DomainXmlTest, ForeignImageWithoutKernelBootsFromItsRootDisk) {
+  MachineSpec s = ForeignSpec();
+  s.kernel = s.initrd = s.cmdline = "";
+  DomainPlacement p = Place(s);
+  p.kernel = p.initrd = "";
+  const std::string x = BuildDomainXml(s, p);
+  EXPECT_THAT(x, Not(HasSubstr("<kernel>")));
+  EXPECT_THAT(x, Not(HasSubstr("<initrd>")));
+  EXPECT_THAT(x, HasSubstr("<serial>storbed-root</serial>\n      <boot order='1'/>"));
+}
+
+TEST(DomainXmlTest, ForeignImageNeverHasItsBackingChainRelabelled) {
+  // DAC would chown the user's image (the overlay's backing) and restore only the overlay.
+  EXPECT_THAT(Xml(ForeignSpec()),
+              HasSubstr("<seclabel type='static' model='dac' relabel='no'><label>+0:+0</label>"));
+}
+
+TEST(DomainXmlTest, QgaChannelOnlyWhenTheAgentMayComeInThroughQga) {
+  MachineSpec s = ForeignSpec();
+  const std::string qga = "<target type='virtio' name='org.qemu.guest_agent.0'/>";
+  EXPECT_THAT(Xml(s), HasSubstr(qga));
+  s.foreign->push = AgentPushWay::Auto;
+  s.foreign->seed_image = "/w/seed.iso";
+  s.foreign->agent_disk = "/w/agent.raw";
+  EXPECT_THAT(Xml(s), HasSubstr(qga));
+  s.foreign->push = AgentPushWay::CloudInit;
+  EXPECT_THAT(Xml(s), Not(HasSubstr(qga)));
+  EXPECT_THAT(Xml(Spec()), Not(HasSubstr(qga)));  // storbed's own guest has none
+}
+
+TEST(DomainXmlTest, CloudInitDisksAreReadOnlyAfterTheDisksUnderTest) {
+  MachineSpec s = ForeignSpec();
+  s.foreign->push = AgentPushWay::Auto;
+  s.foreign->seed_image = "/w/seed.iso";
+  s.foreign->agent_disk = "/w/agent.raw";
+  DiskSpec nvme;
+  nvme.id = "n0";
+  nvme.bus = Bus::Nvme;
+  nvme.backing = "/data/n.raw";
+  s.disks.push_back(nvme);  // on the command line: takes no vd name
+  const std::string x = Xml(s);
+  EXPECT_THAT(x, HasSubstr("<source file='/w/seed.iso'/>\n"
+                           "      <target dev='vdc' bus='virtio'/>\n"
+                           "      <serial>storbed-seed</serial>\n"
+                           "      <readonly/>"));
+  EXPECT_THAT(x, HasSubstr("<source file='/w/agent.raw'/>\n"
+                           "      <target dev='vdd' bus='virtio'/>\n"
+                           "      <serial>storbed-agentbin</serial>\n"
+                           "      <readonly/>"));
+  EXPECT_LT(x.find("/host/data/backing.raw"), x.find("/w/seed.iso"));
+  EXPECT_LT(x.find("/w/seed.iso"), x.find("/w/agent.raw"));
+}
+
+TEST(DomainXmlTest, DevNameCountsAsLibvirtDoes) {
+  EXPECT_EQ(DevName("vd", 0), "vda");
+  EXPECT_EQ(DevName("vd", 25), "vdz");
+  EXPECT_EQ(DevName("vd", 26), "vdaa");
+  EXPECT_EQ(DevName("sd", 1), "sdb");
+}
+
 }  // namespace
 }  // namespace storbed

@@ -8,8 +8,11 @@
 #include <thread>
 
 #include "backend/backend_qemu.h"
+#include "backend/agent_entry.h"
 #include "backend/interrupt.h"
+#include "backend/qemu_argv.h"
 #include "backend/qmp_client.h"
+#include "libvirt/libvirt_qga.h"
 #include "libvirt/libvirt_stats.h"
 #include "libvirt/monitor_reply.h"
 #include "libvirt/orphaned_qemu.h"
@@ -87,8 +90,9 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
   DomainPlacement place;
   place.domain_name = cfg_.domain_name;
   place.owner = cfg_.owner;
-  // Kernel and initrd always travel through the pool, so this path is the remote one.
-  place.kernel = cfg_.pool->UploadShared(spec_.kernel);
+  // Kernel and initrd always travel through the pool, so this path is the remote one. A
+  // foreign image without one boots with its own bootloader.
+  if (!spec_.kernel.empty()) place.kernel = cfg_.pool->UploadShared(spec_.kernel);
   if (!spec_.initrd.empty()) place.initrd = cfg_.pool->UploadShared(spec_.initrd);
   for (const DiskSpec& d : spec_.disks) {
     if (!d.vfio_host.empty()) {
@@ -104,6 +108,12 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
       machine_volumes_.push_back(name);
       place.disk_paths.push_back(cfg_.pool->Upload(d.backing, name));
     }
+  }
+  if (spec_.foreign) {
+    // libvirtd opens these itself, from its own working directory.
+    ForeignRoot& f = *spec_.foreign;
+    for (std::string* path : {&f.overlay, &f.seed_image, &f.agent_disk})
+      if (!path->empty()) *path = std::filesystem::absolute(*path).string();
   }
   cfg_.pool->Delete(console_volume_);  // a previous run's log must not pass for this one's
   pool_dir_ = cfg_.pool->Dir();
@@ -128,14 +138,47 @@ void LibvirtMachine::Launch(Clock::time_point deadline) {
     if (pid_ > 0) argv_ = ReadCmdline("/proc", pid_);
   }
 
+  auto check = [this] { CheckAlive(); };
+  if (spec_.foreign) push_ = BringForeignAgentIn(deadline, check);
+
   UniqueFd agent_end;
   bridge_ = ChannelBridge::Open(cfg_.conn->get(), raw, uri, kAgentPortName, &agent_end);
   agent_ = AgentLink::FromSocket(std::move(agent_end),
                                  "channel " + std::string(kAgentPortName) + " of libvirt domain " +
                                      cfg_.domain_name);
-  auto check = [this] { CheckAlive(); };
   hello_ = AwaitAgentHello(*agent_, spec_.name, deadline, check);
   start_to_hello_s_ = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+AgentPushReport LibvirtMachine::BringForeignAgentIn(Clock::time_point deadline,
+                                                   const std::function<void()>& check) {
+  const ForeignRoot& foreign = *spec_.foreign;
+  std::optional<LibvirtQga> qga;
+  if (foreign.HasQgaChannel()) qga.emplace(domain_, cfg_.conn->uri(), cfg_.domain_name);
+  const AgentEntryPorts ports{.qga = qga ? &*qga : nullptr,
+                              .agent_port_open = [this] { return AgentPortOpen(); }};
+  // TODO(lead): BringAgentIn(foreign, ports, deadline, check) replaces the rest of this
+  // function (it also waits for the port).
+  if (!ports.qga)
+    throw MachineSpecError("", "agent_push",
+                           "cloud-init alone is not wired into the libvirt backend yet; use "
+                           "qga or auto");
+  AgentPushReport report = PushAgentWithQga(*ports.qga, foreign.agent_binary, deadline, check);
+  // The agent opens its port at once; a pushed agent that has not by the deadline is stuck.
+  while (!ports.agent_port_open()) {
+    if (Clock::now() >= deadline)
+      throw AgentEntryError("storbed-agent was started in the guest (pid " +
+                            std::to_string(report.guest_pid) + ") but never opened " +
+                            kAgentPortName);
+    check();
+    std::this_thread::sleep_for(200ms);
+  }
+  return report;
+}
+
+bool LibvirtMachine::AgentPortOpen() {
+  return ChardevFrontendOpen(Qmp(5s)("query-chardev", nlohmann::json::object()),
+                             kAgentChardevLabel);
 }
 
 void LibvirtMachine::ThrowIfDiedShortly() {
@@ -226,8 +269,10 @@ void LibvirtMachine::Shutdown() {
       // Dead, silent or interrupted: destroying below covers every case.
     }
   }
-  // The agent powers the guest off; on_poweroff=destroy ends the domain.
-  if (!WaitGone(30s)) {
+  // The agent powers the guest off; on_poweroff=destroy ends the domain. A pushed agent
+  // only exits: the guest's OS keeps running on its throwaway overlay, so end it at once
+  // (as the QEMU backend's QMP quit does).
+  if (spec_.foreign || !WaitGone(30s)) {
     virDomainDestroy(domain_.get());
     virResetLastError();
   }

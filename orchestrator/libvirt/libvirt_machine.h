@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/qga_push.h"
 #include "libvirt/channel_bridge.h"
 #include "libvirt/domain_xml.h"
 #include "libvirt/storage_pool.h"
@@ -51,6 +52,9 @@ class LibvirtMachine : public Machine {
   std::string DeviceId(const DiskSpec& disk) const override { return LibvirtDeviceId(disk); }
   std::optional<BlockStatsSource> BlockStats(const DiskSpec& disk) override;
   const std::vector<std::string>& Argv() const override { return argv_; }
+  nlohmann::json AgentPush() const override {
+    return push_ ? nlohmann::json(*push_) : Machine::AgentPush();
+  }
   nlohmann::json Describe() const override;
   std::string ConsoleLogPath() const override;
   std::string QemuVersion() const override { return cfg_.version; }
@@ -69,6 +73,12 @@ class LibvirtMachine : public Machine {
   bool WaitGone(std::chrono::milliseconds timeout);
   void CopyConsoleHome() const noexcept;
   std::string QemuLogTail() const;
+  // A foreign guest: gets storbed-agent in (through libvirt's qemu-ga channel) once the
+  // domain runs; returns once the agent's port is open.
+  AgentPushReport BringForeignAgentIn(Clock::time_point deadline,
+                                      const std::function<void()>& check);
+  // True once a process in the guest opened org.storbed.agent.0 (QMP query-chardev).
+  bool AgentPortOpen();
 
   MachineSpec spec_;
   LibvirtMachineConfig cfg_;
@@ -86,6 +96,7 @@ class LibvirtMachine : public Machine {
   std::optional<AgentLink> agent_;
   HelloReply hello_;
   std::optional<double> start_to_hello_s_;
+  std::optional<AgentPushReport> push_;
 };
 
 }  // namespace storbed

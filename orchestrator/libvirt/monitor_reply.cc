@@ -27,4 +27,17 @@ nlohmann::json ParseMonitorReply(const std::string& command, const std::string& 
                          reply);
 }
 
+bool ChardevFrontendOpen(const nlohmann::json& chardevs, const std::string& label) {
+  if (chardevs.is_array()) {
+    for (const nlohmann::json& c : chardevs) {
+      if (!c.is_object() || c.value("label", std::string()) != label) continue;
+      const auto open = c.find("frontend-open");
+      if (open == c.end() || !open->is_boolean()) break;
+      return open->get<bool>();
+    }
+  }
+  throw QmpProtocolError("query-chardev lists no chardev " + label + " with a frontend-open flag",
+                         chardevs.dump());
+}
+
 }  // namespace storbed

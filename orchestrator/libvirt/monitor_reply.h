@@ -14,4 +14,9 @@ std::string MonitorCommandText(const std::string& command, const nlohmann::json&
 // and QmpProtocolError (raw = reply) for text that is neither.
 nlohmann::json ParseMonitorReply(const std::string& command, const std::string& reply);
 
+// From query-chardev's return value: whether a process in the guest has the port of the
+// chardev `label` open ("frontend-open"). Throws QmpProtocolError when no chardev has that
+// label or its entry lacks the field.
+bool ChardevFrontendOpen(const nlohmann::json& chardevs, const std::string& label);
+
 }  // namespace storbed

@@ -42,5 +42,26 @@ TEST(MonitorReplyTest, GarbageIsAProtocolErrorKeepingTheText) {
   EXPECT_THROW(ParseMonitorReply("q", R"({"id":"x"})"), QmpProtocolError);
 }
 
+TEST(MonitorReplyTest, FrontendOpenIsReadFromTheChardevWithThatLabel) {
+  // What QEMU 7.2 under libvirt 9.0 listed for a foreign domain here, qemu-ga's port open.
+  const nlohmann::json chardevs = nlohmann::json::parse(R"([
+    {"frontend-open": true,
+     "filename": "unix:/var/lib/libvirt/qemu/channel/target/domain-2-x/org.qemu.guest_agent.0,server=on",
+     "label": "charchannel1"},
+    {"frontend-open": true, "filename": "file", "label": "charserial0"},
+    {"frontend-open": false,
+     "filename": "disconnected:unix:/var/lib/libvirt/qemu/channel/target/domain-2-x/org.storbed.agent.0,server=on",
+     "label": "charua-agent"},
+    {"frontend-open": true, "filename": "unix:/var/lib/libvirt/qemu/domain-2-x/monitor.sock,server=on",
+     "label": "charmonitor"}])");
+  EXPECT_FALSE(ChardevFrontendOpen(chardevs, "charua-agent"));
+  EXPECT_TRUE(ChardevFrontendOpen(chardevs, "charchannel1"));
+  EXPECT_THROW(ChardevFrontendOpen(chardevs, "charchannel9"), QmpProtocolError);
+  EXPECT_THROW(ChardevFrontendOpen(nlohmann::json::parse(R"([{"label": "charua-agent"}])"),
+                                   "charua-agent"),
+               QmpProtocolError);
+  EXPECT_THROW(ChardevFrontendOpen(nlohmann::json::object(), "charua-agent"), QmpProtocolError);
+}
+
 }  // namespace
 }  // namespace storbed

@@ -1,0 +1,20 @@
+// The Debian 12 test image of scripts/make-debian-image.sh, for tests of foreign guests:
+// built on the first call on a machine (minutes, needs mmdebstrap and the mirror), then
+// found in /var/cache/storbed/images by its content hash (instant).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace storbed::testing {
+
+// The image directory (debian12.qcow2, vmlinuz, initrd.img, append, kernel-release) for
+// the script's `options` (e.g. {"--cloud-init"}); "" with *why when it cannot be had. The
+// script's log goes to scratch/make-image.log.
+std::string CachedDebianImageDir(const std::string& scratch,
+                                 const std::vector<std::string>& options, std::string* why);
+
+// `s` without trailing newlines and spaces (the image's append and kernel-release files).
+std::string TrimmedLine(std::string s);
+
+}  // namespace storbed::testing

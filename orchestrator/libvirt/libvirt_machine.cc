@@ -157,23 +157,7 @@ AgentPushReport LibvirtMachine::BringForeignAgentIn(Clock::time_point deadline,
   if (foreign.HasQgaChannel()) qga.emplace(domain_, cfg_.conn->uri(), cfg_.domain_name);
   const AgentEntryPorts ports{.qga = qga ? &*qga : nullptr,
                               .agent_port_open = [this] { return AgentPortOpen(); }};
-  // TODO(lead): BringAgentIn(foreign, ports, deadline, check) replaces the rest of this
-  // function (it also waits for the port).
-  if (!ports.qga)
-    throw MachineSpecError("", "agent_push",
-                           "cloud-init alone is not wired into the libvirt backend yet; use "
-                           "qga or auto");
-  AgentPushReport report = PushAgentWithQga(*ports.qga, foreign.agent_binary, deadline, check);
-  // The agent opens its port at once; a pushed agent that has not by the deadline is stuck.
-  while (!ports.agent_port_open()) {
-    if (Clock::now() >= deadline)
-      throw AgentEntryError("storbed-agent was started in the guest (pid " +
-                            std::to_string(report.guest_pid) + ") but never opened " +
-                            kAgentPortName);
-    check();
-    std::this_thread::sleep_for(200ms);
-  }
-  return report;
+  return BringAgentIn(foreign, ports, deadline, check);
 }
 
 bool LibvirtMachine::AgentPortOpen() {

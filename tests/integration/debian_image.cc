@@ -12,31 +12,46 @@ std::string TrimmedLine(std::string s) {
   return s;
 }
 
-std::string CachedDebianImageDir(const std::string& scratch,
-                                 const std::vector<std::string>& options, std::string* why) {
-  if (ProgramPath("mmdebstrap").empty()) {
-    *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
-    return "";
-  }
-  const std::string log = scratch + "/make-image.log";
-  std::vector<std::string> argv = {std::string(STORBED_SOURCE_DIR) +
-                                   "/scripts/make-debian-image.sh"};
-  argv.insert(argv.end(), options.begin(), options.end());
+namespace {
+
+// Runs one of the image scripts; its last line of output is the image directory. "" with
+// *why when it fails.
+std::string RunImageScript(const std::vector<std::string>& argv, const std::string& log,
+                           std::string* why) {
+  const std::string name = argv[0].substr(argv[0].rfind('/') + 1);
   ChildProcess script = ChildProcess::Start(argv, log);
   // A first build downloads ~200 MB and installs a kernel: minutes; a cached one is instant.
   if (!script.WaitFor(std::chrono::minutes(30))) {
     script.Terminate(std::chrono::seconds(5));
-    *why = "make-debian-image.sh did not finish in 30 min";
+    *why = name + " did not finish in 30 min";
     return "";
   }
   const std::string out = Slurp(log);
   if (!script.ExitedSuccessfully()) {
-    *why = "make-debian-image.sh " + script.ExitDescription() + ": " + out;
+    *why = name + " " + script.ExitDescription() + ": " + out;
     return "";
   }
-  // Its last line is the directory.
   const std::string text = TrimmedLine(out);
   return text.substr(text.rfind('\n') + 1);
+}
+
+}  // namespace
+
+std::string CachedDebianImageDir(const std::string& scratch,
+                                 const std::vector<std::string>& options, std::string* why,
+                                 const std::vector<std::string>& variant) {
+  if (ProgramPath("mmdebstrap").empty()) {
+    *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
+    return "";
+  }
+  const std::string scripts = std::string(STORBED_SOURCE_DIR) + "/scripts/";
+  std::vector<std::string> argv = {scripts + "make-debian-image.sh"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  const std::string base = RunImageScript(argv, scratch + "/make-image.log", why);
+  if (base.empty() || variant.empty()) return base;
+  argv = {scripts + "derive-debian-image.sh", base};
+  argv.insert(argv.end(), variant.begin(), variant.end());
+  return RunImageScript(argv, scratch + "/derive-image.log", why);
 }
 
 }  // namespace storbed::testing

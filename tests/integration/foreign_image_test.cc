@@ -11,6 +11,7 @@
 #include "backend/child_process.h"
 #include "execute/foreign_image.h"
 #include "results/results_dir.h"
+#include "debian_image.h"
 #include "test_env.h"
 
 namespace storbed {
@@ -19,46 +20,12 @@ namespace {
 using testing::CliRun;
 using testing::Slurp;
 
-std::string Trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
+using testing::TrimmedLine;
 
-// Runs one of the image scripts; its last line of output is the image directory. "" with
-// *why when it fails.
-std::string RunImageScript(const std::vector<std::string>& argv, const std::string& log,
-                           std::string* why) {
-  ChildProcess script = ChildProcess::Start(argv, log);
-  // A first build downloads ~200 MB and installs a kernel: minutes; a cached one is instant.
-  if (!script.WaitFor(std::chrono::minutes(30))) {
-    script.Terminate(std::chrono::seconds(5));
-    *why = argv[0] + " did not finish in 30 min";
-    return "";
-  }
-  const std::string out = Slurp(log);
-  if (!script.ExitedSuccessfully()) {
-    *why = argv[0] + " " + script.ExitDescription() + ": " + out;
-    return "";
-  }
-  std::string dir = Trimmed(out);
-  return dir.substr(dir.rfind('\n') + 1);
-}
-
-// The Debian image with qemu-guest-agent and cloud-init (built now or found in the cache),
-// or a variant derived from it (scripts/derive-debian-image.sh options); "" with *why.
+// The Debian image with qemu-guest-agent and cloud-init, or a variant derived from it.
 std::string DebianImageDir(const std::string& scratch, std::string* why,
                            const std::vector<std::string>& variant = {}) {
-  if (ProgramPath("mmdebstrap").empty()) {
-    *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
-    return "";
-  }
-  const std::string scripts = std::string(STORBED_SOURCE_DIR) + "/scripts/";
-  const std::string base = RunImageScript({scripts + "make-debian-image.sh", "--cloud-init"},
-                                          scratch + "/make-image.log", why);
-  if (base.empty() || variant.empty()) return base;
-  std::vector<std::string> argv = {scripts + "derive-debian-image.sh", base};
-  argv.insert(argv.end(), variant.begin(), variant.end());
-  return RunImageScript(argv, scratch + "/derive-image.log", why);
+  return testing::CachedDebianImageDir(scratch, {"--cloud-init"}, why, variant);
 }
 
 // A scenario booting the image in `image_dir` on `targets` with one tiny random-read job.
@@ -73,7 +40,7 @@ nlohmann::json ForeignScenario(const std::string& image_dir, const std::string& 
             {"image", image_dir + "/debian12.qcow2"},
             {"kernel", image_dir + "/vmlinuz"},
             {"initrd", image_dir + "/initrd.img"},
-            {"append", Trimmed(Slurp(image_dir + "/append"))},
+            {"append", TrimmedLine(Slurp(image_dir + "/append"))},
             {"agent_push", push}}},
           {"disk", {{"size", "16m"}}},
           {"jobs", {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
@@ -117,7 +84,7 @@ TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUncha
     EXPECT_EQ(m["image"]["sha256_after"], sha_before);
     EXPECT_EQ(m["image"]["unchanged"], true);
     // The image's own kernel, not the host's: the release its build recorded.
-    EXPECT_EQ(m["guest_kernel"], Trimmed(Slurp(image_dir + "/kernel-release")));
+    EXPECT_EQ(m["guest_kernel"], TrimmedLine(Slurp(image_dir + "/kernel-release")));
     const nlohmann::json& facts = m["guest_facts"];
     EXPECT_EQ(facts["os_version_id"], "12") << facts.dump();
     EXPECT_NE(facts["os_pretty_name"].get<std::string>().find("Debian"), std::string::npos);

@@ -12,6 +12,24 @@ std::string TrimmedLine(std::string s) {
   return s;
 }
 
+nlohmann::json ForeignImageScenario(const std::string& name, const std::string& image_dir,
+                                    const std::string& push,
+                                    const std::vector<std::string>& targets) {
+  return {{"name", name},
+          {"targets", targets},
+          {"machine",
+           {{"memory", "1g"},
+            {"accel", "tcg"},
+            {"boot_timeout", 300},
+            {"image", image_dir + "/debian12.qcow2"},
+            {"kernel", image_dir + "/vmlinuz"},
+            {"initrd", image_dir + "/initrd.img"},
+            {"append", TrimmedLine(Slurp(image_dir + "/append"))},
+            {"agent_push", push}}},
+          {"disk", {{"size", "16m"}}},
+          {"jobs", {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
+}
+
 namespace {
 
 // Runs one of the image scripts; its last line of output is the image directory. "" with

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace storbed::testing {
 
 // The image directory (debian12.qcow2, vmlinuz, initrd.img, append, kernel-release) for
@@ -16,6 +18,12 @@ namespace storbed::testing {
 std::string CachedDebianImageDir(const std::string& scratch,
                                  const std::vector<std::string>& options, std::string* why,
                                  const std::vector<std::string>& variant = {});
+
+// A scenario named `name` that boots the image of `image_dir` (its own kernel, initrd and
+// append) under TCG with agent_push `push` on `targets`, one tiny 4k random-read job.
+nlohmann::json ForeignImageScenario(const std::string& name, const std::string& image_dir,
+                                    const std::string& push,
+                                    const std::vector<std::string>& targets);
 
 // `s` without trailing newlines and spaces (the image's append and kernel-release files).
 std::string TrimmedLine(std::string s);

@@ -28,22 +28,28 @@ std::string DebianImageDir(const std::string& scratch, std::string* why,
   return testing::CachedDebianImageDir(scratch, {"--cloud-init"}, why, variant);
 }
 
-// A scenario booting the image in `image_dir` on `targets` with one tiny random-read job.
-nlohmann::json ForeignScenario(const std::string& image_dir, const std::string& push,
-                               const std::vector<std::string>& targets) {
-  return {{"name", "foreign"},
-          {"targets", targets},
-          {"machine",
-           {{"memory", "1g"},
-            {"accel", "tcg"},
-            {"boot_timeout", 300},
-            {"image", image_dir + "/debian12.qcow2"},
-            {"kernel", image_dir + "/vmlinuz"},
-            {"initrd", image_dir + "/initrd.img"},
-            {"append", TrimmedLine(Slurp(image_dir + "/append"))},
-            {"agent_push", push}}},
-          {"disk", {{"size", "16m"}}},
-          {"jobs", {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
+// `storbed run` of ForeignImageScenario in `dir`; checks that it exits 0 and that every
+// record is ok with IO done, and returns the manifest.
+nlohmann::json RunForeign(const std::string& dir, const std::string& image_dir,
+                          const std::string& push, const std::vector<std::string>& targets) {
+  std::ofstream(dir + "/scenario.json")
+      << testing::ForeignImageScenario("foreign", image_dir, push, targets).dump(2);
+  const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
+                                      "--agent", testing::AgentPath()},
+                                     dir + "/cli.log");
+  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
+  const auto records = LoadResults(dir + "/out");
+  EXPECT_EQ(records.size(), targets.size());
+  for (const auto& r : records) {
+    SCOPED_TRACE(r.run_id);
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
+    EXPECT_EQ(r.accel, "tcg");
+    if (!r.result) continue;
+    EXPECT_GT(r.result->iops, 0);
+    EXPECT_GT(r.result->mib_s, 0);
+    EXPECT_GT(r.result->ios, 0u);
+  }
+  return nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
 }
 
 TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUnchanged) {
@@ -54,25 +60,7 @@ TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUncha
   const std::string image = image_dir + "/debian12.qcow2";
   const std::string sha_before = FileSha256(image);
 
-  std::ofstream(dir + "/scenario.json")
-      << ForeignScenario(image_dir, "qga", {"virtio-blk", "nvme"}).dump(2);
-  const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
-                                      "--agent", testing::AgentPath()},
-                                     dir + "/cli.log");
-  ASSERT_EQ(run.exit, "exited with status 0") << run.log;
-
-  const auto records = LoadResults(dir + "/out");
-  ASSERT_EQ(records.size(), 2u);
-  for (const auto& r : records) {
-    SCOPED_TRACE(r.run_id);
-    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
-    ASSERT_TRUE(r.result);
-    EXPECT_GT(r.result->iops, 0);
-    EXPECT_GT(r.result->mib_s, 0);
-    EXPECT_GT(r.result->ios, 0u);
-    EXPECT_EQ(r.accel, "tcg");
-  }
-  const auto manifest = nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
+  const auto manifest = RunForeign(dir, image_dir, "qga", {"virtio-blk", "nvme"});
   for (const char* label : {"virtio-blk", "nvme"}) {
     SCOPED_TRACE(label);
     const nlohmann::json& m = manifest["machines"][label];
@@ -112,21 +100,7 @@ TEST(ForeignImageTest, BlockedGuestExecFallsBackToCloudInitOnVirtioBlkAndNvme) {
       DebianImageDir(dir, &why, {"--block-guest-exec", "--udev-read-ahead", "512"});
   ASSERT_FALSE(image_dir.empty()) << why;
   const std::string sha_before = FileSha256(image_dir + "/debian12.qcow2");
-  std::ofstream(dir + "/scenario.json")
-      << ForeignScenario(image_dir, "auto", {"virtio-blk", "nvme"}).dump(2);
-  const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
-                                      "--agent", testing::AgentPath()},
-                                     dir + "/cli.log");
-  ASSERT_EQ(run.exit, "exited with status 0") << run.log;
-  const auto records = LoadResults(dir + "/out");
-  ASSERT_EQ(records.size(), 2u);
-  for (const auto& r : records) {
-    SCOPED_TRACE(r.run_id);
-    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
-    ASSERT_TRUE(r.result);
-    EXPECT_GT(r.result->iops, 0);
-  }
-  const auto manifest = nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
+  const auto manifest = RunForeign(dir, image_dir, "auto", {"virtio-blk", "nvme"});
   for (const char* label : {"virtio-blk", "nvme"}) {
     SCOPED_TRACE(label);
     const nlohmann::json& push = manifest["machines"][label]["agent_push"];
@@ -164,7 +138,7 @@ TEST(ForeignImageTest, NeitherWayInFailsWithinAMinuteNamingBoth) {
       DebianImageDir(dir, &why, {"--block-guest-exec", "--disable-cloud-init"});
   ASSERT_FALSE(image_dir.empty()) << why;
   std::ofstream(dir + "/scenario.json")
-      << ForeignScenario(image_dir, "auto", {"virtio-blk"}).dump(2);
+      << testing::ForeignImageScenario("foreign", image_dir, "auto", {"virtio-blk"}).dump(2);
   const auto start = std::chrono::steady_clock::now();
   const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
                                       "--agent", testing::AgentPath()},

@@ -71,21 +71,8 @@ nlohmann::json RunUnderLibvirt(const std::string& dir, const std::string& image_
                                const std::string& push, const std::vector<std::string>& targets,
                                std::string* scenario_name) {
   *scenario_name = "fgnlv" + std::to_string(::getpid()) + push.substr(0, 2);
-  const nlohmann::json scenario = {
-      {"name", *scenario_name},
-      {"targets", targets},
-      {"machine",
-       {{"memory", "1g"},
-        {"accel", "tcg"},
-        {"boot_timeout", 300},
-        {"image", image_dir + "/debian12.qcow2"},
-        {"agent_push", push},
-        {"kernel", image_dir + "/vmlinuz"},
-        {"initrd", image_dir + "/initrd.img"},
-        {"append", testing::TrimmedLine(testing::Slurp(image_dir + "/append"))}}},
-      {"disk", {{"size", "16m"}}},
-      {"jobs",
-       {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
+  const nlohmann::json scenario =
+      testing::ForeignImageScenario(*scenario_name, image_dir, push, targets);
   std::ofstream(dir + "/scenario.json") << scenario.dump(2);
   const std::string work = dir + "/work";
   std::filesystem::create_directories(work);

@@ -7,11 +7,13 @@
 # (/usr/bin/time: user + sys, start-up included). Not a test: absolute numbers vary by host.
 #
 #   bench/agent_vs_fio.sh [BUILD_DIR] [--rounds N] [--runtime S] [--size MiB] [--dir DIR]
-#                         [--quick] [--cells REGEX] [--cv] [--keep FILE]
+#                         [--quick] [--cells REGEX] [--cv] [--keep FILE] [--pin CPU]
 #   --quick        a small subset (quick_cells) for a fast check
 #   --cells REGEX  only the cells whose name matches (names: read-direct-psync-qd1-64k)
 #   --cv           the run-to-run spread check: 5 rounds of read-direct-psync-qd1-64k
 #   --keep FILE    also write every run (cell tool round iops ios cpu_s) to FILE
+#   --pin CPU      run both tools on that CPU only (taskset -c): the scheduler's placement
+#                  and migrations stop adding their own spread to the QD1 cells
 #   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
 #
 # Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
@@ -23,6 +25,7 @@ set -euo pipefail
 build=build
 [[ $# -gt 0 && $1 != --* ]] && { build=$1; shift; }
 rounds=3 runtime=5 size_mib=512 dir=/var/tmp cells='' quick=0 keep='' summarize=''
+pin=()
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -33,6 +36,7 @@ while (($#)); do
     --quick) quick=1; shift ;;
     --cv) cells='^read-direct-psync-qd1-64k$'; rounds=5; shift ;;
     --keep) keep=$2; shift 2 ;;
+    --pin) pin=(taskset -c "$2"); shift 2 ;;
     --summarize) summarize=$2; shift 2 ;;
     *) echo "agent_vs_fio: unknown option $1" >&2; exit 2 ;;
   esac
@@ -129,7 +133,7 @@ run_agent() {
  "bs": $(bytes_of "$bs"), "iodepth": $qd, "runtime": $runtime, "direct": $direct, "seed": $seed,
  "cache": "cold", "fadvise_hint": "random"}
 JOB
-  setsid -w /usr/bin/time -f '%U %S' -o "$work/rusage" "$agent" --standalone "$work/job.json" \
+  setsid -w "${pin[@]}" /usr/bin/time -f '%U %S' -o "$work/rusage" "$agent" --standalone "$work/job.json" \
     >"$work/out.json"
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["iops"], d["ios"])' \
     "$work/out.json"
@@ -139,7 +143,7 @@ run_fio() {
   local rw=$1 mode=$2 engine=$3 qd=$4 bs=$5 seed=$6
   local direct=1
   [[ $mode == buffered ]] && direct=0
-  /usr/bin/time -f '%U %S' -o "$work/rusage" \
+  "${pin[@]}" /usr/bin/time -f '%U %S' -o "$work/rusage" \
     fio --name=bench --filename="$file" --rw="rand$rw" --bs="$bs" --ioengine="$engine" \
       --iodepth="$qd" --direct="$direct" --invalidate=1 --runtime="$runtime" --time_based \
       --randseed="$seed" --output-format=json >"$work/out.json"
@@ -151,6 +155,7 @@ print(d["iops"], d["total_ios"])' "$work/out.json" "$rw"
 echo "# agent vs fio: ${#grid[@]} cells, $rounds rounds, ${runtime}s per run, random IO, ${size_mib} MiB file on $(df --output=source "$dir" | tail -1)"
 echo "# storbed $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null), $(fio --version), kernel $(uname -r), $(nproc) CPUs"
 echo "# load at start:$(uptime | sed 's/.*load average://')"
+((${#pin[@]})) && echo "# both tools pinned: ${pin[*]}"
 for ((round = 1; round <= rounds; round++)); do
   for ((i = 0; i < ${#grid[@]}; i++)); do
     read -r name rw mode engine qd bs <<<"${grid[i]}"

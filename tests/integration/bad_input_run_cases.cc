@@ -211,7 +211,8 @@ std::vector<BadInput> MachineAndDisk() {
                "machine.accel: takes one value, not a list"),
       Scenario("UnknownMachineField", GuestScenario(R"("cpus": 2)", ""),
                "machine.cpus: unknown field (known: vcpus, memory, kernel, modules_dir, image, "
-               "initrd, append, accel, sample_period_ms, virtqueue_sample_ms, boot_timeout, "
+               "initrd, append, agent_push, accel, sample_period_ms, virtqueue_sample_ms, "
+               "boot_timeout, "
                "read_ahead_kb, scheduler, nr_requests, max_sectors_kb)"),
       Scenario("FsFileLargerThanTheDisk",
                GuestScenario("", R"("size": "16m", "filesystem": "ext4", "fs_file_size": "32m")"),

@@ -144,12 +144,20 @@ TEST(CacheControlTest, PartialChoiceFollowsTheSeedAndStaysInTheRegion) {
     if (i < 256 || i >= 768) {
       EXPECT_EQ(first[i], 0) << "page " << i << " outside the region";
     }
+  // The kernel may keep or drop a stray page between two preparations (a CI run under
+  // ASan once differed in a few): same seed means nearly the same pages, another seed
+  // about half of the region's 512 pages different.
+  auto differing = [&first](const std::vector<unsigned char>& pages) {
+    size_t n = 0;
+    for (size_t i = 0; i < pages.size(); ++i) n += pages[i] != first[i];
+    return n;
+  };
   PrepareCache(file, CacheState::Partial, sys, AgentPlace::Guest, region);
-  EXPECT_EQ(ResidentPages(file, 4 << 20), first) << "same seed, other pages";
+  EXPECT_LE(differing(ResidentPages(file, 4 << 20)), 8u) << "same seed, other pages";
   CacheRegion other = region;
   other.seed = 5;
   PrepareCache(file, CacheState::Partial, sys, AgentPlace::Guest, other);
-  EXPECT_NE(ResidentPages(file, 4 << 20), first) << "another seed, same pages";
+  EXPECT_GE(differing(ResidentPages(file, 4 << 20)), 100u) << "another seed, same pages";
 }
 
 // Reads the whole file through the page cache; the share of its pages then resident.

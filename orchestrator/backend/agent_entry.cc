@@ -65,7 +65,8 @@ CloudInitSeen LookForCloudInit(QgaChannel& qga, const std::function<void()>& che
 std::string BothWays(const ForeignRoot& foreign) {
   std::string text =
       "storbed puts its agent into a foreign guest in one of two ways: (a) the image's "
-      "qemu-guest-agent with guest-file-open/-write/-close, guest-exec and guest-exec-status "
+      "qemu-guest-agent (Debian: apt-get install qemu-guest-agent), started when its port "
+      "appears, with guest-file-open/-write/-close, guest-exec and guest-exec-status "
       "allowed; (b) cloud-init with the NoCloud data source, which reads storbed's seed disk "
       "(label cidata) and starts the agent from its second small disk";
   if (foreign.push == AgentPushWay::Qga) text += "; machine.agent_push qga left (b) out";

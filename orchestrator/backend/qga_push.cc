@@ -126,30 +126,6 @@ std::vector<std::string> BlockedPushCommands(QgaChannel& qga, AgentPushReport& r
   return MissingQgaCommands(info, RequiredQgaCommands());
 }
 
-AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binary,
-                                 Clock::time_point deadline, const std::function<void()>& check,
-                                 std::chrono::milliseconds sync_retry) {
-  AgentPushReport report;
-  const auto start = Clock::now();
-  try {
-    qga.Sync(deadline, check, sync_retry);
-  } catch (const QgaCommandError&) {
-    throw;
-  } catch (const QgaError& e) {
-    throw QgaError(std::string("no QEMU guest agent answered on org.qemu.guest_agent.0 (") +
-                   e.what() +
-                   "): the image needs qemu-guest-agent installed and started when its port "
-                   "appears (Debian: apt-get install qemu-guest-agent; "
-                   "scripts/make-debian-image.sh does), or use machine.agent_push cloud-init");
-  }
-  report.qga_ready_s = SecondsSince(start);
-  if (const auto missing = BlockedPushCommands(qga, report, check); !missing.empty())
-    throw QgaError(BlockedCommandsText(report.qga_version, missing) +
-                   ", or use machine.agent_push cloud-init");
-  CopyAndStartAgent(qga, agent_binary, report, check);
-  return report;
-}
-
 void CopyAndStartAgent(QgaChannel& qga, const std::string& agent_binary, AgentPushReport& report,
                        const std::function<void()>& check) {
   const std::string bytes = ReadWholeFile(agent_binary);

@@ -61,18 +61,9 @@ std::string BlockedCommandsText(const std::string& qga_version,
 
 // After Sync() and a guest-info that blocks nothing: copies `agent_binary` to the first of
 // PushedAgentPaths() the guest can write and execute, and starts it there (fills report's
-// copy and exec fields). Throws QgaError as PushAgentWithQga does.
+// copy and exec fields). Throws QgaError naming what failed: a write, no place the guest
+// executes from, or an agent that exited at once (its exit code and stderr).
 void CopyAndStartAgent(QgaChannel& qga, const std::string& agent_binary, AgentPushReport& report,
                        const std::function<void()>& check);
-
-// Waits for qemu-ga (until `deadline`), checks it allows file writes and guest-exec, copies
-// `agent_binary` to the first of PushedAgentPaths(), makes it executable and starts it,
-// moving on to the next path when the guest cannot write it or refuses to execute it there.
-// Throws QgaError
-// with a sentence naming the fix: no qemu-ga answering, commands blocked (and how to allow
-// them), a failed write, or an agent that exited at once (its exit code and stderr).
-AgentPushReport PushAgentWithQga(QgaChannel& qga, const std::string& agent_binary,
-                                 Clock::time_point deadline, const std::function<void()>& check,
-                                 std::chrono::milliseconds sync_retry = std::chrono::seconds(1));
 
 }  // namespace storbed

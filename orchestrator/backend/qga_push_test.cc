@@ -1,5 +1,7 @@
 #include "backend/qga_push.h"
 
+#include <atomic>
+
 #include <sys/socket.h>
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "backend/agent_entry.h"
 #include "backend/base64.h"
 
 namespace storbed {
@@ -43,6 +46,8 @@ struct FakeQga {
   std::string noexec;   // guest-exec of the agent under it fails as on a noexec mount
   std::string file_path, file_bytes;
   std::vector<std::string> execs;
+  // The started agent has its port open (it did not "exit at once").
+  std::atomic<bool> agent_serving{false};
 
   void Serve(LineChannel channel) {
     bool dropped_first_sync = false;
@@ -87,6 +92,8 @@ struct FakeQga {
           continue;
         }
         ret = {{"pid", 100 + execs.size()}};
+        if (path.find("storbed-agent") != std::string::npos && agent_exit < 0)
+          agent_serving = true;
       }
       if (cmd == "guest-exec-status") {
         const bool is_agent = args["pid"] == static_cast<int64_t>(100 + execs.size()) &&
@@ -123,7 +130,12 @@ struct QgaPushToFakeGuestTest : ::testing::Test {
     AgentPushReport r;
     std::exception_ptr error;
     try {
-      r = PushAgentWithQga(*qga, agent, Clock::now() + 10s, [] {}, 100ms);
+      ForeignRoot foreign;
+      foreign.agent_binary = agent;
+      foreign.push = AgentPushWay::Qga;
+      const AgentEntryPorts ports{.qga = &*qga,
+                                  .agent_port_open = [&fake] { return fake.agent_serving.load(); }};
+      r = BringAgentIn(foreign, ports, Clock::now() + 10s, [] {});
     } catch (...) {
       error = std::current_exception();
     }
@@ -137,7 +149,7 @@ struct QgaPushToFakeGuestTest : ::testing::Test {
   std::string PushError(FakeQga& fake) {
     try {
       Push(fake);
-    } catch (const QgaError& e) {
+    } catch (const AgentEntryError& e) {
       return e.what();
     }
     ADD_FAILURE() << "the push went through";
@@ -210,10 +222,14 @@ TEST(QgaSyncTest, NoGuestAgentIsATimeoutNamingQemuGuestAgent) {
   UniqueFd silent(fds[1]);  // nobody answers
   QgaClient qga(LineChannel(UniqueFd(fds[0]), "silent", HostChannelOptions()));
   const auto start = Clock::now();
+  ForeignRoot foreign;
+  foreign.agent_binary = "/proc/self/exe";
+  foreign.push = AgentPushWay::Qga;
   try {
-    PushAgentWithQga(qga, "/proc/self/exe", Clock::now() + 600ms, [] {}, 100ms);
+    BringAgentIn(foreign, {.qga = &qga, .agent_port_open = [] { return false; }},
+                 Clock::now() + 600ms, [] {});
     FAIL() << "pushed to nobody";
-  } catch (const QgaError& e) {
+  } catch (const AgentEntryError& e) {
     EXPECT_NE(std::string(e.what()).find("qemu-guest-agent"), std::string::npos) << e.what();
   }
   EXPECT_LT(Clock::now() - start, 3s);

@@ -36,8 +36,10 @@ class AsyncBackend {
   // Prepares slot `s` (buffer, offset and direction set) to go in the next Submit.
   virtual void Prep(unsigned s, AsyncSlot& slot) = 0;
   // Submits the prepared slots `queued`, in order, counting its calls into `batches`.
-  // With reap wait it may also wait for one completion in the same call. Throws JobError.
-  virtual void Submit(std::span<const unsigned> queued, std::span<const AsyncSlot> slots, Reap reap,
+  // With reap wait it may also wait for one completion in the same call. A backend that
+  // splits the batch into several calls sets each slot's submit_ns before its own call.
+  // Throws JobError.
+  virtual void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap reap,
                       BatchCounts& batches) = 0;
   // The first completion of a reap round: sleeps in the kernel (wait) or spins without
   // sleeping (poll) until one is there. Throws JobError.

@@ -36,7 +36,7 @@ class LibaioBackend : public AsyncBackend {
       io_prep_pread(&cb, job_.fd, slot.buf.data(), job_.bs, (long long)slot.offset);
   }
 
-  void Submit(std::span<const unsigned> queued, std::span<const AsyncSlot> slots, Reap,
+  void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap,
               BatchCounts& batches) override {
     batch_.clear();
     for (unsigned s : queued) batch_.push_back(&cbs_[s]);
@@ -44,6 +44,8 @@ class LibaioBackend : public AsyncBackend {
     size_t done = 0;
     while (done < batch_.size()) {
       const size_t ask = std::min(batch_.size() - done, size_t(per_call_));
+      // One IO per call: its clock starts at its own call, not at the batch's first.
+      if (per_call_ == 1) slots[queued[done]].submit_ns = MonotonicNs();
       const int ret = io_submit(ctx_, long(ask), batch_.data() + done);
       if (ret == -EINTR) continue;
       if (ret < 0) {

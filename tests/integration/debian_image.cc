@@ -1,8 +1,12 @@
 #include "debian_image.h"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
+#include <fstream>
 
 #include "backend/child_process.h"
+#include "results/results_dir.h"
 #include "test_env.h"
 
 namespace storbed::testing {
@@ -28,6 +32,29 @@ nlohmann::json ForeignImageScenario(const std::string& name, const std::string& 
             {"agent_push", push}}},
           {"disk", {{"size", "16m"}}},
           {"jobs", {{{"name", "rand"}, {"pattern", "random"}, {"bs", "4k"}, {"io_size", "2m"}}}}};
+}
+
+nlohmann::json RunForeignScenario(const std::string& dir, const nlohmann::json& scenario,
+                                  const std::vector<std::string>& targets,
+                                  const std::vector<std::string>& extra_args) {
+  std::ofstream(dir + "/scenario.json") << scenario.dump(2);
+  std::vector<std::string> argv = {"run", dir + "/scenario.json", "--out", dir + "/out",
+                                   "--agent", AgentPath()};
+  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  const CliRun run = RunCli(argv, dir + "/cli.log");
+  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
+  const auto records = LoadResults(dir + "/out");
+  EXPECT_EQ(records.size(), targets.size());
+  for (const auto& r : records) {
+    SCOPED_TRACE(r.run_id);
+    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
+    EXPECT_EQ(r.accel, "tcg");
+    if (!r.result) continue;
+    EXPECT_GT(r.result->iops, 0);
+    EXPECT_GT(r.result->mib_s, 0);
+    EXPECT_GT(r.result->ios, 0u);
+  }
+  return nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
 }
 
 namespace {

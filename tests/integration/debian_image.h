@@ -25,6 +25,13 @@ nlohmann::json ForeignImageScenario(const std::string& name, const std::string& 
                                     const std::string& push,
                                     const std::vector<std::string>& targets);
 
+// Writes `scenario` to dir/scenario.json and runs `storbed run` of it into dir/out with the
+// test agent and `extra_args`; checks that it exits 0 and that each of `targets` gave one
+// ok record under TCG with IO done, and returns the manifest. The CLI log is dir/cli.log.
+nlohmann::json RunForeignScenario(const std::string& dir, const nlohmann::json& scenario,
+                                  const std::vector<std::string>& targets,
+                                  const std::vector<std::string>& extra_args = {});
+
 // `s` without trailing newlines and spaces (the image's append and kernel-release files).
 std::string TrimmedLine(std::string s);
 

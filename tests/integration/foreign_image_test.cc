@@ -28,28 +28,11 @@ std::string DebianImageDir(const std::string& scratch, std::string* why,
   return testing::CachedDebianImageDir(scratch, {"--cloud-init"}, why, variant);
 }
 
-// `storbed run` of ForeignImageScenario in `dir`; checks that it exits 0 and that every
-// record is ok with IO done, and returns the manifest.
+// `storbed run` of ForeignImageScenario in `dir`, checked (testing::RunForeignScenario).
 nlohmann::json RunForeign(const std::string& dir, const std::string& image_dir,
                           const std::string& push, const std::vector<std::string>& targets) {
-  std::ofstream(dir + "/scenario.json")
-      << testing::ForeignImageScenario("foreign", image_dir, push, targets).dump(2);
-  const CliRun run = testing::RunCli({"run", dir + "/scenario.json", "--out", dir + "/out",
-                                      "--agent", testing::AgentPath()},
-                                     dir + "/cli.log");
-  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
-  const auto records = LoadResults(dir + "/out");
-  EXPECT_EQ(records.size(), targets.size());
-  for (const auto& r : records) {
-    SCOPED_TRACE(r.run_id);
-    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
-    EXPECT_EQ(r.accel, "tcg");
-    if (!r.result) continue;
-    EXPECT_GT(r.result->iops, 0);
-    EXPECT_GT(r.result->mib_s, 0);
-    EXPECT_GT(r.result->ios, 0u);
-  }
-  return nlohmann::json::parse(Slurp(dir + "/out/manifest.json"));
+  return testing::RunForeignScenario(
+      dir, testing::ForeignImageScenario("foreign", image_dir, push, targets), targets);
 }
 
 TEST(ForeignImageTest, DebianImageWithQgaPushRunsOnVirtioBlkAndNvmeAndStaysUnchanged) {

@@ -65,34 +65,22 @@ std::optional<LibvirtConnection> Connect(std::string* why) {
 }
 
 // `storbed run --backend libvirt` of a tiny random-read job in the image of `image_dir` on
-// `targets` with `push`; checks every record is ok and returns the manifest. The scenario
-// name (for the leftover checks) goes to *scenario_name.
+// `targets` with `push`, checked (testing::RunForeignScenario), and that the work dir is
+// left empty; returns the manifest. The scenario name (for the leftover checks) goes to
+// *scenario_name.
 nlohmann::json RunUnderLibvirt(const std::string& dir, const std::string& image_dir,
                                const std::string& push, const std::vector<std::string>& targets,
                                std::string* scenario_name) {
   *scenario_name = "fgnlv" + std::to_string(::getpid()) + push.substr(0, 2);
   const nlohmann::json scenario =
       testing::ForeignImageScenario(*scenario_name, image_dir, push, targets);
-  std::ofstream(dir + "/scenario.json") << scenario.dump(2);
   const std::string work = dir + "/work";
   std::filesystem::create_directories(work);
-  const testing::CliRun run = testing::RunCli(
-      {"run", dir + "/scenario.json", "--out", dir + "/out", "--work-dir", work, "--backend",
-       "libvirt", "--agent", testing::AgentPath()},
-      dir + "/cli.log");
-  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
-  const auto records = LoadResults(dir + "/out");
-  EXPECT_EQ(records.size(), targets.size());
-  for (const auto& r : records) {
-    SCOPED_TRACE(r.run_id);
-    EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
-    if (!r.result) continue;
-    EXPECT_GT(r.result->iops, 0);
-    EXPECT_GT(r.result->ios, 0u);
-  }
+  const nlohmann::json manifest = testing::RunForeignScenario(
+      dir, scenario, targets, {"--work-dir", work, "--backend", "libvirt"});
   // Nothing left: no overlay, seed or other work files.
   EXPECT_TRUE(std::filesystem::is_empty(work));
-  return nlohmann::json::parse(testing::Slurp(dir + "/out/manifest.json"));
+  return manifest;
 }
 
 TEST(ForeignLibvirtTest, DebianImageWithQgaPushThroughLibvirtRunsOnVirtioBlkAndNvme) {

@@ -121,6 +121,15 @@ dd if=/dev/urandom of="$file" bs=1M count="$size_mib" status=none conv=fsync
 runs=$work/runs.tsv
 : >"$runs"
 
+# Buffered writes run one pass over the file (io_size, runtime only a cap) for both tools,
+# from a clean page cache. With --time_based, fio's invalidate=1 fadvises DONTNEED before
+# each later pass, which starts writeback of the pass just written while the next one
+# writes; the agent's per-pass drop waits for that writeback (fsync) instead. Neither is
+# the other's, and one pass has no later pass. The previous run's dirty pages are written
+# back (sync FILE: fsync) before each run, outside its time, so neither tool meets the
+# other's writeback.
+one_pass_cell() { [[ $1 == write && $2 == buffered ]]; }
+
 # One run of the agent: prints "iops ios".
 run_agent() {
   local rw=$1 mode=$2 engine=$3 qd=$4 bs=$5 seed=$6
@@ -128,10 +137,11 @@ run_agent() {
   [[ $mode == buffered ]] && direct=false
   # fio's --invalidate=1 with --time_based drops the file's pages before every pass over
   # it, inside the runtime: a buffered read job reads the device on every pass. The agent
-  # does the same with invalidate_each_pass counted in runtime. Not for writes: the
-  # agent's drop writes the dirty pages back first (fsync), which fio's fadvise does not.
+  # does the same with invalidate_each_pass counted in runtime. Buffered writes: one pass
+  # each (see one_pass_cell).
   [[ $mode == buffered && $rw == read ]] &&
     passes=', "invalidate_each_pass": true, "invalidate_in_runtime": true'
+  one_pass_cell "$rw" "$mode" && passes=", \"io_size\": $((size_mib << 20))"
   # fadvise random: fio's default fadvise_hint does the same for a random job, which
   # turns buffered readahead off.
   cat >"$work/job.json" <<JOB
@@ -147,11 +157,12 @@ JOB
 
 run_fio() {
   local rw=$1 mode=$2 engine=$3 qd=$4 bs=$5 seed=$6
-  local direct=1
+  local direct=1 time_based=--time_based
   [[ $mode == buffered ]] && direct=0
+  one_pass_cell "$rw" "$mode" && time_based=--io_size="${size_mib}m"
   "${pin[@]}" /usr/bin/time -f '%U %S' -o "$work/rusage" \
     fio --name=bench --filename="$file" --rw="rand$rw" --bs="$bs" --ioengine="$engine" \
-      --iodepth="$qd" --direct="$direct" --invalidate=1 --runtime="$runtime" --time_based \
+      --iodepth="$qd" --direct="$direct" --invalidate=1 --runtime="$runtime" "$time_based" \
       --randseed="$seed" --output-format=json >"$work/out.json"
   python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
@@ -168,6 +179,7 @@ for ((round = 1; round <= rounds; round++)); do
     order=(agent fio)
     (((round + i) % 2 == 0)) && order=(fio agent)
     for tool in "${order[@]}"; do
+      one_pass_cell "$rw" "$mode" && sync "$file"
       result=$("run_$tool" "$rw" "$mode" "$engine" "$qd" "$bs" "$round")
       read -r user sys <"$work/rusage"
       printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$round" "${result// /$'\t'}" \

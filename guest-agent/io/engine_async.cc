@@ -62,7 +62,7 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
                .now = MonotonicNs()};
   std::vector<unsigned> queued;
   while (true) {
-    // Refill every free slot right after a reap, as one batch.
+    // Refill every free slot right after a reap; the backend submits them in its calls.
     queued.clear();
     while (!free_slots.empty() && !st.fsync.Due() && st.budget.MayIssue(st.now)) {
       const unsigned s = free_slots.back();

@@ -54,7 +54,8 @@ class AsyncBackend {
 using AsyncBackendOpener = std::function<std::unique_ptr<AsyncBackend>(unsigned depth)>;
 
 // Runs the IO phase with iodepth IOs in flight: after every reap round all free slots
-// are refilled and submitted as one batch. Throws JobError on a failed or short IO.
+// are refilled and handed to one Submit (which may split them into several calls).
+// Throws JobError on a failed or short IO.
 EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
                            const AsyncBackendOpener& open);
 

@@ -18,7 +18,7 @@ namespace {
 class LibaioBackend : public AsyncBackend {
  public:
   LibaioBackend(unsigned entries, const EngineJob& job)
-      : job_(job), per_call_(OpenedDirect(job.fd) ? entries : 1), cbs_(entries), events_(entries) {
+      : job_(job), per_call_(OpenedDirect(job.fd) ? 2 : 1), cbs_(entries), events_(entries) {
     const int ret = io_setup(int(entries), &ctx_);
     if (ret < 0)
       throw JobError(job.target + ": io_setup(" + std::to_string(entries) +
@@ -95,8 +95,9 @@ class LibaioBackend : public AsyncBackend {
   // call of more than two IOs: a read that waits for its page sleeps with its own bio
   // still in the plug, flushed only through kblockd. One IO per call, as fio submits by
   // default (measured, 4k buffered QD4 random read: 420 IOPS batched, see
-  // docs/architecture.md "The agent's IO path"). O_DIRECT batches keep the plug: their
-  // bios are dispatched together when the call returns.
+  // docs/architecture.md "The agent's IO path"). O_DIRECT goes two per call: a call of
+  // more plugs its bios until the last is prepared, and the device gets each refill as
+  // one late burst (16k at depth 16: 10-20% below fio's IOPS in whole-refill batches).
   unsigned per_call_;
   io_context_t ctx_ = nullptr;
   std::vector<iocb> cbs_;  // one per slot, same index

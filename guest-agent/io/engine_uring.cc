@@ -1,5 +1,5 @@
-// io_uring: keeps iodepth requests in flight on one ring, submitting refills in batches
-// (the loop is engine_async.cc's; this file is the ring).
+// io_uring: keeps iodepth requests in flight on one ring, submitting refills two SQEs per
+// call (the loop is engine_async.cc's; this file is the ring).
 #include <liburing.h>
 
 #include <cerrno>
@@ -44,11 +44,20 @@ std::vector<unsigned> RingFlagsToTry(Reap reap) {
           IORING_SETUP_COOP_TASKRUN, 0};
 }
 
+// SQEs per io_uring_enter: two, O_DIRECT or buffered. A call of more starts a block plug,
+// and every bio of the call waits in it until the last SQE is prepared: the device gets
+// the refill as one burst after the whole batch's preparation. Buffered reads do their
+// page-cache work (allocating and inserting folios) inside the call: 64k reads at depth
+// 16 took ~1050 us against fio's ~820 in batches of 8-16. O_DIRECT 16k at depth 16 lost
+// 10-20% of fio's IOPS in whole-refill batches and none in pairs. fio submits one per
+// call; two start no plug and halve the calls (docs/architecture.md "The agent's IO path").
+constexpr size_t kSqesPerCall = 2;
+
 // Owns an initialised ring; drains it and io_uring_queue_exit on every path out.
 class UringBackend : public AsyncBackend {
  public:
   UringBackend(unsigned entries, const EngineJob& job)
-      : job_(job), small_calls_(!OpenedDirect(job.fd)) {
+      : job_(job) {
     int ret = -EINVAL;
     for (unsigned flags : RingFlagsToTry(job.reap)) {
       ret = io_uring_queue_init(entries, &ring_, flags);
@@ -66,20 +75,14 @@ class UringBackend : public AsyncBackend {
     io_uring_queue_exit(&ring_);
   }
 
-  void Prep(unsigned s, AsyncSlot& slot) override {
-    if (!small_calls_) PrepSqe(s, slot);  // else Submit preps them, two just before each call
-  }
+  void Prep(unsigned, AsyncSlot&) override {}  // Submit preps each call's SQEs just before it
 
   void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap reap,
               BatchCounts& batches) override {
-    // reap wait: the (last) call also waits for one completion.
+    // reap wait: the last call also waits for one completion.
     const unsigned wait_for = reap == Reap::Wait ? 1 : 0;
-    if (!small_calls_) {
-      SubmitPrepared(wait_for, slots[queued[0]].offset, batches);
-      return;
-    }
-    for (size_t i = 0; i < queued.size(); i += kBufferedPerCall) {
-      const size_t n = std::min(kBufferedPerCall, queued.size() - i);
+    for (size_t i = 0; i < queued.size(); i += kSqesPerCall) {
+      const size_t n = std::min(kSqesPerCall, queued.size() - i);
       const uint64_t now = MonotonicNs();
       for (size_t k = i; k < i + n; ++k) {
         PrepSqe(queued[k], slots[queued[k]]);
@@ -146,15 +149,7 @@ class UringBackend : public AsyncBackend {
     outstanding_ += unsigned(ret);
   }
 
-  static constexpr size_t kBufferedPerCall = 2;
   const EngineJob& job_;
-  // Buffered IO goes in calls of at most two SQEs. A call of more starts a block plug,
-  // and each buffered read does its page-cache work (allocating and inserting its folios)
-  // inside the call, so the first read's bio waited for the last one's preparation before
-  // it reached the device: 64k reads at depth 16 took ~1050 us against fio's ~820 (fio
-  // submits one per call). Two per call start no plug and halve the calls (4k reads at
-  // depth 16: ~1.4x the IOPS of one per call). O_DIRECT batches are cheap to prepare.
-  bool small_calls_;
   io_uring ring_;
   unsigned outstanding_ = 0;  // submitted and not yet seen, for DrainRing
 };

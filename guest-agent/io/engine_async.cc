@@ -81,7 +81,6 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
     if (!queued.empty()) {
       const uint64_t t = MonotonicNs();
       if (stats.start_ns == 0) st.budget.StartAt(stats.start_ns = t);
-      for (unsigned s : queued) slots[s].submit_ns = t;
       st.in_flight += unsigned(queued.size());
       st.in_flight_time.Set(t, st.in_flight);
       if (st.in_flight > stats.max_in_flight) stats.max_in_flight = st.in_flight;

@@ -36,8 +36,8 @@ class AsyncBackend {
   // Prepares slot `s` (buffer, offset and direction set) to go in the next Submit.
   virtual void Prep(unsigned s, AsyncSlot& slot) = 0;
   // Submits the prepared slots `queued`, in order, counting its calls into `batches`.
-  // With reap wait it may also wait for one completion in the same call. A backend that
-  // splits the batch into several calls sets each slot's submit_ns before its own call.
+  // With reap wait it may also wait for one completion in the same call. Sets each slot's
+  // submit_ns just before the call that takes it (a batch may go in several calls).
   // Throws JobError.
   virtual void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap reap,
                       BatchCounts& batches) = 0;

@@ -44,8 +44,9 @@ class LibaioBackend : public AsyncBackend {
     size_t done = 0;
     while (done < batch_.size()) {
       const size_t ask = std::min(batch_.size() - done, size_t(per_call_));
-      // One IO per call: its clock starts at its own call, not at the batch's first.
-      if (per_call_ == 1) slots[queued[done]].submit_ns = MonotonicNs();
+      // Each IO's clock starts at the call that takes it, not at the batch's first.
+      const uint64_t now = MonotonicNs();
+      for (size_t k = done; k < done + ask; ++k) slots[queued[k]].submit_ns = now;
       const int ret = io_submit(ctx_, long(ask), batch_.data() + done);
       if (ret == -EINTR) continue;
       if (ret < 0) {

@@ -2,8 +2,8 @@
 // call (the loop is engine_async.cc's; this file is the ring).
 #include <liburing.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
@@ -56,8 +56,7 @@ constexpr size_t kSqesPerCall = 2;
 // Owns an initialised ring; drains it and io_uring_queue_exit on every path out.
 class UringBackend : public AsyncBackend {
  public:
-  UringBackend(unsigned entries, const EngineJob& job)
-      : job_(job) {
+  UringBackend(unsigned entries, const EngineJob& job) : job_(job) {
     int ret = -EINVAL;
     for (unsigned flags : RingFlagsToTry(job.reap)) {
       ret = io_uring_queue_init(entries, &ring_, flags);

@@ -260,6 +260,10 @@ bool OpenedDirect(int fd) {
   return flags >= 0 && (flags & O_DIRECT) != 0;
 }
 
+std::span<AlignedBuffer> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count) {
+  return (job.buffers ? *job.buffers : own).Take(count, job.bs);
+}
+
 uint64_t MonotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

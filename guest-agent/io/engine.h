@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "histogram.h"
+#include "io_buffer.h"
 #include "job.h"
 #include "job_runner.h"
 #include "pattern.h"
@@ -43,6 +44,9 @@ struct EngineJob {
   // numjobs: set by the runner when another thread of the job failed; IoBudget then
   // stops issuing, so the engine drains and returns. Not owned; null = never stops early.
   const std::atomic<bool>* stop = nullptr;
+  // The thread's buffers, kept across the job's passes by the runner. Not owned; null:
+  // the engine makes its own for this run.
+  IoBuffers* buffers = nullptr;
 };
 
 struct EngineStats {
@@ -104,6 +108,10 @@ void CountCompletion(const EngineJob& job, bool write, const uint8_t* data, uint
 
 // True when fd was opened with O_DIRECT.
 bool OpenedDirect(int fd);
+
+// `count` buffers of job.bs bytes: the runner's (job.buffers), else from `own`, which the
+// engine keeps for the run.
+std::span<AlignedBuffer> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count);
 
 // The integral of the in-flight count over time: Set() at every change (each submit
 // and each reap, on CLOCK_MONOTONIC), Average() over the phase. The app's view: an IO

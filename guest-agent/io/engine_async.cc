@@ -31,7 +31,7 @@ void ReapRound(const EngineJob& job, AsyncBackend& backend, std::vector<AsyncSlo
     if (c.res < 0) throw IoError(job.target, syscall(), slot.offset, int(-c.res));
     if (uint64_t(c.res) != job.bs)
       throw ShortIoError(job.target, syscall(), slot.offset, uint64_t(c.res), job.bs);
-    CountCompletion(job, slot.write, slot.buf.data(), slot.offset, st.now - slot.submit_ns, stats);
+    CountCompletion(job, slot.write, slot.buf, slot.offset, st.now - slot.submit_ns, stats);
     free_slots.push_back(c.slot);
   } while (backend.ReapMore(c));
   st.in_flight -= round;
@@ -47,10 +47,13 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
   EngineStats stats;
   const unsigned depth = job.iodepth ? job.iodepth : 1;
   DirectionChooser direction(job);
-  std::vector<AsyncSlot> slots(depth);  // declared before the backend: destroyed after it
+  // Buffers and slots are declared before the backend: destroyed after it.
+  IoBuffers own;
+  const std::span<AlignedBuffer> bufs = TakeBuffers(job, own, depth);
+  std::vector<AsyncSlot> slots(depth);
   std::vector<unsigned> free_slots;
   for (unsigned i = 0; i < depth; ++i) {
-    slots[i].buf = AlignedBuffer(job.bs);
+    slots[i].buf = bufs[i].data();
     free_slots.push_back(depth - 1 - i);
   }
   std::unique_ptr<AsyncBackend> backend = open(depth);
@@ -71,7 +74,7 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
       slot.offset = offsets.Next();
       slot.write = direction.NextIsWrite();
       if (slot.write) {
-        StampSectors(slot.buf.data(), job.bs, slot.offset, job.seed);
+        StampSectors(slot.buf, job.bs, slot.offset, job.seed);
         st.fsync.Wrote();
       }
       backend->Prep(s, slot);

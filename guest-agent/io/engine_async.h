@@ -14,9 +14,9 @@
 
 namespace storbed {
 
-// One of iodepth IO slots: its buffer and the IO it holds.
+// One of iodepth IO slots: its buffer (job.bs bytes, not owned) and the IO it holds.
 struct AsyncSlot {
-  AlignedBuffer buf;
+  uint8_t* buf = nullptr;
   uint64_t offset = 0;
   uint64_t submit_ns = 0;  // CLOCK_MONOTONIC just before the submit call that took it
   bool write = false;

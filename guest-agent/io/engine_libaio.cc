@@ -31,9 +31,9 @@ class LibaioBackend : public AsyncBackend {
   void Prep(unsigned s, AsyncSlot& slot) override {
     iocb& cb = cbs_[s];
     if (slot.write)
-      io_prep_pwrite(&cb, job_.fd, slot.buf.data(), job_.bs, (long long)slot.offset);
+      io_prep_pwrite(&cb, job_.fd, slot.buf, job_.bs, (long long)slot.offset);
     else
-      io_prep_pread(&cb, job_.fd, slot.buf.data(), job_.bs, (long long)slot.offset);
+      io_prep_pread(&cb, job_.fd, slot.buf, job_.bs, (long long)slot.offset);
   }
 
   void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap,

@@ -101,7 +101,8 @@ class MmapEngine : public IoEngine {
     const int prot = writes ? PROT_READ | PROT_WRITE : PROT_READ;
 
     DirectionChooser direction(job);
-    AlignedBuffer buf(job.bs);
+    IoBuffers own;
+    uint8_t* const buf = TakeBuffers(job, own, 1)[0].data();
     FsyncPolicy fsync(job);
     InFlightIntegral in_flight_time;
     Window map;
@@ -139,14 +140,14 @@ class MmapEngine : public IoEngine {
       in_flight_time.Set(t0, 1);
       // A read copies every byte out, so each page of the block is faulted in.
       if (write) {
-        StampSectors(buf.data(), job.bs, off, job.seed);
-        std::memcpy(map.At(off), buf.data(), job.bs);
+        StampSectors(buf, job.bs, off, job.seed);
+        std::memcpy(map.At(off), buf, job.bs);
       } else {
-        std::memcpy(buf.data(), map.At(off), job.bs);
+        std::memcpy(buf, map.At(off), job.bs);
       }
       now = MonotonicNs();
       in_flight_time.Set(now, 0);
-      CountCompletion(job, write, buf.data(), off, now - t0, stats);
+      CountCompletion(job, write, buf, off, now - t0, stats);
       if (write) {
         fsync.Wrote();
         dirty_here = true;

@@ -12,7 +12,8 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
   EngineStats stats;
   WarnSynchronous(job, io.engine, stats);
   DirectionChooser direction(job);
-  AlignedBuffer buf(job.bs);
+  IoBuffers own;
+  uint8_t* const buf = TakeBuffers(job, own, 1)[0].data();
   FsyncPolicy fsync(job);
   InFlightIntegral in_flight_time;
   IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
@@ -21,7 +22,7 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
     const uint64_t off = offsets.Next();
     const bool write = direction.NextIsWrite();
     const char* syscall = write ? io.write_call : io.read_call;
-    if (write) StampSectors(buf.data(), job.bs, off, job.seed);
+    if (write) StampSectors(buf, job.bs, off, job.seed);
     budget.Issued();
     stats.max_in_flight = 1;
     const uint64_t t0 = MonotonicNs();
@@ -29,13 +30,13 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
     in_flight_time.Set(t0, 1);
     ssize_t n;
     do {
-      n = io.transfer(job.fd, buf.data(), job.bs, off_t(off), write, io.flags);
+      n = io.transfer(job.fd, buf, job.bs, off_t(off), write, io.flags);
     } while (n < 0 && errno == EINTR);  // the agent as PID 1 gets SIGCHLD and friends
     now = MonotonicNs();
     in_flight_time.Set(now, 0);
     if (n < 0) throw IoError(job.target, syscall, off, errno);
     if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
-    CountCompletion(job, write, buf.data(), off, now - t0, stats);
+    CountCompletion(job, write, buf, off, now - t0, stats);
     if (write) fsync.Wrote();
     if (fsync.Due()) now = fsync.Fsync(stats);
   }

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "io_buffer.h"
 #include "temp_file_for_test.h"
@@ -119,6 +121,27 @@ TYPED_TEST(EngineTest, OnePassDirectReadCountsEveryBlockOnce) {
   EXPECT_EQ(s.latency.count(), s.ios);
   EXPECT_GT(s.latency.min_ns(), 0u);
   EXPECT_GT(s.runtime_s, 0);
+}
+
+// A job run in passes hands every pass the same buffers (EngineJob::buffers): the engine
+// does its IO in them and leaves them to the runner.
+TYPED_TEST(EngineTest, IoGoesThroughTheRunnersBuffers) {
+  IoBuffers pool;
+  const size_t depth = TypeParam::DepthFor(4);
+  std::vector<uint8_t*> before;
+  for (AlignedBuffer& b : pool.Take(depth, 4096)) before.push_back(b.data());
+  UniqueFd fd = this->Open(O_RDWR | O_DIRECT);
+  auto offsets = MakeSequential({.offset = 0, .size = kFileSize, .bs = 4096});
+  EngineJob job = this->Job(fd.get(), Direction::Write, 4);
+  job.buffers = &pool;
+  EXPECT_EQ(this->Run(job, *offsets).ios, kFileSize / 4096);
+  const std::span<AlignedBuffer> after = pool.Take(depth, 4096);
+  ASSERT_EQ(after.size(), before.size());
+  for (size_t i = 0; i < depth; ++i) {
+    EXPECT_EQ(after[i].data(), before[i]) << "buffer " << i << " was replaced";
+    // Each buffer last held a write: some block's stamp, not the zeros it started with.
+    EXPECT_NE(std::count(after[i].data(), after[i].data() + 4096, 0), 4096) << "buffer " << i;
+  }
 }
 
 TYPED_TEST(EngineTest, WritesStampEveryBlockWithItsOffset) {

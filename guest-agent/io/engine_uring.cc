@@ -129,9 +129,9 @@ class UringBackend : public AsyncBackend {
     // Cannot happen with entries == depth, but never overrun.
     if (!sqe) throw JobError(job_.target + ": io_uring submission queue full");
     if (slot.write)
-      io_uring_prep_write(sqe, job_.fd, slot.buf.data(), unsigned(job_.bs), slot.offset);
+      io_uring_prep_write(sqe, job_.fd, slot.buf, unsigned(job_.bs), slot.offset);
     else
-      io_uring_prep_read(sqe, job_.fd, slot.buf.data(), unsigned(job_.bs), slot.offset);
+      io_uring_prep_read(sqe, job_.fd, slot.buf, unsigned(job_.bs), slot.offset);
     io_uring_sqe_set_data64(sqe, s);
   }
 

@@ -112,6 +112,15 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
 
 AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 
+std::span<AlignedBuffer> IoBuffers::Take(size_t count, size_t size) {
+  if (bufs_.size() != count || (count && bufs_.front().size() != size)) {
+    bufs_.clear();  // freed first: the old and new sets are never held together
+    bufs_.reserve(count);
+    for (size_t i = 0; i < count; ++i) bufs_.emplace_back(size);
+  }
+  return bufs_;
+}
+
 void StampSectors(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed) {
   const SeedWords t = SeedWordsOf(seed);
   for (size_t pos = 0; pos < len; pos += kStampSector)

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace storbed {
 
@@ -31,6 +33,18 @@ class AlignedBuffer {
  private:
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
+};
+
+// One job thread's IO buffers, kept across its passes: otherwise every pass allocates,
+// zeroes and faults in iodepth x bs bytes again (at 1 MiB, depth 64, buffered, a quarter
+// of the agent's CPU went to that). One per thread; not thread-safe.
+class IoBuffers {
+ public:
+  // `count` buffers of `size` bytes: the ones held when they match, else new ones.
+  std::span<AlignedBuffer> Take(size_t count, size_t size);
+
+ private:
+  std::vector<AlignedBuffer> bufs_;
 };
 
 // Fills buf[0, len) as the data written at byte `offset` of the target by a job with

@@ -17,6 +17,20 @@ TEST(IoBufferTest, AlignedAndZeroed) {
   EXPECT_EQ(b.data(), nullptr);
 }
 
+TEST(IoBuffersTest, KeepsItsBuffersWhileCountAndSizeMatch) {
+  IoBuffers pool;
+  const std::span<AlignedBuffer> first = pool.Take(3, 8192);
+  ASSERT_EQ(first.size(), 3u);
+  uint8_t* const kept = first[2].data();
+  EXPECT_EQ(first[2].size(), 8192u);
+  EXPECT_EQ(pool.Take(3, 8192)[2].data(), kept);
+  // Another size or count: new buffers of it.
+  const std::span<AlignedBuffer> bigger = pool.Take(3, 16384);
+  EXPECT_EQ(bigger[0].size(), 16384u);
+  EXPECT_EQ(pool.Take(5, 16384).size(), 5u);
+  EXPECT_TRUE(pool.Take(0, 4096).empty());
+}
+
 TEST(IoBufferTest, StampCarriesTheOffsetOfEachSector) {
   AlignedBuffer b(4096);
   StampSectors(b.data(), b.size(), 1 << 20, 7);

@@ -22,6 +22,7 @@
 #include "cache_control.h"
 #include "engine.h"
 #include "input_file.h"
+#include "io_buffer.h"
 #include "guest_sampler.h"
 #include "pattern.h"
 #include "target_device.h"
@@ -153,6 +154,7 @@ struct Worker {
   uint64_t size = 0;
   std::unique_ptr<OffsetGenerator> offsets;
   std::unique_ptr<IoEngine> engine;
+  IoBuffers buffers;  // the same at every pass
 };
 
 // Thread i of spec.numjobs: the whole region, or with numjobs_split the i-th bs-aligned
@@ -313,7 +315,7 @@ void PrepareCacheAndHints(const JobSpec& spec, uint64_t size, AgentPlace place,
 }
 
 // The engine's view of one worker's share of the whole job.
-EngineJob WholeJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* stop) {
+EngineJob WholeJobFor(const JobSpec& spec, Worker& w, std::atomic<bool>* stop) {
   // The engine seed stays the job's: writes stamp it and verify reads check it.
   return EngineJob{.fd = w.fd.get(),
                    .target = spec.target,
@@ -332,7 +334,8 @@ EngineJob WholeJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* s
                    .region_size = w.size,
                    .mmap_window = spec.mmap_window,
                    .madvise = spec.madvise,
-                   .stop = stop};
+                   .stop = stop,
+                   .buffers = &w.buffers};
 }
 
 // One pass of a job run in passes (loops > 1 or invalidate_each_pass): each engine stops
@@ -342,7 +345,7 @@ struct PassLimits {
 };
 
 // ... and of one pass, when `pass` is given.
-EngineJob EngineJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* stop,
+EngineJob EngineJobFor(const JobSpec& spec, Worker& w, std::atomic<bool>* stop,
                        const PassLimits* pass) {
   EngineJob job = WholeJobFor(spec, w, stop);
   if (pass) {
@@ -353,13 +356,12 @@ EngineJob EngineJobFor(const JobSpec& spec, const Worker& w, std::atomic<bool>* 
   return job;
 }
 
-
 // Runs every worker on its own thread, released together once the sampler has started.
 // Like fio, runtime and io_limit apply to each thread: numjobs=4 with io_limit=1G moves
 // 4G. The engines take their own runtime clock from their first submission.
 // `sampler` is started as the threads are released when `start_sampler`, and stopped
 // after them when `stop_sampler` (passes share one sampler window).
-EngineStats RunWorkers(const JobSpec& spec, const std::vector<Worker>& workers,
+EngineStats RunWorkers(const JobSpec& spec, std::vector<Worker>& workers,
                        GuestSampler& sampler, const PassLimits* pass = nullptr,
                        bool start_sampler = true, bool stop_sampler = true) {
   std::atomic<bool> stop{false};
@@ -408,7 +410,7 @@ bool RunsInPasses(const JobSpec& spec) {
 // pages are dropped before every pass after the first (the first starts as the cache
 // setting left it), each drop timed into result.invalidations_s and kept out of the
 // runtime unless invalidate_in_runtime asks for fio's accounting.
-EngineStats RunPasses(const JobSpec& spec, uint64_t size, const std::vector<Worker>& workers,
+EngineStats RunPasses(const JobSpec& spec, uint64_t size, std::vector<Worker>& workers,
                       GuestSampler& sampler, JobResult& result) {
   EngineStats total;
   const bool time_based = spec.runtime_s > 0;

@@ -53,6 +53,7 @@ struct JobSpec {
   uint64_t bs = 4096;          // bytes per IO
   uint32_t iodepth = 1;        // in-flight IOs (psync is always 1)
   Reap reap = Reap::Wait;      // io_uring and libaio only
+  uint32_t submit_batch = 0;   // io_uring and libaio: IOs per submit call; 0 = the engine's
   // fio numjobs: threads running the job at once, each with its own fd and engine. They
   // share the region (numjobs_split false) or each takes a contiguous, bs-aligned slice.
   uint32_t numjobs = 1;

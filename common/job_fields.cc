@@ -73,6 +73,12 @@ std::vector<Row> Head() {
                     "the wake-up latency between a completion and the next submission; fio "
                     "iodepth_batch_complete_min=0)."),
                &JobSpec::reap, ParseReap),
+      Bind(Job("submit_batch", FieldType::Integer, "0", 0, 4096, "IOs",
+               "ioengine io_uring or libaio: IOs handed to the kernel per submit call, at most "
+               "iodepth (fio iodepth_batch_submit); 0 = the agent's choice: 2, and 1 for "
+               "buffered libaio, which does each IO inside io_submit. A call of more than 2 "
+               "holds its bios in a block plug until its last IO is prepared."),
+           &JobSpec::submit_batch),
       Bind(Job("numjobs", FieldType::Integer, "1", 1, 64, "",
                "threads running the job at once (fio numjobs); each has its own fd and engine.",
                "numjobs"),

@@ -276,6 +276,9 @@ void WarnSynchronous(const EngineJob& job, const std::string& engine, EngineStat
                              " ran at 1");
   if (job.reap == Reap::Poll)
     stats.warnings.push_back(engine + " is synchronous: reap poll does not apply");
+  if (job.submit_batch > 1)
+    stats.warnings.push_back(engine + " is synchronous: submit_batch " +
+                             std::to_string(job.submit_batch) + " does not apply");
 }
 
 JobError IoError(const std::string& target, const std::string& syscall, uint64_t offset, int err) {

@@ -27,12 +27,13 @@ struct EngineJob {
   Direction rw = Direction::Read;
   uint64_t bs = 4096;
   uint32_t iodepth = 1;
-  Reap reap = Reap::Wait;    // io_uring, libaio: sleep for completions or poll for them
-  double runtime_s = 0;      // > 0: stop issuing after this long (passes repeat)
-  uint64_t io_limit = 0;     // > 0: stop issuing after this many bytes
-  uint32_t fsync_every = 0;  // writes: fsync after every N writes (0 = never)
-  bool end_fsync = false;    // writes: one fsync after the last write, inside the phase
-  uint32_t read_pct = 100;   // Mixed: percent of IOs that are reads
+  Reap reap = Reap::Wait;     // io_uring, libaio: sleep for completions or poll for them
+  uint32_t submit_batch = 0;  // io_uring, libaio: IOs per submit call; 0 = the engine's
+  double runtime_s = 0;       // > 0: stop issuing after this long (passes repeat)
+  uint64_t io_limit = 0;      // > 0: stop issuing after this many bytes
+  uint32_t fsync_every = 0;   // writes: fsync after every N writes (0 = never)
+  bool end_fsync = false;     // writes: one fsync after the last write, inside the phase
+  uint32_t read_pct = 100;    // Mixed: percent of IOs that are reads
   uint64_t seed = 1;         // Mixed: direction draws; writes: part of every sector's stamp
   bool verify = false;       // reads: check every sector's stamp (offset and seed)
   // mmap: the region IOs fall in (region_size 0 = the whole target), the bytes mapped at

@@ -63,11 +63,29 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
                .budget = IoBudget(job, offsets.blocks_per_pass(), MonotonicNs()),
                .batches = {},
                .now = MonotonicNs()};
+  const size_t per_call = backend->per_call();
   std::vector<unsigned> queued;
-  while (true) {
-    // Refill every free slot right after a reap; the backend submits them in its calls.
+  queued.reserve(per_call);
+  // The IOs of one refill count in flight from its first call, as fio counts an IO from
+  // when it is queued: iodepth means the refill, not what the kernel has taken yet.
+  uint64_t refill_start = 0;
+  unsigned refill_ios = 0;
+  auto submit = [&](bool wait_for_one) {
+    if (refill_ios == 0) {
+      refill_start = MonotonicNs();
+      if (stats.start_ns == 0) st.budget.StartAt(stats.start_ns = refill_start);
+    }
+    refill_ios += unsigned(queued.size());
+    backend->Submit(queued, slots, wait_for_one, st.batches);
     queued.clear();
+  };
+  while (true) {
+    // Refill every free slot right after a reap. A full group goes to the kernel before the
+    // next slot is prepared; the last group may wait for a completion in its call.
+    bool refilled = false;
+    refill_ios = 0;
     while (!free_slots.empty() && !st.fsync.Due() && st.budget.MayIssue(st.now)) {
+      if (queued.size() == per_call) submit(false);
       const unsigned s = free_slots.back();
       free_slots.pop_back();
       AsyncSlot& slot = slots[s];
@@ -80,14 +98,13 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
       backend->Prep(s, slot);
       st.budget.Issued();
       queued.push_back(s);
+      refilled = true;
     }
-    if (!queued.empty()) {
-      const uint64_t t = MonotonicNs();
-      if (stats.start_ns == 0) st.budget.StartAt(stats.start_ns = t);
-      st.in_flight += unsigned(queued.size());
-      st.in_flight_time.Set(t, st.in_flight);
+    if (refilled) {
+      submit(job.reap == Reap::Wait);
+      st.in_flight += refill_ios;
+      st.in_flight_time.Set(refill_start, st.in_flight);
       if (st.in_flight > stats.max_in_flight) stats.max_in_flight = st.in_flight;
-      backend->Submit(queued, slots, job.reap, st.batches);
     } else if (st.in_flight == 0) {
       // Drained: a due fsync runs with no write in flight, so it covers all of them.
       if (st.fsync.Due()) {

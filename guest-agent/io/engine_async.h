@@ -33,14 +33,17 @@ class AsyncBackend {
   // Destroyed before the slots: it must not return while the kernel may still write to
   // one of their buffers.
   virtual ~AsyncBackend() = default;
+  // IOs the backend hands the kernel per submit call: the loop submits each group of
+  // this many as soon as it is prepared.
+  virtual size_t per_call() const = 0;
   // Prepares slot `s` (buffer, offset and direction set) to go in the next Submit.
   virtual void Prep(unsigned s, AsyncSlot& slot) = 0;
-  // Submits the prepared slots `queued`, in order, counting its calls into `batches`.
-  // With reap wait it may also wait for one completion in the same call. Sets each slot's
-  // submit_ns just before the call that takes it (a batch may go in several calls).
-  // Throws JobError.
-  virtual void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap reap,
-                      BatchCounts& batches) = 0;
+  // Submits the prepared slots `queued` (at most per_call(): one call, or more when the
+  // kernel takes fewer), in order, counting its calls into `batches`. With
+  // `wait_for_one` it may also wait for one completion in the same call. Sets each slot's
+  // submit_ns just before the call that takes it. Throws JobError.
+  virtual void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots,
+                      bool wait_for_one, BatchCounts& batches) = 0;
   // The first completion of a reap round: sleeps in the kernel (wait) or spins without
   // sleeping (poll) until one is there. Throws JobError.
   virtual AsyncCompletion ReapFirst(Reap reap) = 0;
@@ -54,7 +57,8 @@ class AsyncBackend {
 using AsyncBackendOpener = std::function<std::unique_ptr<AsyncBackend>(unsigned depth)>;
 
 // Runs the IO phase with iodepth IOs in flight: after every reap round all free slots
-// are refilled and handed to one Submit (which may split them into several calls).
+// are refilled, each group of per_call() submitted before the next is prepared (a write's
+// stamp takes time: the device gets the first group without waiting for the last).
 // Throws JobError on a failed or short IO.
 EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
                            const AsyncBackendOpener& open);

@@ -476,6 +476,30 @@ TEST(UringTest, SubmitsTwoSqesPerCall) {
   }
 }
 
+// submit_batch (fio iodepth_batch_submit) sets the IOs per call: 8 IOs, all issued in
+// the first refill, go in 8 / 4 / 1 calls for submit_batch 1 / 0 (the default pairs) / 8.
+TEST(AsyncEngineTest, SubmitBatchSetsTheIosPerCall) {
+  TempDir dir;
+  const std::string path = WriteDataFile(dir.path(), "target", 64 * 4096);
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT));
+  ASSERT_TRUE(fd.valid());
+  for (const Engine engine : {Engine::Libaio, Engine::IoUring}) {
+    for (const auto& [batch, per_call] : {std::pair{1u, 1.0}, {0u, 2.0}, {8u, 8.0}}) {
+      auto offsets = MakeSequential({.offset = 0, .size = 64 * 4096, .bs = 4096});
+      const EngineJob job{.fd = fd.get(),
+                          .target = path,
+                          .rw = Direction::Read,
+                          .bs = 4096,
+                          .iodepth = 8,
+                          .submit_batch = batch,
+                          .io_limit = 8 * 4096};
+      const EngineStats s = MakeEngine(engine)->Run(job, *offsets);
+      EXPECT_EQ(s.ios, 8u);
+      EXPECT_EQ(s.avg_submit_batch, per_call) << ToString(engine) << " submit_batch " << batch;
+    }
+  }
+}
+
 TEST(DirectionChooserTest, PureDirectionsNeverDraw) {
   EngineJob job;
   job.rw = Direction::Write;

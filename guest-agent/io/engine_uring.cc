@@ -44,19 +44,21 @@ std::vector<unsigned> RingFlagsToTry(Reap reap) {
           IORING_SETUP_COOP_TASKRUN, 0};
 }
 
-// SQEs per io_uring_enter: two, O_DIRECT or buffered. A call of more starts a block plug,
-// and every bio of the call waits in it until the last SQE is prepared: the device gets
-// the refill as one burst after the whole batch's preparation. Buffered reads do their
+// SQEs per io_uring_enter unless the job sets submit_batch: two, O_DIRECT or buffered. A
+// call of more starts a block plug, and every bio of the call waits in it until the last
+// SQE is prepared: the device gets the refill as one burst after the whole batch's
+// preparation. Buffered reads do their
 // page-cache work (allocating and inserting folios) inside the call: 64k reads at depth
 // 16 took ~1050 us against fio's ~820 in batches of 8-16. O_DIRECT 16k at depth 16 lost
 // 10-20% of fio's IOPS in whole-refill batches and none in pairs. fio submits one per
 // call; two start no plug and halve the calls (docs/architecture.md "The agent's IO path").
-constexpr size_t kSqesPerCall = 2;
+constexpr size_t kDefaultSqesPerCall = 2;
 
 // Owns an initialised ring; drains it and io_uring_queue_exit on every path out.
 class UringBackend : public AsyncBackend {
  public:
-  UringBackend(unsigned entries, const EngineJob& job) : job_(job) {
+  UringBackend(unsigned entries, const EngineJob& job)
+      : job_(job), per_call_(job.submit_batch ? job.submit_batch : kDefaultSqesPerCall) {
     int ret = -EINVAL;
     for (unsigned flags : RingFlagsToTry(job.reap)) {
       ret = io_uring_queue_init(entries, &ring_, flags);
@@ -76,12 +78,13 @@ class UringBackend : public AsyncBackend {
 
   void Prep(unsigned, AsyncSlot&) override {}  // Submit preps each call's SQEs just before it
 
-  void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, Reap reap,
+  size_t per_call() const override { return per_call_; }
+
+  void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, bool wait_for_one,
               BatchCounts& batches) override {
-    // reap wait: the last call also waits for one completion.
-    const unsigned wait_for = reap == Reap::Wait ? 1 : 0;
-    for (size_t i = 0; i < queued.size(); i += kSqesPerCall) {
-      const size_t n = std::min(kSqesPerCall, queued.size() - i);
+    const unsigned wait_for = wait_for_one ? 1 : 0;  // in the last call
+    for (size_t i = 0; i < queued.size(); i += per_call_) {
+      const size_t n = std::min(per_call_, queued.size() - i);
       const uint64_t now = MonotonicNs();
       for (size_t k = i; k < i + n; ++k) {
         PrepSqe(queued[k], slots[queued[k]]);
@@ -149,6 +152,7 @@ class UringBackend : public AsyncBackend {
   }
 
   const EngineJob& job_;
+  size_t per_call_;  // SQEs per io_uring_enter
   io_uring ring_;
   unsigned outstanding_ = 0;  // submitted and not yet seen, for DrainRing
 };

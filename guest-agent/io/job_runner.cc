@@ -323,6 +323,7 @@ EngineJob WholeJobFor(const JobSpec& spec, Worker& w, std::atomic<bool>* stop) {
                    .bs = spec.bs,
                    .iodepth = spec.iodepth,
                    .reap = spec.reap,
+                   .submit_batch = spec.submit_batch,
                    .runtime_s = spec.runtime_s,
                    .io_limit = spec.io_limit,
                    .fsync_every = spec.fsync_every,

@@ -61,7 +61,7 @@ std::string Canonical(const std::string& key) {
   static const std::map<std::string, std::string> kAliases = {
       {"readwrite", "rw"}, {"blocksize", "bs"}, {"io_limit", "io_size"},
       // fio takes an option by a unique prefix of its name; seed 000 writes --fadvise.
-      {"fadvise", "fadvise_hint"}};
+      {"fadvise", "fadvise_hint"}, {"iodepth_batch", "iodepth_batch_submit"}};
   const auto it = kAliases.find(key);
   return it == kAliases.end() ? key : it->second;
 }
@@ -229,6 +229,18 @@ void ApplyNumberIos(const Option& o, json& job, Problems& p) {
   job["io_size"] = io_size == 0 ? bytes : std::min(io_size, bytes);
 }
 
+// iodepth_batch_submit=N: N IOs per submit call (submit_batch); fio's 0 means iodepth.
+void ApplySubmitBatch(const Option& o, json& job, Problems& p) {
+  const auto n = Integer(o, p);
+  if (!n) return;
+  if (*n < 0) {
+    p.Add(o.line, "option 'iodepth_batch_submit': must be 0 (iodepth) or more, got '" +
+                      o.value + "'");
+    return;
+  }
+  job["submit_batch"] = *n == 0 ? job.value("iodepth", int64_t{1}) : *n;
+}
+
 // loops=N runs the job N times over its region (storbed's loops). With time_based the
 // runtime decides how many passes there are.
 void ApplyLoops(const Option& o, bool time_based, json& job, Problems& p,
@@ -307,6 +319,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
   Passes passes;
   std::map<std::string, bool> pvsync2_flags;
   int pvsync2_line = 0;
+  std::optional<Option> submit_batch;  // applied once iodepth is known
   for (const auto& [key, o] : last) {
     if (key == "rw") {
       MapRw(o, job, p, rw_skip);
@@ -341,6 +354,8 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
     } else if (key == "iodepth_batch_complete_min" || key == "iodepth_batch_complete" ||
                key == "userspace_reap") {
       MapReap(key, o, job, p);
+    } else if (key == "iodepth_batch_submit") {
+      submit_batch = o;
     } else if (key == "hipri" || key == "nowait") {
       pvsync2_flags[key] = ParseBool(o, p);
       pvsync2_line = o.line;
@@ -357,6 +372,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
     }
   }
   if (rw_skip) ApplyRwSkip(*rw_skip, job, p, notes);
+  if (submit_batch) ApplySubmitBatch(*submit_batch, job, p);
   ApplyPvsync2Flags(pvsync2_flags, job, p, pvsync2_line);
   FinishJob(name, time_based, passes, job, p, notes);
   return job;

@@ -225,6 +225,28 @@ TEST(FioImportTest, CompletionPollingMapsToReapPoll) {
   }
 }
 
+// iodepth_batch_submit (alias iodepth_batch) is submit_batch; fio's 0 means iodepth.
+TEST(FioImportTest, SubmitBatchMapsToSubmitBatch) {
+  const auto f = ImportFio(
+      "[a]\nioengine=libaio\niodepth=16\niodepth_batch_submit=4\n"
+      "[b]\nioengine=io_uring\niodepth=8\niodepth_batch=0\n"
+      "[c]\nioengine=io_uring\niodepth=8\n",
+      "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 3u);
+  EXPECT_EQ(f.scenario.jobs[0].submit_batch, 4u);
+  EXPECT_EQ(f.scenario.jobs[1].submit_batch, 8u);
+  EXPECT_EQ(f.scenario.jobs[2].submit_batch, 0u) << "unset: the agent's own choice";
+  try {
+    ImportFio("[a]\nioengine=psync\niodepth_batch_submit=2\n", "j.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("submit_batch: applies to ioengine \"io_uring\" and "
+                                         "\"libaio\" only"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(FioImportTest, BadValuesNameTheLine) {
   EXPECT_THROW(ImportFio("[a]\nrw=trim\n", "j.fio", kNvme), ScenarioError);
   EXPECT_THROW(ImportFio("[a]\nrw=read:6k\nbs=4k\n", "j.fio", kNvme), ScenarioError);

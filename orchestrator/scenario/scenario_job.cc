@@ -35,6 +35,10 @@ void CheckEngineAndPattern(
     fail(Key(&JobSpec::reap), "poll applies to " + Key(&JobSpec::engine) + " " +
                                   QuotedEngineNames(&EngineRow::reap_poll) + " only " + engine +
                                   ", which is synchronous)");
+  if (spec.submit_batch != 0 && !RowOf(spec.engine).async)
+    fail(Key(&JobSpec::submit_batch),
+         "applies to " + Key(&JobSpec::engine) + " " + QuotedEngineNames(&EngineRow::async) +
+             " only " + engine + ", which is synchronous)");
   if ((spec.fsync_every || spec.end_fsync) && spec.rw == Direction::Read)
     fail(Key(&JobSpec::fsync_every),
          Key(&JobSpec::fsync_every) + " and " + Key(&JobSpec::end_fsync) +

@@ -190,7 +190,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
                 "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, rwmixread, stride, "
                 "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, "
-                "reap, numjobs, numjobs_split, "
+                "reap, submit_batch, numjobs, numjobs_split, "
                 "size, io_size, runtime, direct, invalidate, cache, cached_fraction, loops, invalidate_each_pass, "
                 "invalidate_in_runtime, fadvise_hint, "
                 "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
@@ -221,6 +221,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: jobs[0].reap: expected one of wait, poll, got \"spin\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "reap": "poll"}]})",
                 "bad.json: jobs[0].reap: poll applies to ioengine \"io_uring\" and \"libaio\" "
+                "only (ioengine is \"psync\", which is synchronous)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "submit_batch": 4}]})",
+                "bad.json: jobs[0].submit_batch: applies to ioengine \"io_uring\" and \"libaio\" "
                 "only (ioengine is \"psync\", which is synchronous)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "direct": 1}]})",
                 "bad.json: jobs[0].direct: expected true or false, got 1"},

@@ -81,8 +81,8 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
   };
   while (true) {
     // Refill every free slot right after a reap. A full group goes to the kernel before the
-    // next slot is prepared; the last group may wait for a completion in its call.
-    bool refilled = false;
+    // next slot is prepared; the last group may wait for a completion in its call. A
+    // group is sent only when another slot follows it, so the last is still queued here.
     refill_ios = 0;
     while (!free_slots.empty() && !st.fsync.Due() && st.budget.MayIssue(st.now)) {
       if (queued.size() == per_call) submit(false);
@@ -98,9 +98,8 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
       backend->Prep(s, slot);
       st.budget.Issued();
       queued.push_back(s);
-      refilled = true;
     }
-    if (refilled) {
+    if (!queued.empty()) {
       submit(job.reap == Reap::Wait);
       st.in_flight += refill_ios;
       st.in_flight_time.Set(refill_start, st.in_flight);

@@ -2,7 +2,6 @@
 // call (the loop is engine_async.cc's; this file is the ring).
 #include <liburing.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -47,11 +46,11 @@ std::vector<unsigned> RingFlagsToTry(Reap reap) {
 // SQEs per io_uring_enter unless the job sets submit_batch: two, O_DIRECT or buffered. A
 // call of more starts a block plug, and every bio of the call waits in it until the last
 // SQE is prepared: the device gets the refill as one burst after the whole batch's
-// preparation. Buffered reads do their
-// page-cache work (allocating and inserting folios) inside the call: 64k reads at depth
-// 16 took ~1050 us against fio's ~820 in batches of 8-16. O_DIRECT 16k at depth 16 lost
-// 10-20% of fio's IOPS in whole-refill batches and none in pairs. fio submits one per
-// call; two start no plug and halve the calls (docs/architecture.md "The agent's IO path").
+// preparation. Buffered reads do their page-cache work (allocating and inserting folios)
+// inside the call: 64k reads at depth 16 took ~1050 us against fio's ~820 in batches of
+// 8-16. O_DIRECT 16k at depth 16 lost 10-20% of fio's IOPS in whole-refill batches and
+// none in pairs. fio submits one per call; two start no plug and halve the calls
+// (docs/architecture.md "The agent's IO path").
 constexpr size_t kDefaultSqesPerCall = 2;
 
 // Owns an initialised ring; drains it and io_uring_queue_exit on every path out.
@@ -82,16 +81,14 @@ class UringBackend : public AsyncBackend {
 
   void Submit(std::span<const unsigned> queued, std::span<AsyncSlot> slots, bool wait_for_one,
               BatchCounts& batches) override {
-    const unsigned wait_for = wait_for_one ? 1 : 0;  // in the last call
-    for (size_t i = 0; i < queued.size(); i += per_call_) {
-      const size_t n = std::min(per_call_, queued.size() - i);
-      const uint64_t now = MonotonicNs();
-      for (size_t k = i; k < i + n; ++k) {
-        PrepSqe(queued[k], slots[queued[k]]);
-        slots[queued[k]].submit_ns = now;
-      }
-      SubmitPrepared(i + n == queued.size() ? wait_for : 0, slots[queued[i]].offset, batches);
+    // One call: the loop hands over at most per_call() slots, and the ring has room for
+    // all of them (entries == depth).
+    const uint64_t now = MonotonicNs();
+    for (unsigned s : queued) {
+      PrepSqe(s, slots[s]);
+      slots[s].submit_ns = now;
     }
+    SubmitPrepared(wait_for_one ? 1 : 0, slots[queued.front()].offset, batches);
   }
 
   AsyncCompletion ReapFirst(Reap reap) override {

@@ -122,7 +122,9 @@ void AddCounts(EngineStats& out, const EngineStats& p) {
 
 // Engines report only batch averages; every completed IO was submitted and reaped once,
 // so ios / average recovers the number of calls.
-double CallsOf(uint64_t ios, double avg_batch) { return avg_batch > 0 ? double(ios) / avg_batch : 0.0; }
+double CallsOf(uint64_t ios, double avg_batch) {
+  return avg_batch > 0 ? double(ios) / avg_batch : 0.0;
+}
 
 }  // namespace
 
@@ -260,7 +262,7 @@ bool OpenedDirect(int fd) {
   return flags >= 0 && (flags & O_DIRECT) != 0;
 }
 
-std::span<AlignedBuffer> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count) {
+std::span<uint8_t* const> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count) {
   return (job.buffers ? *job.buffers : own).Take(count, job.bs);
 }
 

@@ -4,11 +4,12 @@
 // row of common/engine_table.h.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <sys/types.h>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,8 @@ struct EngineJob {
   uint32_t fsync_every = 0;   // writes: fsync after every N writes (0 = never)
   bool end_fsync = false;     // writes: one fsync after the last write, inside the phase
   uint32_t read_pct = 100;    // Mixed: percent of IOs that are reads
-  uint64_t seed = 1;         // Mixed: direction draws; writes: part of every sector's stamp
-  bool verify = false;       // reads: check every sector's stamp (offset and seed)
+  uint64_t seed = 1;          // Mixed: direction draws; writes: part of every sector's stamp
+  bool verify = false;        // reads: check every sector's stamp (offset and seed)
   // mmap: the region IOs fall in (region_size 0 = the whole target), the bytes mapped at
   // a time (0 = the region) and the madvise hint for each mapped window.
   uint64_t region_offset = 0;
@@ -58,7 +59,7 @@ struct EngineStats {
   uint64_t end_ns = 0;    // ... after the last completion (or the end fsync)
   Histogram latency;      // submission to completion, ns
   uint32_t max_in_flight = 0;
-  double avg_depth = 0;           // in-flight IOs, time-weighted over [start_ns, end_ns]
+  double avg_depth = 0;  // in-flight IOs, time-weighted over [start_ns, end_ns]
   // ns spent with n IOs in flight, n = index, over the phase; empty when numjobs > 1 (the
   // threads' counts add up at instants no thread records).
   std::vector<double> time_at_depth_ns;
@@ -112,7 +113,7 @@ bool OpenedDirect(int fd);
 
 // `count` buffers of job.bs bytes: the runner's (job.buffers), else from `own`, which the
 // engine keeps for the run.
-std::span<AlignedBuffer> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count);
+std::span<uint8_t* const> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count);
 
 // The integral of the in-flight count over time: Set() at every change (each submit
 // and each reap, on CLOCK_MONOTONIC), Average() over the phase. The app's view: an IO
@@ -129,7 +130,7 @@ class InFlightIntegral {
  private:
   uint64_t last_ns_ = 0;
   uint32_t in_flight_ = 0;
-  long double integral_ = 0;  // request-ns
+  long double integral_ = 0;          // request-ns
   std::vector<long double> time_at_;  // ns at each count, for the L0 distribution
 };
 
@@ -188,7 +189,7 @@ class IoBudget {
   uint64_t runtime_ns_;
   uint64_t deadline_ns_;  // 0 = none
   const std::atomic<bool>* stop_;
-  uint64_t one_pass_;     // 0 = not the stop rule
+  uint64_t one_pass_;  // 0 = not the stop rule
   uint64_t issued_ = 0;
 };
 

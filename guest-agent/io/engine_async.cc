@@ -49,11 +49,11 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
   DirectionChooser direction(job);
   // Buffers and slots are declared before the backend: destroyed after it.
   IoBuffers own;
-  const std::span<AlignedBuffer> bufs = TakeBuffers(job, own, depth);
+  const std::span<uint8_t* const> bufs = TakeBuffers(job, own, depth);
   std::vector<AsyncSlot> slots(depth);
   std::vector<unsigned> free_slots;
   for (unsigned i = 0; i < depth; ++i) {
-    slots[i].buf = bufs[i].data();
+    slots[i].buf = bufs[i];
     free_slots.push_back(depth - 1 - i);
   }
   std::unique_ptr<AsyncBackend> backend = open(depth);
@@ -92,8 +92,10 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
       slot.offset = offsets.Next();
       slot.write = direction.NextIsWrite();
       if (slot.write) {
-        StampSectors(slot.buf, job.bs, slot.offset, job.seed);
+        StampWrite(slot.buf, job.bs, slot.offset, job.seed, slot.body);
         st.fsync.Wrote();
+      } else {
+        slot.body.Forget();  // the read's data lands in buf
       }
       backend->Prep(s, slot);
       st.budget.Issued();

@@ -20,6 +20,7 @@ struct AsyncSlot {
   uint64_t offset = 0;
   uint64_t submit_ns = 0;  // CLOCK_MONOTONIC just before the submit call that took it
   bool write = false;
+  StampedBody body;  // what buf holds from its last write's stamp
 };
 
 // A finished IO: its slot and the kernel's result (bytes transferred, or -errno).

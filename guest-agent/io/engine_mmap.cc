@@ -102,7 +102,8 @@ class MmapEngine : public IoEngine {
 
     DirectionChooser direction(job);
     IoBuffers own;
-    uint8_t* const buf = TakeBuffers(job, own, 1)[0].data();
+    uint8_t* const buf = TakeBuffers(job, own, 1)[0];
+    StampedBody body;
     FsyncPolicy fsync(job);
     InFlightIntegral in_flight_time;
     Window map;
@@ -140,10 +141,11 @@ class MmapEngine : public IoEngine {
       in_flight_time.Set(t0, 1);
       // A read copies every byte out, so each page of the block is faulted in.
       if (write) {
-        StampSectors(buf, job.bs, off, job.seed);
+        StampWrite(buf, job.bs, off, job.seed, body);
         std::memcpy(map.At(off), buf, job.bs);
       } else {
         std::memcpy(buf, map.At(off), job.bs);
+        body.Forget();
       }
       now = MonotonicNs();
       in_flight_time.Set(now, 0);

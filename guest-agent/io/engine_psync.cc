@@ -13,7 +13,8 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
   WarnSynchronous(job, io.engine, stats);
   DirectionChooser direction(job);
   IoBuffers own;
-  uint8_t* const buf = TakeBuffers(job, own, 1)[0].data();
+  uint8_t* const buf = TakeBuffers(job, own, 1)[0];
+  StampedBody body;
   FsyncPolicy fsync(job);
   InFlightIntegral in_flight_time;
   IoBudget budget(job, offsets.blocks_per_pass(), MonotonicNs());
@@ -22,7 +23,10 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
     const uint64_t off = offsets.Next();
     const bool write = direction.NextIsWrite();
     const char* syscall = write ? io.write_call : io.read_call;
-    if (write) StampSectors(buf, job.bs, off, job.seed);
+    if (write)
+      StampWrite(buf, job.bs, off, job.seed, body);
+    else
+      body.Forget();  // the read's data lands in buf
     budget.Issued();
     stats.max_in_flight = 1;
     const uint64_t t0 = MonotonicNs();

@@ -1,5 +1,7 @@
 #include "io_buffer.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -14,32 +16,42 @@
 namespace storbed {
 namespace {
 
-constexpr uint64_t kMagic = 0x6465627230747373ull;  // "sst0rbed" little-endian
+constexpr uint64_t kMagic1 = 0x6465627230747373ull;  // "sst0rbed" little-endian: format 1
+constexpr uint64_t kMagic2 = 0x6465627231747373ull;  // "sst1rbed": format 2
 constexpr size_t kWords = kStampSector / 8;
+constexpr size_t kHeaderWords = kStampHeader / 8;
 
-// The stamp of a sector at offset o: word 0 the magic, 1 the offset, 2 the seed, the
-// rest a mix of both, so a sector from another offset or another job's write differs in
-// most of its bytes. Word i >= 3 is o ^ (i * K1) ^ (seed * K2 + i). The seed's part is
-// computed once per call: word i = base[i] ^ (o & mask[i]).
-struct SeedWords {
+// Word i of the sector at offset o is base[i] ^ (o & omask[i]) ^ (Phase(o) & pmask[i]).
+// Both formats: word 0 the magic, 1 the offset, 2 the seed. Words i >= 3 mix in
+// K(i) = (i * K1) ^ (seed * K2 + i): format 2 as o ^ K(i) in the header line (3-7) and
+// Phase(o) ^ K(i) in the body (8-63); format 1 as o ^ K(i) in every word. The seed's part
+// is computed once per call.
+struct StampWords {
   alignas(16) uint64_t base[kWords];
-  alignas(16) uint64_t mask[kWords];  // which words take the offset in
+  alignas(16) uint64_t omask[kWords];  // which words take the offset in
+  alignas(16) uint64_t pmask[kWords];  // which take the phase in
 };
 
-SeedWords SeedWordsOf(uint64_t seed) {
-  SeedWords t{};
-  t.base[0] = kMagic;
+StampWords FormatOf(uint64_t seed, int format) {
+  StampWords t{};
+  t.base[0] = format == 1 ? kMagic1 : kMagic2;
   t.base[2] = seed;
-  t.mask[1] = ~uint64_t(0);
+  t.omask[1] = ~uint64_t(0);
   for (size_t i = 3; i < kWords; ++i) {
     t.base[i] = (i * 0x9e3779b97f4a7c15ull) ^ (seed * 0xbf58476d1ce4e5b9ull + i);
-    t.mask[i] = ~uint64_t(0);
+    (format == 1 || i < kHeaderWords ? t.omask : t.pmask)[i] = ~uint64_t(0);
   }
   return t;
 }
 
-uint64_t StampWord(const SeedWords& t, size_t i, uint64_t offset) {
-  return t.base[i] ^ (offset & t.mask[i]);
+// The sector's index in its 64 KiB window, spread over all 64 bits (an odd multiplier:
+// the 128 indices give 128 different words).
+uint64_t Phase(uint64_t offset) {
+  return ((offset % kStampBodyPeriod) / kStampSector + 1) * 0xd6e8feb86659fd93ull;
+}
+
+uint64_t StampWord(const StampWords& t, size_t i, uint64_t offset, uint64_t phase) {
+  return t.base[i] ^ (offset & t.omask[i]) ^ (phase & t.pmask[i]);
 }
 
 uint64_t Get(const uint8_t* sector, size_t i) {
@@ -48,38 +60,54 @@ uint64_t Get(const uint8_t* sector, size_t i) {
   return w;
 }
 
-// The first len bytes of the stamp (len < kStampSector only for a block's short tail).
-// A write's buffer goes to the device, not back to this CPU: on x86 whole sectors are
-// written with non-temporal stores, which skip reading each cache line first. That read
-// (the line was last touched by the device's DMA or another CPU) made the stamp most of
-// a 1 MiB write's CPU time (docs/architecture.md, "The agent's IO path").
-void Fill(uint8_t* sector, size_t len, const SeedWords& t, uint64_t offset) {
+// Words [0, words) of the stamp, or its first len bytes for a block's short tail (len <
+// kStampSector). A write's buffer goes to the device, not back to this CPU: on x86 whole
+// sectors are written with non-temporal stores, which skip reading each cache line first.
+// That read (the line was last touched by the device's DMA or another CPU) made the stamp
+// most of a 1 MiB write's CPU time (docs/architecture.md, "The agent's IO path").
+void Fill(uint8_t* sector, size_t len, const StampWords& t, uint64_t offset, size_t words) {
+  const uint64_t phase = Phase(offset);
 #if defined(__SSE2__)
   if (len == kStampSector && reinterpret_cast<uintptr_t>(sector) % 16 == 0) {
     const __m128i o = _mm_set1_epi64x(int64_t(offset));
+    const __m128i p = _mm_set1_epi64x(int64_t(phase));
     auto* out = reinterpret_cast<__m128i*>(sector);
-    for (size_t j = 0; j < kWords / 2; ++j) {
-      const __m128i base = _mm_load_si128(reinterpret_cast<const __m128i*>(t.base) + j);
-      const __m128i mask = _mm_load_si128(reinterpret_cast<const __m128i*>(t.mask) + j);
-      _mm_stream_si128(out + j, _mm_xor_si128(base, _mm_and_si128(o, mask)));
+    auto* base = reinterpret_cast<const __m128i*>(t.base);
+    auto* omask = reinterpret_cast<const __m128i*>(t.omask);
+    auto* pmask = reinterpret_cast<const __m128i*>(t.pmask);
+    for (size_t j = 0; j < words / 2; ++j) {
+      const __m128i mixed = _mm_xor_si128(_mm_and_si128(o, _mm_load_si128(omask + j)),
+                                          _mm_and_si128(p, _mm_load_si128(pmask + j)));
+      _mm_stream_si128(out + j, _mm_xor_si128(_mm_load_si128(base + j), mixed));
     }
     return;
   }
 #endif
-  uint64_t words[kWords];
-  for (size_t i = 0; i < kWords; ++i) words[i] = StampWord(t, i, offset);
-  std::memcpy(sector, words, len);
+  uint64_t stamp[kWords];
+  for (size_t i = 0; i < kWords; ++i) stamp[i] = StampWord(t, i, offset, phase);
+  std::memcpy(sector, stamp, len == kStampSector ? words * 8 : len);
+}
+
+void Stamp(uint8_t* buf, size_t len, uint64_t offset, const StampWords& t, size_t words) {
+  for (size_t pos = 0; pos < len; pos += kStampSector) {
+    const size_t n = std::min(kStampSector, len - pos);
+    Fill(buf + pos, n, t, offset + pos, n == kStampSector ? words : kWords);
+  }
+#if defined(__SSE2__)
+  _mm_sfence();  // the non-temporal stores are visible before the buffer is handed on
+#endif
 }
 
 // Word by word, no memcmp call per sector.
-bool Matches(const uint8_t* sector, size_t len, const SeedWords& t, uint64_t offset) {
+bool Matches(const uint8_t* sector, size_t len, const StampWords& t, uint64_t offset) {
   if (len == kStampSector) {
+    const uint64_t phase = Phase(offset);
     uint64_t diff = 0;
-    for (size_t i = 0; i < kWords; ++i) diff |= Get(sector, i) ^ StampWord(t, i, offset);
+    for (size_t i = 0; i < kWords; ++i) diff |= Get(sector, i) ^ StampWord(t, i, offset, phase);
     return diff == 0;
   }
   uint8_t expected[kStampSector];
-  Fill(expected, len, t, offset);
+  Fill(expected, len, t, offset, kWords);
   return std::memcmp(sector, expected, len) == 0;
 }
 
@@ -87,6 +115,11 @@ uint64_t Word(const uint8_t* sector, size_t len, size_t i) {
   uint64_t w = 0;
   if (len > i * 8) std::memcpy(&w, sector + i * 8, std::min<size_t>(8, len - i * 8));
   return w;
+}
+
+// The magic's first len bytes (a short tail holds only part of it).
+uint64_t MagicPrefix(uint64_t magic, size_t len) {
+  return len >= 8 ? magic : magic & ((uint64_t(1) << (8 * len)) - 1);
 }
 
 }  // namespace
@@ -112,37 +145,81 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
 
 AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 
-std::span<AlignedBuffer> IoBuffers::Take(size_t count, size_t size) {
-  if (bufs_.size() != count || (count && bufs_.front().size() != size)) {
-    bufs_.clear();  // freed first: the old and new sets are never held together
-    bufs_.reserve(count);
-    for (size_t i = 0; i < count; ++i) bufs_.emplace_back(size);
+IoBuffers::~IoBuffers() { Release(); }
+
+void IoBuffers::Release() {
+  if (region_) munmap(region_, region_size_);
+  region_ = nullptr;
+  region_size_ = 0;
+  bufs_.clear();
+}
+
+std::span<uint8_t* const> IoBuffers::Take(size_t count, size_t size, bool huge_pages) {
+  if (bufs_.size() == count && size_ == size && huge_pages_ == huge_pages) return bufs_;
+  Release();  // the old set goes first: the old and new sets are never held together
+  size_ = size;
+  huge_pages_ = huge_pages;
+  if (count == 0) return bufs_;
+  constexpr size_t kHugePage = size_t(2) << 20;
+  const size_t stride =
+      (std::max<size_t>(size, 1) + kIoAlignment - 1) / kIoAlignment * kIoAlignment;
+  // Huge pages: whole ones, in a 2 MiB-aligned range (map one more and trim both ends).
+  const size_t bytes =
+      huge_pages ? (stride * count + kHugePage - 1) / kHugePage * kHugePage : stride * count;
+  const size_t reserve = huge_pages ? bytes + kHugePage : bytes;
+  void* p = mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  auto* start = static_cast<uint8_t*>(p);
+  size_t length = reserve;
+  if (huge_pages) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(start);
+    auto* aligned = reinterpret_cast<uint8_t*>((at + kHugePage - 1) / kHugePage * kHugePage);
+    length = bytes;
+    if (aligned > start) munmap(start, size_t(aligned - start));
+    if (start + reserve > aligned + length)
+      munmap(aligned + length, size_t(start + reserve - (aligned + length)));
+    start = aligned;
+    madvise(start, length, MADV_HUGEPAGE);  // a hint: without THP, 4 KiB pages serve
   }
+  region_ = start;
+  region_size_ = length;
+  // One call faults every page in. Before Linux 5.14 it is refused: pages then fault in
+  // on first use, as before.
+  madvise(start, length, MADV_POPULATE_WRITE);
+  bufs_.reserve(count);
+  for (size_t i = 0; i < count; ++i) bufs_.push_back(start + i * stride);
   return bufs_;
 }
 
 void StampSectors(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed) {
-  const SeedWords t = SeedWordsOf(seed);
-  for (size_t pos = 0; pos < len; pos += kStampSector)
-    Fill(buf + pos, std::min(kStampSector, len - pos), t, offset + pos);
-#if defined(__SSE2__)
-  _mm_sfence();  // the non-temporal stores are visible before the buffer is handed on
-#endif
+  Stamp(buf, len, offset, FormatOf(seed, 2), kWords);
+}
+
+void StampWrite(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed, StampedBody& body) {
+  const uint64_t phase = offset % kStampBodyPeriod;
+  const bool body_in_place =
+      body.valid_ && body.seed_ == seed && body.len_ == len && body.phase_ == phase;
+  Stamp(buf, len, offset, FormatOf(seed, 2), body_in_place ? kHeaderWords : kWords);
+  body.valid_ = true;
+  body.seed_ = seed;
+  body.len_ = len;
+  body.phase_ = phase;
 }
 
 std::optional<StampMismatch> FindStampMismatch(const uint8_t* buf, size_t len, uint64_t offset,
                                                uint64_t seed) {
-  const SeedWords t = SeedWordsOf(seed);
+  const StampWords format2 = FormatOf(seed, 2);
+  const StampWords format1 = FormatOf(seed, 1);
   for (size_t pos = 0; pos < len; pos += kStampSector) {
     const size_t n = std::min(kStampSector, len - pos);
-    if (Matches(buf + pos, n, t, offset + pos)) continue;
     const uint8_t* s = buf + pos;
+    if (Matches(s, n, format2, offset + pos) || Matches(s, n, format1, offset + pos)) continue;
     const uint64_t magic = Word(s, n, 0);
-    const uint64_t want_magic = n >= 8 ? kMagic : kMagic & ((uint64_t(1) << (8 * n)) - 1);
-    return StampMismatch{.sector = offset + pos,
-                         .has_magic = magic == want_magic,
-                         .found_offset = Word(s, n, 1),
-                         .found_seed = Word(s, n, 2)};
+    return StampMismatch{
+        .sector = offset + pos,
+        .has_magic = magic == MagicPrefix(kMagic2, n) || magic == MagicPrefix(kMagic1, n),
+        .found_offset = Word(s, n, 1),
+        .found_seed = Word(s, n, 2)};
   }
   return std::nullopt;
 }

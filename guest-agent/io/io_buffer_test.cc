@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace storbed {
 namespace {
@@ -19,16 +22,36 @@ TEST(IoBufferTest, AlignedAndZeroed) {
 
 TEST(IoBuffersTest, KeepsItsBuffersWhileCountAndSizeMatch) {
   IoBuffers pool;
-  const std::span<AlignedBuffer> first = pool.Take(3, 8192);
+  const std::span<uint8_t* const> first = pool.Take(3, 8192);
   ASSERT_EQ(first.size(), 3u);
-  uint8_t* const kept = first[2].data();
-  EXPECT_EQ(first[2].size(), 8192u);
-  EXPECT_EQ(pool.Take(3, 8192)[2].data(), kept);
-  // Another size or count: new buffers of it.
-  const std::span<AlignedBuffer> bigger = pool.Take(3, 16384);
-  EXPECT_EQ(bigger[0].size(), 16384u);
-  EXPECT_EQ(pool.Take(5, 16384).size(), 5u);
+  uint8_t* const kept = first[2];
+  first[2][8191] = 1;
+  EXPECT_EQ(pool.Take(3, 8192)[2], kept);
+  EXPECT_EQ(kept[8191], 1) << "kept buffers keep their bytes";
+  EXPECT_EQ(pool.Take(5, 8192).size(), 5u);
   EXPECT_TRUE(pool.Take(0, 4096).empty());
+}
+
+// 4 KiB or huge pages, small sets or large: aligned, zero-filled, writable end to end, and
+// apart from each other (a 5000-byte buffer still starts on its own 4096 boundary).
+TEST(IoBuffersTest, BuffersAreAlignedZeroedAndDisjoint) {
+  IoBuffers pool;
+  const std::pair<size_t, size_t> sets[] = {
+      {1, 512}, {4, 5000}, {3, 1 << 20}, {64, 1 << 20}, {2, 3 << 20}};
+  for (const bool huge : {false, true}) {
+    for (const auto& [count, size] : sets) {
+      const std::span<uint8_t* const> bufs = pool.Take(count, size, huge);
+      ASSERT_EQ(bufs.size(), count);
+      for (size_t i = 0; i < count; ++i) {
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(bufs[i]) % kIoAlignment, 0u) << i;
+        EXPECT_EQ(std::count(bufs[i], bufs[i] + size, 0), ptrdiff_t(size)) << i;
+        if (i > 0) {
+          EXPECT_GE(bufs[i], bufs[i - 1] + size) << i;
+        }
+      }
+      for (uint8_t* b : bufs) std::memset(b, 0xff, size);
+    }
+  }
 }
 
 TEST(IoBufferTest, StampCarriesTheOffsetOfEachSector) {
@@ -86,22 +109,93 @@ TEST(IoBufferTest, PartialSectorLengths) {
 }
 
 // The stamp's bytes are a format: data written by one agent build is verified by another.
-// Word i >= 3 of the sector at offset o with seed s is o ^ (i * K1) ^ (s * K2 + i).
+// Format 2, for the sector at offset o with seed s and K(i) = (i * K1) ^ (s * K2 + i):
+// words 3-7 are o ^ K(i), words 8-63 Phase(o) ^ K(i), where Phase(o) is the sector's
+// index in its 64 KiB window, plus one, times K3.
+constexpr uint64_t K(size_t i, uint64_t seed) {
+  return (i * 0x9e3779b97f4a7c15ull) ^ (seed * 0xbf58476d1ce4e5b9ull + i);
+}
+
 TEST(IoBufferTest, StampWordsKeepTheirFormat) {
   AlignedBuffer b(2048);
-  const uint64_t offset = 3 << 20, seed = 11;
+  const uint64_t offset = (3 << 20) + 65536 - 1024, seed = 11;  // across a window's end
   StampSectors(b.data(), b.size(), offset, seed);
   for (size_t sector = 0; sector < 4; ++sector) {
     const uint64_t o = offset + sector * kStampSector;
+    const uint64_t phase = ((o % 65536) / 512 + 1) * 0xd6e8feb86659fd93ull;
     uint64_t w[kStampSector / 8];
     std::memcpy(w, b.data() + sector * kStampSector, sizeof w);
-    EXPECT_EQ(w[0], 0x6465627230747373ull);
+    EXPECT_EQ(w[0], 0x6465627231747373ull);
     EXPECT_EQ(w[1], o);
     EXPECT_EQ(w[2], seed);
     for (size_t i = 3; i < kStampSector / 8; ++i)
-      ASSERT_EQ(w[i], o ^ (i * 0x9e3779b97f4a7c15ull) ^ (seed * 0xbf58476d1ce4e5b9ull + i))
-          << "sector " << sector << " word " << i;
+      ASSERT_EQ(w[i], (i < 8 ? o : phase) ^ K(i, seed)) << "sector " << sector << " word " << i;
   }
+}
+
+// Format 1 (agents before 2026-12-02): words 3-63 all o ^ K(i). Still verified, byte for
+// byte, so data written by an older agent reads back clean.
+TEST(IoBufferTest, FormatOneIsStillAccepted) {
+  const uint64_t offset = 8192, seed = 5;
+  uint64_t w[2][kStampSector / 8];
+  for (size_t sector = 0; sector < 2; ++sector) {
+    const uint64_t o = offset + sector * kStampSector;
+    w[sector][0] = 0x6465627230747373ull;
+    w[sector][1] = o;
+    w[sector][2] = seed;
+    for (size_t i = 3; i < kStampSector / 8; ++i) w[sector][i] = o ^ K(i, seed);
+  }
+  AlignedBuffer b(sizeof w);
+  std::memcpy(b.data(), w, sizeof w);
+  EXPECT_EQ(FindStampMismatch(b.data(), b.size(), offset, seed), std::nullopt);
+  b.data()[512 + 300] ^= 2;
+  const auto m = FindStampMismatch(b.data(), b.size(), offset, seed);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->Describe(seed),
+            "sector 8704 holds offset 8704 seed 5 with damaged data (expected offset 8704 seed 5)");
+}
+
+// StampWrite writes StampSectors' bytes whatever the buffer held: the body is rewritten
+// unless the last stamp was of the same seed, length and phase.
+TEST(IoBufferTest, StampWriteWritesTheStampOverAnything) {
+  const size_t len = 4 * 65536;
+  AlignedBuffer b(len), want(len);
+  StampedBody body;
+  std::memset(b.data(), 0x5a, len);
+  struct Write {
+    uint64_t offset, seed;
+    size_t len;
+  };
+  // Same phase; another phase; another seed; a shorter length; back to the first.
+  for (const Write& w : {Write{0, 1, len}, Write{1 << 20, 1, len}, Write{4096, 1, len},
+                         Write{4096, 2, len}, Write{4096, 2, 8192}, Write{0, 1, len}}) {
+    StampWrite(b.data(), w.len, w.offset, w.seed, body);
+    StampSectors(want.data(), w.len, w.offset, w.seed);
+    ASSERT_EQ(std::memcmp(b.data(), want.data(), w.len), 0)
+        << "offset " << w.offset << " seed " << w.seed << " len " << w.len;
+  }
+  // After a read (Forget), the body is written again.
+  std::memset(b.data(), 0x5a, len);
+  body.Forget();
+  StampWrite(b.data(), len, 1 << 20, 1, body);
+  StampSectors(want.data(), len, 1 << 20, 1);
+  EXPECT_EQ(std::memcmp(b.data(), want.data(), len), 0);
+}
+
+// The saving itself: with the body in place only the header lines are written, so a
+// change behind them survives (hence Forget() after anything else lands in the buffer).
+TEST(IoBufferTest, StampWriteKeepsTheBodyInPlace) {
+  AlignedBuffer b(65536);
+  StampedBody body;
+  StampWrite(b.data(), b.size(), 0, 3, body);
+  b.data()[512 + kStampHeader] ^= 1;  // the first body byte of sector 1
+  b.data()[512] ^= 1;                 // and its magic
+  StampWrite(b.data(), b.size(), 65536, 3, body);
+  const auto m = FindStampMismatch(b.data(), b.size(), 65536, 3);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->Describe(3),
+            "sector 66048 holds offset 66048 seed 3 with damaged data "
+            "(expected offset 66048 seed 3)");
 }
 
 // Any changed byte of a full sector, header or body, is a mismatch at that sector.
@@ -122,7 +216,7 @@ TEST(IoBufferTest, EveryByteOfASectorIsChecked) {
 TEST(IoBufferTest, ShortTailHoldsTheStampPrefix) {
   AlignedBuffer b(516);
   StampSectors(b.data(), 516, 0, 2);
-  const uint64_t magic = 0x6465627230747373ull;
+  const uint64_t magic = 0x6465627231747373ull;
   EXPECT_EQ(std::memcmp(b.data() + 512, &magic, 4), 0);
   b.data()[513] ^= 1;
   const auto m = FindStampMismatch(b.data(), 516, 0, 2);

@@ -63,6 +63,7 @@ struct JobSpec {
   double runtime_s = 0;        // stop after this long; 0 = no time limit
   uint64_t io_limit = 0;       // stop after this many bytes; 0 = one pass over the region
   bool direct = true;          // O_DIRECT
+  bool huge_buffers = false;   // IO buffers on transparent huge pages (madvise), not 4 KiB
   uint32_t gappy_read = 1;     // gappy: blocks read in a row ...
   uint32_t gappy_skip = 1;     // ... then blocks skipped (fio rw=read:<skip>)
   uint32_t random_run = 1;     // random, uniform: blocks per random offset (fio rw=randread:N)

@@ -51,7 +51,9 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"reads", r.reads},
                      {"writes", r.writes},
                      {"passes", r.passes},
-                     {"invalidations_s", r.invalidations_s}};
+                     {"invalidations_s", r.invalidations_s},
+                     {"huge_buffer_bytes", r.huge_buffer_bytes},
+                     {"buffer_bytes_mapped", r.buffer_bytes_mapped}};
 }
 
 void from_json(const nlohmann::json& j, JobResult& r) {
@@ -87,6 +89,8 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.writes = j.value("writes", uint64_t{0});
   r.passes = j.value("passes", 0u);
   r.invalidations_s = j.value("invalidations_s", std::vector<double>{});
+  r.huge_buffer_bytes = j.value("huge_buffer_bytes", uint64_t{0});
+  r.buffer_bytes_mapped = j.value("buffer_bytes_mapped", uint64_t{0});
 }
 
 }  // namespace storbed

@@ -74,6 +74,10 @@ struct JobResult {
   // invalidate_each_pass: how long each drop before a later pass took, in order. Outside
   // runtime_s unless the job says invalidate_in_runtime.
   std::vector<double> invalidations_s;
+  // huge_buffers: bytes of the IO buffers' mappings the kernel backed with huge pages at
+  // the end of the job (/proc/self/smaps), and the bytes mapped; 0 otherwise.
+  uint64_t huge_buffer_bytes = 0;
+  uint64_t buffer_bytes_mapped = 0;
 };
 
 void to_json(nlohmann::json& j, const LatencySummary& s);

@@ -263,7 +263,7 @@ bool OpenedDirect(int fd) {
 }
 
 std::span<uint8_t* const> TakeBuffers(const EngineJob& job, IoBuffers& own, size_t count) {
-  return (job.buffers ? *job.buffers : own).Take(count, job.bs);
+  return (job.buffers ? *job.buffers : own).Take(count, job.bs, job.huge_buffers);
 }
 
 uint64_t MonotonicNs() {

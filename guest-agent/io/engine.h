@@ -37,6 +37,7 @@ struct EngineJob {
   uint32_t read_pct = 100;    // Mixed: percent of IOs that are reads
   uint64_t seed = 1;          // Mixed: direction draws; writes: part of every sector's stamp
   bool verify = false;        // reads: check every sector's stamp (offset and seed)
+  bool huge_buffers = false;  // IO buffers on transparent huge pages (IoBuffers::Take)
   // mmap: the region IOs fall in (region_size 0 = the whole target), the bytes mapped at
   // a time (0 = the region) and the madvise hint for each mapped window.
   uint64_t region_offset = 0;

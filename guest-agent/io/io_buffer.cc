@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
 #include <utility>
 
@@ -148,9 +150,9 @@ AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 IoBuffers::~IoBuffers() { Release(); }
 
 void IoBuffers::Release() {
-  if (region_) munmap(region_, region_size_);
-  region_ = nullptr;
-  region_size_ = 0;
+  if (map_) munmap(map_, map_size_);
+  map_ = region_ = nullptr;
+  map_size_ = region_size_ = 0;
   bufs_.clear();
 }
 
@@ -161,34 +163,58 @@ std::span<uint8_t* const> IoBuffers::Take(size_t count, size_t size, bool huge_p
   huge_pages_ = huge_pages;
   if (count == 0) return bufs_;
   constexpr size_t kHugePage = size_t(2) << 20;
+  constexpr size_t kGuard = kIoAlignment;
   const size_t stride =
       (std::max<size_t>(size, 1) + kIoAlignment - 1) / kIoAlignment * kIoAlignment;
-  // Huge pages: whole ones, in a 2 MiB-aligned range (map one more and trim both ends).
+  // Huge pages: whole ones, 2 MiB-aligned, between two PROT_NONE guard pages, so the
+  // kernel never merges the range with a neighbour and smaps shows it alone (HugePages).
+  // Mapped with a huge page and a guard to spare; the spare ends are unmapped.
   const size_t bytes =
       huge_pages ? (stride * count + kHugePage - 1) / kHugePage * kHugePage : stride * count;
-  const size_t reserve = huge_pages ? bytes + kHugePage : bytes;
+  const size_t reserve = huge_pages ? bytes + kHugePage + kGuard : bytes;
   void* p = mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   auto* start = static_cast<uint8_t*>(p);
-  size_t length = reserve;
+  map_ = region_ = start;
+  map_size_ = region_size_ = reserve;
   if (huge_pages) {
-    const uintptr_t at = reinterpret_cast<uintptr_t>(start);
-    auto* aligned = reinterpret_cast<uint8_t*>((at + kHugePage - 1) / kHugePage * kHugePage);
-    length = bytes;
-    if (aligned > start) munmap(start, size_t(aligned - start));
-    if (start + reserve > aligned + length)
-      munmap(aligned + length, size_t(start + reserve - (aligned + length)));
-    start = aligned;
-    madvise(start, length, MADV_HUGEPAGE);  // a hint: without THP, 4 KiB pages serve
+    const uintptr_t after_guard = reinterpret_cast<uintptr_t>(start) + kGuard;
+    region_ = reinterpret_cast<uint8_t*>((after_guard + kHugePage - 1) / kHugePage * kHugePage);
+    region_size_ = bytes;
+    map_ = region_ - kGuard;
+    map_size_ = bytes + 2 * kGuard;
+    if (map_ > start) munmap(start, size_t(map_ - start));
+    if (start + reserve > map_ + map_size_)
+      munmap(map_ + map_size_, size_t(start + reserve - (map_ + map_size_)));
+    mprotect(map_, kGuard, PROT_NONE);
+    mprotect(region_ + bytes, kGuard, PROT_NONE);
+    madvise(region_, bytes, MADV_HUGEPAGE);  // a hint: without THP, 4 KiB pages serve
   }
-  region_ = start;
-  region_size_ = length;
   // One call faults every page in. Before Linux 5.14 it is refused: pages then fault in
   // on first use, as before.
-  madvise(start, length, MADV_POPULATE_WRITE);
+  madvise(region_, region_size_, MADV_POPULATE_WRITE);
   bufs_.reserve(count);
-  for (size_t i = 0; i < count; ++i) bufs_.push_back(start + i * stride);
+  for (size_t i = 0; i < count; ++i) bufs_.push_back(region_ + i * stride);
   return bufs_;
+}
+
+IoBuffers::HugePageUse IoBuffers::HugePages() const {
+  if (!huge_pages_ || !region_) return {};
+  HugePageUse use{.mapped = region_size_, .huge = 0};
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool ours = false;
+  while (std::getline(smaps, line)) {
+    unsigned long long from = 0, to = 0, kb = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx ", &from, &to) == 2) {
+      ours = from == reinterpret_cast<uintptr_t>(region_) &&
+             to == reinterpret_cast<uintptr_t>(region_) + region_size_;
+    } else if (ours && std::sscanf(line.c_str(), "AnonHugePages: %llu kB", &kb) == 1) {
+      use.huge = std::min<uint64_t>(kb * 1024, region_size_);
+      break;
+    }
+  }
+  return use;
 }
 
 void StampSectors(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed) {

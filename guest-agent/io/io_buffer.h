@@ -64,10 +64,20 @@ class IoBuffers {
   // huge_buffers). Throws std::bad_alloc.
   std::span<uint8_t* const> Take(size_t count, size_t size, bool huge_pages = false);
 
+  // With huge_pages: the buffers' mapping (whole huge pages) and how much of it the kernel
+  // backs with huge pages now, from /proc/self/smaps. Zeros without huge_pages.
+  struct HugePageUse {
+    uint64_t mapped = 0;
+    uint64_t huge = 0;
+  };
+  HugePageUse HugePages() const;
+
  private:
   void Release();
 
-  uint8_t* region_ = nullptr;
+  uint8_t* map_ = nullptr;  // the whole mapping: region_ and, with huge pages, its guards
+  size_t map_size_ = 0;
+  uint8_t* region_ = nullptr;  // the buffers
   size_t region_size_ = 0;
   size_t size_ = 0;
   bool huge_pages_ = false;

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <utility>
 
 namespace storbed {
@@ -52,6 +54,25 @@ TEST(IoBuffersTest, BuffersAreAlignedZeroedAndDisjoint) {
       for (uint8_t* b : bufs) std::memset(b, 0xff, size);
     }
   }
+}
+
+// huge_pages: whole 2 MiB pages are mapped, and what the kernel backs with huge pages is
+// read from /proc/self/smaps. Where THP is on (madvise or always), it gives some.
+TEST(IoBuffersTest, HugePagesAreWholeAndReported) {
+  IoBuffers pool;
+  pool.Take(3, 1 << 20, false);
+  EXPECT_EQ(pool.HugePages().mapped, 0u) << "4 KiB pages report nothing";
+  const std::span<uint8_t* const> bufs = pool.Take(3, 1 << 20, true);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(bufs[0]) % (2 << 20), 0u);
+  const IoBuffers::HugePageUse use = pool.HugePages();
+  EXPECT_EQ(use.mapped, 4u << 20);
+  EXPECT_LE(use.huge, use.mapped);
+  EXPECT_EQ(use.huge % (2 << 20), 0u);
+  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string setting;
+  std::getline(thp, setting);
+  if (!setting.empty() && setting.find("[never]") == std::string::npos)
+    EXPECT_GT(use.huge, 0u) << "transparent_hugepage: " << setting;
 }
 
 TEST(IoBufferTest, StampCarriesTheOffsetOfEachSector) {

@@ -21,11 +21,12 @@
 #include "block_tunables.h"
 #include "cache_control.h"
 #include "engine.h"
+#include "guest_sampler.h"
 #include "input_file.h"
 #include "io_buffer.h"
-#include "guest_sampler.h"
 #include "pattern.h"
 #include "target_device.h"
+#include "thp_setting.h"
 #include "unique_fd.h"
 
 namespace storbed {
@@ -331,6 +332,7 @@ EngineJob WholeJobFor(const JobSpec& spec, Worker& w, std::atomic<bool>* stop) {
                    .read_pct = spec.read_pct,
                    .seed = spec.seed,
                    .verify = spec.verify,
+                   .huge_buffers = spec.huge_buffers,
                    .region_offset = w.offset,
                    .region_size = w.size,
                    .mmap_window = spec.mmap_window,
@@ -472,6 +474,24 @@ void FillFromStats(const JobSpec& spec, EngineStats& stats, JobResult& result) {
                               std::to_string(stats.mmap_window_bytes) + "-byte windows");
 }
 
+// huge_buffers: what the kernel gave, and a warning when it is not all of it (THP off, or
+// memory too fragmented for whole huge pages).
+void ReportHugeBuffers(const JobSpec& spec, const std::vector<Worker>& workers, JobResult& result) {
+  if (!spec.huge_buffers) return;
+  for (const Worker& w : workers) {
+    const IoBuffers::HugePageUse use = w.buffers.HugePages();
+    result.huge_buffer_bytes += use.huge;
+    result.buffer_bytes_mapped += use.mapped;
+  }
+  if (result.huge_buffer_bytes >= result.buffer_bytes_mapped) return;
+  const std::string setting = ReadThpSetting();
+  result.warnings.push_back("huge_buffers: " + std::to_string(result.huge_buffer_bytes >> 10) +
+                            " of " + std::to_string(result.buffer_bytes_mapped >> 10) +
+                            " KiB of the IO buffers are on huge pages, the rest on 4 KiB pages "
+                            "(/sys/kernel/mm/transparent_hugepage/enabled: " +
+                            (setting.empty() ? "unreadable" : setting) + ")");
+}
+
 }  // namespace
 
 JobResult RunJob(const JobSpec& spec, const std::string& layer) {
@@ -488,6 +508,13 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   WarnBeforeIo(spec, fd.get(), size, result);
   std::vector<Worker> workers = MakeWorkers(spec, std::move(fd), size);
   PrepareCacheAndHints(spec, size, PlaceOf(layer), workers, result);
+  // Before the engines take their buffers; the guest's own mode comes back after the job.
+  const ThpMadviseForJob thp(spec.huge_buffers && PlaceOf(layer) == AgentPlace::Guest);
+  if (thp.changed())
+    result.prepare_steps = (result.prepare_steps.empty() || result.prepare_steps == "none"
+                                ? ""
+                                : result.prepare_steps + ", ") +
+                           "thp=madvise";
 
   const Snapshot before = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
   if (dev.name) {
@@ -510,6 +537,7 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   if (!stats.fsync_end_ns.empty()) result.timelines.push_back(FsyncTimeline(stats));
   for (const auto& w : sampler.warnings()) result.warnings.push_back(w);
   FillFromStats(spec, stats, result);
+  ReportHugeBuffers(spec, workers, result);
   result.block = BlockDelta(dev, before, after, spec.target);
   result.block.layer = layer;
   return result;

@@ -61,7 +61,7 @@ std::string Canonical(const std::string& key) {
   static const std::map<std::string, std::string> kAliases = {
       {"readwrite", "rw"}, {"blocksize", "bs"}, {"io_limit", "io_size"},
       // fio takes an option by a unique prefix of its name; seed 000 writes --fadvise.
-      {"fadvise", "fadvise_hint"}, {"iodepth_batch", "iodepth_batch_submit"}};
+      {"fadvise", "fadvise_hint"}, {"iodepth_batch", "iodepth_batch_submit"}, {"mem", "iomem"}};
   const auto it = kAliases.find(key);
   return it == kAliases.end() ? key : it->second;
 }
@@ -241,6 +241,22 @@ void ApplySubmitBatch(const Option& o, json& job, Problems& p) {
   job["submit_batch"] = *n == 0 ? job.value("iodepth", int64_t{1}) : *n;
 }
 
+// iomem=TYPE: where fio's IO buffers live. malloc, mmap, shm and mmapshared are 4 KiB
+// pages, storbed's default; mmaphuge[:file] and shmhuge are huge pages, which storbed takes
+// as transparent huge pages (huge_buffers), no hugetlbfs file or reserved pool needed.
+void MapIomem(const Option& o, json& job, Problems& p, std::vector<std::string>& notes) {
+  const std::string type = o.value.substr(0, o.value.find(':'));
+  if (type == "mmaphuge" || type == "shmhuge") {
+    job["huge_buffers"] = true;
+    notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option 'iomem=" + o.value +
+                    "' runs as huge_buffers: transparent huge pages, not hugetlbfs (the "
+                    "result's huge_buffer_bytes says how much the kernel gave)");
+  } else if (type != "malloc" && type != "mmap" && type != "shm" && type != "mmapshared") {
+    p.Add(o.line, "option 'iomem': storbed maps malloc, mmap, shm, mmapshared (4 KiB pages) "
+                  "and mmaphuge, shmhuge (huge pages), got '" + o.value + "'");
+  }
+}
+
 // loops=N runs the job N times over its region (storbed's loops). With time_based the
 // runtime decides how many passes there are.
 void ApplyLoops(const Option& o, bool time_based, json& job, Problems& p,
@@ -356,6 +372,8 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       MapReap(key, o, job, p);
     } else if (key == "iodepth_batch_submit") {
       submit_batch = o;
+    } else if (key == "iomem") {
+      MapIomem(o, job, p, notes);
     } else if (key == "hipri" || key == "nowait") {
       pvsync2_flags[key] = ParseBool(o, p);
       pvsync2_line = o.line;

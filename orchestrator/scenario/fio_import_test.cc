@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace storbed {
 namespace {
 
@@ -242,6 +244,30 @@ TEST(FioImportTest, SubmitBatchMapsToSubmitBatch) {
   } catch (const ScenarioError& e) {
     EXPECT_NE(std::string(e.what()).find("submit_batch: applies to ioengine \"io_uring\" and "
                                          "\"libaio\" only"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(FioImportTest, HugePageIomemMapsToHugeBuffers) {
+  const auto f = ImportFio(
+      "[a]\niomem=mmaphuge:/hugetlbfs/f\n[b]\nmem=shmhuge\n[c]\niomem=malloc\n[d]\nbs=4k\n",
+      "j.fio", kNvme);
+  ASSERT_EQ(f.scenario.jobs.size(), 4u);
+  EXPECT_TRUE(f.scenario.jobs[0].huge_buffers);
+  EXPECT_TRUE(f.scenario.jobs[1].huge_buffers);
+  EXPECT_FALSE(f.scenario.jobs[2].huge_buffers);
+  EXPECT_FALSE(f.scenario.jobs[3].huge_buffers);
+  const auto said = [&](const std::string& text) {
+    return std::any_of(f.notes.begin(), f.notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(said("j.fio:2: option 'iomem=mmaphuge:/hugetlbfs/f' runs as huge_buffers"));
+  try {
+    ImportFio("[a]\niomem=cudamalloc\n", "j.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("j.fio:2: option 'iomem': storbed maps malloc"),
               std::string::npos)
         << e.what();
   }

@@ -152,7 +152,7 @@ std::vector<BadInput> JobValues() {
       Job("UnknownJobField", R"("blocksize": "4k")", "blocksize: unknown field (known: name, pattern, rw, rwmixread, stride, "
           "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, reap, "
           "submit_batch, "
-          "numjobs, numjobs_split, size, io_size, runtime, direct, invalidate, cache, "
+          "numjobs, numjobs_split, size, io_size, runtime, direct, huge_buffers, invalidate, cache, "
           "cached_fraction, loops, invalidate_each_pass, invalidate_in_runtime, "
           "fadvise_hint, madvise_hint, mmap_window, verify, read_ahead_kb, "
           "scheduler, nr_requests, max_sectors_kb, gappy_read, gappy_skip, random_run, fsync, end_fsync, "

@@ -128,6 +128,32 @@ TEST_P(GuestIoTest, BufferedSequentialReadIsReadAheadDirectIsNot) {
   EXPECT_NEAR(direct.block.avg_request_bytes, 4096.0, 4096.0 * 0.25);
 }
 
+// huge_buffers in a guest: the guest kernel backs the buffers with huge pages, and 1 MiB
+// O_DIRECT reads reach its block layer in no more (and no smaller) requests than from
+// 4 KiB pages: one contiguous segment instead of 256.
+TEST_P(GuestIoTest, HugeBuffersAreHugeInTheGuestToo) {
+  Guest* guest = GuestFor(GetParam());
+  if (!guest) {
+    GTEST_SKIP() << "no guest kernel installed";
+  }
+  JobSpec job;
+  job.name = "huge";
+  job.engine = Engine::IoUring;
+  job.iodepth = 4;
+  job.bs = 1 << 20;
+  job.io_limit = 8 << 20;
+  const JobResult small = Run(*guest, job);
+  job.huge_buffers = true;
+  const JobResult huge = Run(*guest, job);
+  EXPECT_EQ(huge.buffer_bytes_mapped, 4u << 20);
+  EXPECT_EQ(huge.huge_buffer_bytes, huge.buffer_bytes_mapped)
+      << (huge.warnings.empty() ? "" : huge.warnings.back());
+  ASSERT_TRUE(small.block.available && huge.block.available);
+  EXPECT_EQ(huge.block.read_bytes, 8u << 20);
+  EXPECT_LE(huge.block.reads, small.block.reads);
+  EXPECT_GE(huge.block.avg_request_bytes, small.block.avg_request_bytes);
+}
+
 TEST_P(GuestIoTest, VerifyFailsNamingTheBlockCorruptedOnTheHost) {
   Guest* guest = GuestFor(GetParam());
   if (!guest) {

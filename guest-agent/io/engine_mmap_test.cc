@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "aligned_buffer_for_test.h"
 #include "engine.h"
 #include "io_buffer.h"
 #include "temp_file_for_test.h"

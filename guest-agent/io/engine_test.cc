@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "aligned_buffer_for_test.h"
 #include "io_buffer.h"
 #include "temp_file_for_test.h"
 #include "unique_fd.h"

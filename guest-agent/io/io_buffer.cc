@@ -3,13 +3,10 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <new>
-#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -140,27 +137,6 @@ uint64_t MagicPrefix(uint64_t magic, size_t len) {
 }
 
 }  // namespace
-
-AlignedBuffer::AlignedBuffer(size_t size) : size_(size) {
-  void* p = nullptr;
-  if (posix_memalign(&p, kIoAlignment, size ? size : 1) != 0) throw std::bad_alloc();
-  data_ = static_cast<uint8_t*>(p);
-  std::memset(data_, 0, size);
-}
-
-AlignedBuffer::AlignedBuffer(AlignedBuffer&& o) noexcept
-    : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-
-AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
-  if (this != &o) {
-    std::free(data_);
-    data_ = std::exchange(o.data_, nullptr);
-    size_ = std::exchange(o.size_, 0);
-  }
-  return *this;
-}
-
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 
 IoBuffers::~IoBuffers() { Release(); }
 

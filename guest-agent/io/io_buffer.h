@@ -26,26 +26,6 @@ inline constexpr size_t kStampSector = 512;
 inline constexpr size_t kStampHeader = 64;           // the line rewritten at every write
 inline constexpr uint64_t kStampBodyPeriod = 65536;  // the body repeats at this distance
 
-// Move-only, zero-filled, aligned to kIoAlignment. Throws std::bad_alloc.
-class AlignedBuffer {
- public:
-  AlignedBuffer() = default;
-  explicit AlignedBuffer(size_t size);
-  AlignedBuffer(AlignedBuffer&& o) noexcept;
-  AlignedBuffer& operator=(AlignedBuffer&& o) noexcept;
-  AlignedBuffer(const AlignedBuffer&) = delete;
-  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-  ~AlignedBuffer();
-
-  uint8_t* data() { return data_; }
-  const uint8_t* data() const { return data_; }
-  size_t size() const { return size_; }
-
- private:
-  uint8_t* data_ = nullptr;
-  size_t size_ = 0;
-};
-
 // One job thread's IO buffers, kept across its passes: otherwise every pass allocates,
 // zeroes and faults in iodepth x bs bytes again (at 1 MiB, depth 64, buffered, a quarter
 // of the agent's CPU went to that). All of them share one anonymous mapping, populated in

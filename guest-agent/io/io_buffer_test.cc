@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "aligned_buffer_for_test.h"
+
 namespace storbed {
 namespace {
 

@@ -6,11 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <utility>
 
 #include "aligned_buffer_for_test.h"
+#include "thp_setting.h"
 
 namespace storbed {
 namespace {
@@ -70,11 +70,10 @@ TEST(IoBuffersTest, HugePagesAreWholeAndReported) {
   EXPECT_EQ(use.mapped, 4u << 20);
   EXPECT_LE(use.huge, use.mapped);
   EXPECT_EQ(use.huge % (2 << 20), 0u);
-  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string setting;
-  std::getline(thp, setting);
-  if (!setting.empty() && setting.find("[never]") == std::string::npos)
+  const std::string setting = ReadThpSetting();
+  if (!setting.empty() && setting.find("[never]") == std::string::npos) {
     EXPECT_GT(use.huge, 0u) << "transparent_hugepage: " << setting;
+  }
 }
 
 TEST(IoBufferTest, StampCarriesTheOffsetOfEachSector) {

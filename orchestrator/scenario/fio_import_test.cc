@@ -4,8 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-
 namespace storbed {
 namespace {
 
@@ -258,11 +256,10 @@ TEST(FioImportTest, HugePageIomemMapsToHugeBuffers) {
   EXPECT_TRUE(f.scenario.jobs[1].huge_buffers);
   EXPECT_FALSE(f.scenario.jobs[2].huge_buffers);
   EXPECT_FALSE(f.scenario.jobs[3].huge_buffers);
-  const auto said = [&](const std::string& text) {
-    return std::any_of(f.notes.begin(), f.notes.end(),
-                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
-  };
-  EXPECT_TRUE(said("j.fio:2: option 'iomem=mmaphuge:/hugetlbfs/f' runs as huge_buffers"));
+  ASSERT_EQ(f.notes.size(), 2u);  // one per huge-page job
+  EXPECT_EQ(
+      f.notes[0].rfind("j.fio:2: option 'iomem=mmaphuge:/hugetlbfs/f' runs as huge_buffers", 0), 0u)
+      << f.notes[0];
   try {
     ImportFio("[a]\niomem=cudamalloc\n", "j.fio", kNvme);
     FAIL() << "accepted";

@@ -1,16 +1,11 @@
 #include "block_tunables.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "job_runner.h"
-#include "unique_fd.h"
+#include "kernel_attr.h"
 
 namespace storbed {
 namespace {
@@ -33,16 +28,6 @@ std::optional<int64_t> ReadInt(const std::string& path) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-}
-
-// One write(2) of the whole value: a sysfs store sees exactly one buffer. Returns the
-// errno text on failure.
-std::optional<std::string> WriteAttr(const std::string& path, const std::string& value) {
-  UniqueFd fd(open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
-  if (!fd.valid()) return std::string("open: ") + std::strerror(errno);
-  if (write(fd.get(), value.data(), value.size()) != ssize_t(value.size()))
-    return std::string("write: ") + std::strerror(errno);
-  return std::nullopt;
 }
 
 std::string Describe(const std::string& path, const std::string& value, const std::string& err) {
@@ -83,7 +68,7 @@ BlockTunables ApplyBlockTunables(const std::string& device_name, const BlockTuna
     if (warnings) warnings->push_back(std::move(w));
   };
   auto must_write = [&](const std::string& attr, const std::string& value) {
-    if (auto err = WriteAttr(q + attr, value)) throw JobError(Describe(q + attr, value, *err));
+    if (auto err = WriteKernelAttr(q + attr, value)) throw JobError(Describe(q + attr, value, *err));
   };
 
   // Order matters. A scheduler switch resets nr_requests to the new scheduler's default,
@@ -95,7 +80,7 @@ BlockTunables ApplyBlockTunables(const std::string& device_name, const BlockTuna
     const std::string v = std::to_string(wanted.nr_requests);
     // The kernel refuses nr_requests above the tag depth with "none", and some schedulers
     // cap it: the job can still run, on whatever the queue kept.
-    if (auto err = WriteAttr(q + "nr_requests", v))
+    if (auto err = WriteKernelAttr(q + "nr_requests", v))
       warn(Describe(q + "nr_requests", v, *err) + " (the scheduler may not allow it)");
   }
   if (wanted.max_sectors_kb >= 0) {

@@ -2,18 +2,13 @@
 
 #include <fstream>
 
+#include "kernel_attr.h"
+
 namespace storbed {
 namespace {
 
 std::string PathIn(const std::string& sys_root) {
   return sys_root + "/kernel/mm/transparent_hugepage/enabled";
-}
-
-bool Write(const std::string& path, const char* mode) {
-  std::ofstream out(path);
-  out << mode << '\n';
-  out.flush();
-  return bool(out);
 }
 
 }  // namespace
@@ -28,11 +23,11 @@ std::string ReadThpSetting(const std::string& sys_root) {
 ThpMadviseForJob::ThpMadviseForJob(bool wanted, const std::string& sys_root)
     : path_(PathIn(sys_root)) {
   if (!wanted || ReadThpSetting(sys_root).find("[never]") == std::string::npos) return;
-  changed_ = Write(path_, "madvise");
+  changed_ = !WriteKernelAttr(path_, "madvise");
 }
 
 ThpMadviseForJob::~ThpMadviseForJob() {
-  if (changed_) Write(path_, "never");
+  if (changed_) WriteKernelAttr(path_, "never");
 }
 
 }  // namespace storbed

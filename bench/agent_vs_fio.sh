@@ -11,10 +11,17 @@
 #   --quick        a small subset (quick_cells) for a fast check
 #   --cells REGEX  only the cells whose name matches (names: read-direct-psync-qd1-64k)
 #   --cv           the run-to-run spread check: 5 rounds of read-direct-psync-qd1-64k
-#   --keep FILE    also write every run (cell tool round iops ios cpu_s) to FILE
+#   --keep FILE    also write every run (cell tool round iops ios cpu_s, then the device's
+#                  requests, ms in them, busy ms and queue ms for the cell's direction) to FILE
 #   --pin CPU      run both tools on that CPU only (taskset -c): the scheduler's placement
 #                  and migrations stop adding their own spread to the QD1 cells
 #   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
+#
+# Where a cell misses, the device says why: /proc/diskstats of the disk the file is on,
+# around each run, splits agent/fio IOPS into the device's busy time, its depth while
+# busy, its time per request and the requests per IO (IOPS = busy x depth / (ms per
+# request x requests per IO)). A miss where the agent kept the device as busy and as deep
+# as fio did, but each request took longer, was the disk's speed in those rounds.
 #
 # Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
 # session (and with the kernel's autogroup scheduling, a CPU group) of its own. The agent
@@ -56,10 +63,18 @@ summary() {  # the per-cell table of a runs file
 import collections, statistics, sys
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
+device = collections.defaultdict(lambda: collections.defaultdict(list))
 for line in open(sys.argv[1]):
-    cell, tool, _round, iops, ios, cpu_s = line.split("\t")
+    cell, tool, _round, iops, ios, cpu_s, *dev = line.rstrip("\n").split("\t")
     if cell not in order: order.append(cell)
     runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
+    if len(dev) == 4 and float(iops) > 0:  # files from before 2026-12-02 have no device columns
+        reqs, ms, busy_ms, queue_ms = map(float, dev)
+        if reqs > 0 and busy_ms > 0:
+            runtime_ms = int(ios) / float(iops) * 1000
+            device[cell][tool].append({
+                "busy": busy_ms / runtime_ms, "depth": queue_ms / busy_ms,
+                "ms_per_req": ms / reqs, "reqs_per_io": reqs / int(ios)})
 
 def cv(values):
     return statistics.pstdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
@@ -82,6 +97,34 @@ for cell in order:
           f"{cv([r[0] for r in f]):5.3f} {acpu:11.1f} {fcpu:7.1f}{'' if ok else '  <'}")
 print(f"\n{meets} of {shown} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
       "('<' marks the others)")
+
+# The misses, factor by factor: agent/fio of each device figure's median over rounds.
+# IOPS = busy x depth / (ms per request x requests per IO), so the ratio is about
+# busy x depth / (latency x split); the factor that fell is where the IOPS went.
+misses = [c for c in order if runs[c]["agent"] and runs[c]["fio"]
+          and statistics.median(r[0] for r in runs[c]["agent"])
+          < 0.97 * statistics.median(r[0] for r in runs[c]["fio"])]
+if misses:
+    print(f"\nIOPS misses by device factor, agent/fio (/proc/diskstats of the file's disk):")
+    print(f"{'cell':36} {'ratio':>6} {'busy':>6} {'depth':>6} {'lat':>6} {'split':>6}  reading")
+for cell in misses:
+    ratio = (statistics.median(r[0] for r in runs[cell]["agent"])
+             / statistics.median(r[0] for r in runs[cell]["fio"]))
+    a, f = device[cell]["agent"], device[cell]["fio"]
+    if not a or not f:
+        # Buffered writes reach the device in writeback, after the run that dirtied them.
+        print(f"{cell:36} {ratio:6.3f} {'(no device figures for these runs)':>30}")
+        continue
+    def factor(key):
+        return statistics.median(d[key] for d in a) / statistics.median(d[key] for d in f)
+    busy, depth, lat, split = (factor(k) for k in ("busy", "depth", "ms_per_req", "reqs_per_io"))
+    if busy >= 0.97 and depth >= 0.97 and split <= 1.03:
+        reading = "device: as busy and as deep, each request slower"
+    else:
+        fell = [n for n, bad in (("busy", busy < 0.97), ("depth", depth < 0.97),
+                                 ("split", split > 1.03)) if bad]
+        reading = "tool: " + ", ".join(fell) + " fell"
+    print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {depth:6.3f} {lat:6.3f} {split:6.3f}  {reading}")
 PY
 }
 [[ -n $summarize ]] && { summary "$summarize"; exit; }
@@ -120,6 +163,13 @@ file=$work/data.raw
 dd if=/dev/urandom of="$file" bs=1M count="$size_mib" status=none conv=fsync
 runs=$work/runs.tsv
 : >"$runs"
+# The disk the file lives on (a partition's own line, if it is one), for its diskstats.
+dev=$(lsblk -no KNAME "$(df --output=source "$file" | tail -1)" | head -1)
+# For one direction: requests completed, ms spent in them, ms busy, weighted ms in queue.
+device_counters() {
+  awk -v d="$dev" -v rw="$1" '$3 == d {
+    if (rw == "read") print $4, $7, $13, $14; else print $8, $11, $13, $14 }' /proc/diskstats
+}
 
 # Buffered writes run one pass over the file (io_size, runtime only a cap) for both tools,
 # from a clean page cache. With --time_based, fio's invalidate=1 fadvises DONTNEED before
@@ -180,9 +230,18 @@ for ((round = 1; round <= rounds; round++)); do
     (((round + i) % 2 == 0)) && order=(fio agent)
     for tool in "${order[@]}"; do
       one_pass_cell "$rw" "$mode" && sync "$file"
+      read -r q0 ms0 busy0 queue0 < <(device_counters "$rw")
       result=$("run_$tool" "$rw" "$mode" "$engine" "$qd" "$bs" "$round")
+      read -r q1 ms1 busy1 queue1 < <(device_counters "$rw")
+      # And its writeback is done before the next run, whichever cell that is: the first
+      # cell of the next round otherwise read while ~512 MiB went out (diskstats showed it).
+      one_pass_cell "$rw" "$mode" && sync "$file"
       read -r user sys <"$work/rusage"
-      printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$round" "${result// /$'\t'}" \
+      # Buffered writes reach the device after the run (writeback): no device figures.
+      device='0\t0\t0\t0'
+      one_pass_cell "$rw" "$mode" ||
+        device="$((q1 - q0))\t$((ms1 - ms0))\t$((busy1 - busy0))\t$((queue1 - queue0))"
+      printf "%s\t%s\t%s\t%s\t%s\t$device\n" "$name" "$tool" "$round" "${result// /$'\t'}" \
         "$(python3 -c "print($user + $sys)")" >>"$runs"
     done
     printf 'round %d  %-36s  agent %8.0f IOPS  fio %8.0f IOPS\n' "$round" "$name" \

@@ -12,16 +12,25 @@
 #   --cells REGEX  only the cells whose name matches (names: read-direct-psync-qd1-64k)
 #   --cv           the run-to-run spread check: 5 rounds of read-direct-psync-qd1-64k
 #   --keep FILE    also write every run (cell tool round iops ios cpu_s, then the device's
-#                  requests, ms in them, busy ms and queue ms for the cell's direction) to FILE
+#                  requests, ms in them, busy ms, queue ms and flush ms for the cell's
+#                  direction) to FILE
 #   --pin CPU      run both tools on that CPU only (taskset -c): the scheduler's placement
 #                  and migrations stop adding their own spread to the QD1 cells
 #   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
 #
 # Where a cell misses, the device says why: /proc/diskstats of the disk the file is on,
-# around each run, splits agent/fio IOPS into the device's busy time, its depth while
-# busy, its time per request and the requests per IO (IOPS = busy x depth / (ms per
-# request x requests per IO)). A miss where the agent kept the device as busy and as deep
-# as fio did, but each request took longer, was the disk's speed in those rounds.
+# around each run, splits agent/fio IOPS into the fraction of the run the device was busy,
+# the IOs it had in flight while busy, and its time per request (Little's law: IOPS = busy
+# x IOs in flight / ms per request). The factor that fell most is the reading: busy or
+# in flight is the tool's (it left the device idle or shallow), time per request the
+# device's: the disk's speed in those rounds, or the buffer's pages. A 4 KiB page buffer's
+# physical contiguity is the kernel's luck of the run, for either tool: a 1 MiB buffer
+# here came out as 92 to 256 segments from one process to the next, whether populated by
+# MADV_POPULATE_WRITE, page by page or by malloc + memset, and this disk's path costs per
+# segment (256 split into two requests; requests per IO shows it). Flushes are taken out
+# of busy and in flight: the agent's cold-cache fsync flushes the previous run's O_DIRECT
+# writes from the disk's cache (~95 ms here, at depth 1, before its IO phase), which
+# counted as ~5% more busy and ~10% fewer in flight for 2 s runs.
 #
 # Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
 # session (and with the kernel's autogroup scheduling, a CPU group) of its own. The agent
@@ -60,7 +69,7 @@ quick_cells='^(read-direct-(psync-qd1-(4k|64k)|io_uring-qd4-16k|libaio-qd16-4k|i
 
 summary() {  # the per-cell table of a runs file
   python3 - "$1" <<'PY'
-import collections, statistics, sys
+import collections, math, statistics, sys
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
 device = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -68,8 +77,11 @@ for line in open(sys.argv[1]):
     cell, tool, _round, iops, ios, cpu_s, *dev = line.rstrip("\n").split("\t")
     if cell not in order: order.append(cell)
     runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
-    if len(dev) == 4 and float(iops) > 0:  # files from before 2026-12-02 have no device columns
-        reqs, ms, busy_ms, queue_ms = map(float, dev)
+    # Files from before 2026-12-02 have no device columns; the first ones no flush column.
+    if len(dev) in (4, 5) and float(iops) > 0:
+        reqs, ms, busy_ms, queue_ms, flush_ms = (list(map(float, dev)) + [0.0])[:5]
+        busy_ms -= flush_ms  # a flush runs alone: outside the job's IOs
+        queue_ms -= flush_ms
         if reqs > 0 and busy_ms > 0:
             runtime_ms = int(ios) / float(iops) * 1000
             device[cell][tool].append({
@@ -99,32 +111,44 @@ print(f"\n{meets} of {shown} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
       "('<' marks the others)")
 
 # The misses, factor by factor: agent/fio of each device figure's median over rounds.
-# IOPS = busy x depth / (ms per request x requests per IO), so the ratio is about
-# busy x depth / (latency x split); the factor that fell is where the IOPS went.
+# IOPS = busy x IOs in flight / ms per request; the factor with the largest share of
+# log(ratio) is the reading.
 misses = [c for c in order if runs[c]["agent"] and runs[c]["fio"]
           and statistics.median(r[0] for r in runs[c]["agent"])
           < 0.97 * statistics.median(r[0] for r in runs[c]["fio"])]
 if misses:
-    print(f"\nIOPS misses by device factor, agent/fio (/proc/diskstats of the file's disk):")
-    print(f"{'cell':36} {'ratio':>6} {'busy':>6} {'depth':>6} {'lat':>6} {'split':>6}  reading")
+    print("\nIOPS misses by device factor, agent/fio (/proc/diskstats of the file's disk;"
+          " req/IO: requests per IO, agent vs fio):")
+    print(f"{'cell':36} {'ratio':>6} {'busy':>6} {'in fl.':>6} {'ms/req':>6} {'req/IO a-f':>11}"
+          "  reading")
+readings = collections.Counter()
 for cell in misses:
     ratio = (statistics.median(r[0] for r in runs[cell]["agent"])
              / statistics.median(r[0] for r in runs[cell]["fio"]))
     a, f = device[cell]["agent"], device[cell]["fio"]
     if not a or not f:
         # Buffered writes reach the device in writeback, after the run that dirtied them.
-        print(f"{cell:36} {ratio:6.3f} {'(no device figures for these runs)':>30}")
+        print(f"{cell:36} {ratio:6.3f}  (no device figures: buffered writes go out in writeback)")
+        readings["no device figures"] += 1
         continue
+    def med(runs_, key):
+        return statistics.median(d[key] for d in runs_)
     def factor(key):
-        return statistics.median(d[key] for d in a) / statistics.median(d[key] for d in f)
-    busy, depth, lat, split = (factor(k) for k in ("busy", "depth", "ms_per_req", "reqs_per_io"))
-    if busy >= 0.97 and depth >= 0.97 and split <= 1.03:
-        reading = "device: as busy and as deep, each request slower"
-    else:
-        fell = [n for n, bad in (("busy", busy < 0.97), ("depth", depth < 0.97),
-                                 ("split", split > 1.03)) if bad]
-        reading = "tool: " + ", ".join(fell) + " fell"
-    print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {depth:6.3f} {lat:6.3f} {split:6.3f}  {reading}")
+        return med(a, key) / med(f, key)
+    for d in a + f:
+        d["in_flight"] = d["depth"] / d["reqs_per_io"]  # IOs, not requests: a split IO is 2
+    busy, in_flight, lat = factor("busy"), factor("in_flight"), factor("ms_per_req")
+    shares = {"busy": math.log(busy), "in flight": math.log(in_flight),
+              "ms/req": -math.log(lat)}
+    fell = min(shares, key=shares.get)
+    reading = {"busy": "tool: the device idle more of the run",
+               "in flight": "tool: fewer IOs in flight at the device",
+               "ms/req": "device: each request slower (disk speed, or the buffer's pages)"}[fell]
+    readings[reading.split(":")[0]] += 1
+    split = f"{med(a, 'reqs_per_io'):.2f}-{med(f, 'reqs_per_io'):.2f}"
+    print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {in_flight:6.3f} {lat:6.3f} {split:>11}  {reading}")
+if misses:
+    print("\n" + ", ".join(f"{n} {what}" for what, n in readings.most_common()))
 PY
 }
 [[ -n $summarize ]] && { summary "$summarize"; exit; }
@@ -165,10 +189,12 @@ runs=$work/runs.tsv
 : >"$runs"
 # The disk the file lives on (a partition's own line, if it is one), for its diskstats.
 dev=$(lsblk -no KNAME "$(df --output=source "$file" | tail -1)" | head -1)
-# For one direction: requests completed, ms spent in them, ms busy, weighted ms in queue.
+# For one direction: requests completed, ms spent in them, ms busy, weighted ms in queue,
+# ms flushing (0 on kernels before 5.5, which do not count flushes).
 device_counters() {
   awk -v d="$dev" -v rw="$1" '$3 == d {
-    if (rw == "read") print $4, $7, $13, $14; else print $8, $11, $13, $14 }' /proc/diskstats
+    if (rw == "read") print $4, $7, $13, $14, $20 + 0
+    else print $8, $11, $13, $14, $20 + 0 }' /proc/diskstats
 }
 
 # Buffered writes run one pass over the file (io_size, runtime only a cap) for both tools,
@@ -230,17 +256,17 @@ for ((round = 1; round <= rounds; round++)); do
     (((round + i) % 2 == 0)) && order=(fio agent)
     for tool in "${order[@]}"; do
       one_pass_cell "$rw" "$mode" && sync "$file"
-      read -r q0 ms0 busy0 queue0 < <(device_counters "$rw")
+      read -r q0 ms0 busy0 queue0 flush0 < <(device_counters "$rw")
       result=$("run_$tool" "$rw" "$mode" "$engine" "$qd" "$bs" "$round")
-      read -r q1 ms1 busy1 queue1 < <(device_counters "$rw")
+      read -r q1 ms1 busy1 queue1 flush1 < <(device_counters "$rw")
       # And its writeback is done before the next run, whichever cell that is: the first
       # cell of the next round otherwise read while ~512 MiB went out (diskstats showed it).
       one_pass_cell "$rw" "$mode" && sync "$file"
       read -r user sys <"$work/rusage"
       # Buffered writes reach the device after the run (writeback): no device figures.
-      device='0\t0\t0\t0'
+      device='0\t0\t0\t0\t0'
       one_pass_cell "$rw" "$mode" ||
-        device="$((q1 - q0))\t$((ms1 - ms0))\t$((busy1 - busy0))\t$((queue1 - queue0))"
+        device="$((q1 - q0))\t$((ms1 - ms0))\t$((busy1 - busy0))\t$((queue1 - queue0))\t$((flush1 - flush0))"
       printf "%s\t%s\t%s\t%s\t%s\t$device\n" "$name" "$tool" "$round" "${result// /$'\t'}" \
         "$(python3 -c "print($user + $sys)")" >>"$runs"
     done

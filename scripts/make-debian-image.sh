@@ -53,6 +53,14 @@ for tool in mmdebstrap mkfs.ext4 qemu-img; do
 done
 [[ $(id -u) -eq 0 ]] || { echo "make-debian-image: needs root (mmdebstrap root mode, mkfs.ext4 -d with owners)" >&2; exit 2; }
 
+# mmdebstrap's apt hooks run `cat >&N` through /bin/sh, and dash takes only fds 0-9 there
+# ("Bad fd number"): N is the first fd free in this process, so fds inherited from the
+# caller (a shell with fd 10 open made it 11) are closed first. 255 is bash's own script.
+for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}
+  ((fd > 2 && fd != 255)) && eval "exec $fd>&-" 2>/dev/null
+done
+
 mkdir -p "$cache"
 work=$(mktemp -d "$cache/.build-XXXXXX")
 trap 'rm -rf "$work"' EXIT

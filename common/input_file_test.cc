@@ -25,6 +25,7 @@ TEST(InputFileTest, ReadsARegularFile) {
   const std::string path = ::testing::TempDir() + "/input-file-ok";
   std::ofstream(path) << "{}";
   EXPECT_EQ(ReadInputFile(path, "scenario file"), "{}");
+  unlink(path.c_str());
 }
 
 TEST(InputFileTest, DevZeroIsRefusedAsACharacterDeviceInsteadOfFillingMemory) {
@@ -53,6 +54,7 @@ TEST(InputFileTest, AFileAboveTheLimitIsRefused) {
   std::ofstream(path) << std::string((1 << 20) + 1, ' ');
   EXPECT_EQ(Message([&] { ReadInputFile(path, "scenario file", 1 << 20); }),
             path + ": the scenario file is larger than 1 MiB, the limit for it");
+  unlink(path.c_str());
 }
 
 TEST(StrictJsonTest, ADuplicateKeyIsRefusedWithItsPlace) {

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 namespace storbed {
 namespace {
@@ -15,17 +17,23 @@ DiskSpec DiskFor(const std::string& scenario_text, TargetKind target, const Back
                           ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  RunOptions options;
-  ResultsDir results(dir);
-  std::ostringstream log;
-  Manifest manifest(results, {});
-  RunHost host;
-  RunContext ctx{scenario, options, results,          log,          backing,
-                 manifest, host,    scenario.machine, scenario.disk};
-  const MachineSpec spec =
-      GuestMachineSpec(ctx, target, ToString(target), GuestImage{}, Accel::Tcg, dir + "/machine");
-  EXPECT_EQ(spec.disks.size(), 1u);
-  return spec.disks.at(0);
+  std::optional<DiskSpec> disk;
+  {
+    RunOptions options;
+    ResultsDir results(dir);
+    std::ostringstream log;
+    Manifest manifest(results, {});
+    RunHost host;
+    RunContext ctx{scenario, options, results,          log,          backing,
+                   manifest, host,    scenario.machine, scenario.disk};
+    const MachineSpec spec =
+        GuestMachineSpec(ctx, target, ToString(target), GuestImage{}, Accel::Tcg, dir + "/machine");
+    EXPECT_EQ(spec.disks.size(), 1u);
+    if (!spec.disks.empty()) disk = spec.disks.front();
+  }
+  std::filesystem::remove_all(dir);  // the run's files: a unit test leaves nothing behind
+  if (!disk) throw std::runtime_error("GuestMachineSpec gave no disk");
+  return *disk;
 }
 
 Backing FileBacking(const std::string& format) {

@@ -85,7 +85,8 @@ for line in open(sys.argv[1]):
         if reqs > 0 and busy_ms > 0:
             runtime_ms = int(ios) / float(iops) * 1000
             device[cell][tool].append({
-                "busy": busy_ms / runtime_ms, "depth": queue_ms / busy_ms,
+                # IOs in flight, not requests: an IO split in two is one.
+                "busy": busy_ms / runtime_ms, "in_flight": queue_ms / busy_ms * int(ios) / reqs,
                 "ms_per_req": ms / reqs, "reqs_per_io": reqs / int(ios)})
 
 def cv(values):
@@ -135,8 +136,6 @@ for cell in misses:
         return statistics.median(d[key] for d in runs_)
     def factor(key):
         return med(a, key) / med(f, key)
-    for d in a + f:
-        d["in_flight"] = d["depth"] / d["reqs_per_io"]  # IOs, not requests: a split IO is 2
     busy, in_flight, lat = factor("busy"), factor("in_flight"), factor("ms_per_req")
     shares = {"busy": math.log(busy), "in flight": math.log(in_flight),
               "ms/req": -math.log(lat)}

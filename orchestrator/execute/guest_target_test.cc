@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <optional>
 #include <sstream>
-#include <stdexcept>
+
+#include "execute/temp_dir.h"
 
 namespace storbed {
 namespace {
@@ -13,27 +12,20 @@ namespace {
 // The disk GuestMachineSpec gives QEMU for one scenario, target and backing.
 DiskSpec DiskFor(const std::string& scenario_text, TargetKind target, const Backing& backing) {
   const Scenario scenario = ParseScenario(scenario_text, "t.json");
-  const std::string dir = ::testing::TempDir() + "/guest-target-" +
-                          ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::optional<DiskSpec> disk;
-  {
-    RunOptions options;
-    ResultsDir results(dir);
-    std::ostringstream log;
-    Manifest manifest(results, {});
-    RunHost host;
-    RunContext ctx{scenario, options, results,          log,          backing,
-                   manifest, host,    scenario.machine, scenario.disk};
-    const MachineSpec spec =
-        GuestMachineSpec(ctx, target, ToString(target), GuestImage{}, Accel::Tcg, dir + "/machine");
-    EXPECT_EQ(spec.disks.size(), 1u);
-    if (!spec.disks.empty()) disk = spec.disks.front();
-  }
-  std::filesystem::remove_all(dir);  // the run's files: a unit test leaves nothing behind
-  if (!disk) throw std::runtime_error("GuestMachineSpec gave no disk");
-  return *disk;
+  // Declared first, so it is removed after everything that writes into it.
+  const TempDir scratch(::testing::TempDir(), "guest-target-");
+  const std::string& dir = scratch.path();
+  RunOptions options;
+  ResultsDir results(dir);
+  std::ostringstream log;
+  Manifest manifest(results, {});
+  RunHost host;
+  RunContext ctx{scenario, options, results,          log,          backing,
+                 manifest, host,    scenario.machine, scenario.disk};
+  const MachineSpec spec =
+      GuestMachineSpec(ctx, target, ToString(target), GuestImage{}, Accel::Tcg, dir + "/machine");
+  EXPECT_EQ(spec.disks.size(), 1u);
+  return spec.disks.at(0);
 }
 
 Backing FileBacking(const std::string& format) {

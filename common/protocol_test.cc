@@ -93,6 +93,11 @@ TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {
   r.block = UnavailableBlockStats("no block device under /tmp/x: tmpfs");
   r.warnings = {"w"};
   r.reap = "poll";
+  r.buffer_pieces = {.buffers = 64,
+                     .median_pieces = 128.5,
+                     .max_pieces = 256,
+                     .over_max_segments = 3,
+                     .max_segments = 254};
   const auto back = std::get<ResultReply>(DecodeMessage(EncodeMessage(ResultReply{r}))).result;
   EXPECT_EQ(back.ios, 10u);
   EXPECT_DOUBLE_EQ(back.latency.p99_us, 12.5);
@@ -100,6 +105,15 @@ TEST(ProtocolTest, ResultRoundTripsWithBlockStats) {
   EXPECT_EQ(back.block.reason, "no block device under /tmp/x: tmpfs");
   EXPECT_EQ(back.warnings, std::vector<std::string>{"w"});
   EXPECT_EQ(back.reap, "poll");
+  EXPECT_EQ(back.buffer_pieces.buffers, 64u);
+  EXPECT_DOUBLE_EQ(back.buffer_pieces.median_pieces, 128.5);
+  EXPECT_EQ(back.buffer_pieces.max_pieces, 256u);
+  EXPECT_EQ(back.buffer_pieces.over_max_segments, 3u);
+  EXPECT_EQ(back.buffer_pieces.max_segments, 254u);
+  // A result from before buffer_pieces reads as not measured.
+  nlohmann::json old = r;
+  old.erase("buffer_pieces");
+  EXPECT_EQ(old.get<JobResult>().buffer_pieces.buffers, 0u);
 }
 
 TEST(ProtocolTest, EveryTypeNameRoundTrips) {

@@ -19,6 +19,22 @@ void from_json(const nlohmann::json& j, LatencySummary& s) {
   s.p999_us = j.at("p999_us").get<double>();
 }
 
+void to_json(nlohmann::json& j, const BufferPieces& p) {
+  j = nlohmann::json{{"buffers", p.buffers},
+                     {"median_pieces", p.median_pieces},
+                     {"max_pieces", p.max_pieces},
+                     {"over_max_segments", p.over_max_segments},
+                     {"max_segments", p.max_segments}};
+}
+
+void from_json(const nlohmann::json& j, BufferPieces& p) {
+  p.buffers = j.at("buffers").get<uint32_t>();
+  p.median_pieces = j.at("median_pieces").get<double>();
+  p.max_pieces = j.at("max_pieces").get<uint32_t>();
+  p.over_max_segments = j.at("over_max_segments").get<uint32_t>();
+  p.max_segments = j.at("max_segments").get<uint32_t>();
+}
+
 void to_json(nlohmann::json& j, const JobResult& r) {
   j = nlohmann::json{{"job", r.job},
                      {"target", r.target},
@@ -53,7 +69,8 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"passes", r.passes},
                      {"invalidations_s", r.invalidations_s},
                      {"huge_buffer_bytes", r.huge_buffer_bytes},
-                     {"buffer_bytes_mapped", r.buffer_bytes_mapped}};
+                     {"buffer_bytes_mapped", r.buffer_bytes_mapped},
+                     {"buffer_pieces", r.buffer_pieces}};
 }
 
 void from_json(const nlohmann::json& j, JobResult& r) {
@@ -91,6 +108,7 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.invalidations_s = j.value("invalidations_s", std::vector<double>{});
   r.huge_buffer_bytes = j.value("huge_buffer_bytes", uint64_t{0});
   r.buffer_bytes_mapped = j.value("buffer_bytes_mapped", uint64_t{0});
+  r.buffer_pieces = j.value("buffer_pieces", BufferPieces{});
 }
 
 }  // namespace storbed

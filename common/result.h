@@ -21,6 +21,17 @@ struct LatencySummary {
   double p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0;
 };
 
+// The physically contiguous pieces of a job's IO buffers (/proc/self/pagemap): a buffer in
+// more pieces than the queue's max_segments reaches the device as two or more requests
+// per IO.
+struct BufferPieces {
+  uint32_t buffers = 0;      // buffers measured; 0: not measured
+  double median_pieces = 0;  // pieces per buffer
+  uint32_t max_pieces = 0;
+  uint32_t over_max_segments = 0;  // buffers in more pieces than max_segments
+  uint32_t max_segments = 0;       // the queue's limit they were held to
+};
+
 struct JobResult {
   std::string job;              // JobSpec::name
   std::string target;           // path the agent opened
@@ -78,8 +89,13 @@ struct JobResult {
   // the end of the job (/proc/self/smaps), and the bytes mapped; 0 otherwise.
   uint64_t huge_buffer_bytes = 0;
   uint64_t buffer_bytes_mapped = 0;
+  // O_DIRECT jobs on a block device: how the IO buffers lay in physical memory at the end
+  // of the job, against the queue's max_segments (buffers 0: not measured).
+  BufferPieces buffer_pieces;
 };
 
+void to_json(nlohmann::json& j, const BufferPieces& p);
+void from_json(const nlohmann::json& j, BufferPieces& p);
 void to_json(nlohmann::json& j, const LatencySummary& s);
 void from_json(const nlohmann::json& j, LatencySummary& s);
 void to_json(nlohmann::json& j, const JobResult& r);

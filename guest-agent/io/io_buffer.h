@@ -52,6 +52,10 @@ class IoBuffers {
   };
   HugePageUse HugePages() const;
 
+  // The buffers of the last Take, and their size.
+  std::span<uint8_t* const> Held() const { return bufs_; }
+  size_t BufferSize() const { return size_; }
+
  private:
   void Release();
 

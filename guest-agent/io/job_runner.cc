@@ -19,6 +19,7 @@
 
 #include "access_hints.h"
 #include "block_tunables.h"
+#include "buffer_pieces.h"
 #include "cache_control.h"
 #include "engine.h"
 #include "guest_sampler.h"
@@ -492,6 +493,22 @@ void ReportHugeBuffers(const JobSpec& spec, const std::vector<Worker>& workers, 
                             (setting.empty() ? "unreadable" : setting) + ")");
 }
 
+// O_DIRECT: the device gets the buffers' own pages, so their physical pieces decide how
+// many requests each IO becomes. Measured after the IO phase, outside its time.
+void ReportBufferPieces(const JobSpec& spec, const TargetDevice& dev,
+                        const std::vector<Worker>& workers, JobResult& result) {
+  if (!spec.direct || spec.engine == Engine::Mmap || !dev.name || workers.empty()) return;
+  std::vector<uint8_t*> buffers;
+  for (const Worker& w : workers)
+    for (uint8_t* b : w.buffers.Held()) buffers.push_back(b);
+  const auto pieces =
+      MeasureBufferPiecesOn(buffers, workers.front().buffers.BufferSize(), *dev.name);
+  if (!pieces) return;  // no frame numbers (not root) or no queue limits: not measured
+  result.buffer_pieces = *pieces;
+  if (std::string w = DescribeSplitBuffers(*pieces, *dev.name); !w.empty())
+    result.warnings.push_back(std::move(w));
+}
+
 }  // namespace
 
 JobResult RunJob(const JobSpec& spec, const std::string& layer) {
@@ -538,6 +555,7 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
   for (const auto& w : sampler.warnings()) result.warnings.push_back(w);
   FillFromStats(spec, stats, result);
   ReportHugeBuffers(spec, workers, result);
+  ReportBufferPieces(spec, dev, workers, result);
   result.block = BlockDelta(dev, before, after, spec.target);
   result.block.layer = layer;
   return result;

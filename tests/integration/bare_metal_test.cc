@@ -2,6 +2,7 @@
 // data-filled file, as `storbed run` does it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -41,6 +42,11 @@ TEST(BareMetalTest, StandaloneAgentOnALoopDeviceReportsHostDeviceStats) {
     EXPECT_EQ(r.block.layer, "host device");
     EXPECT_GE(r.block.read_bytes, 4u << 20);
     EXPECT_GT(r.block.avg_queue_depth, 0.5);
+    // One page per buffer: one piece each, as root reads them from its pagemap.
+    EXPECT_EQ(r.buffer_pieces.buffers, 8u);
+    EXPECT_EQ(r.buffer_pieces.max_pieces, 1u);
+    EXPECT_EQ(r.buffer_pieces.over_max_segments, 0u);
+    EXPECT_GT(r.buffer_pieces.max_segments, 0u);
   }
   // Detached: the loop device no longer has a backing file.
   EXPECT_FALSE(std::filesystem::exists("/sys/block/" + loop_name + "/loop/backing_file"));
@@ -117,6 +123,20 @@ TEST(BareMetalTest, HugeBuffersReachTheDeviceWhole) {
     ASSERT_TRUE(small.block.available && huge.block.available) << small.block.reason;
     EXPECT_EQ(small.block.read_bytes, 16u << 20);
     EXPECT_EQ(huge.block.read_bytes, 16u << 20);
+    // The agent's own account of its buffers agrees with what the device received: every
+    // buffer over max_segments means every IO split, none means none did.
+    const BufferPieces& pieces = small.buffer_pieces;
+    ASSERT_EQ(pieces.buffers, 4u);
+    EXPECT_EQ(pieces.max_segments, std::stoull(testing::Slurp(queue + "max_segments")));
+    if (pieces.over_max_segments == pieces.buffers) {
+      EXPECT_LT(small.block.avg_request_bytes, double(1 << 20));
+    } else if (pieces.over_max_segments == 0) {
+      EXPECT_GE(small.block.avg_request_bytes, double(1 << 20));
+    }
+    const bool said =
+        std::any_of(small.warnings.begin(), small.warnings.end(),
+                    [](const std::string& w) { return w.starts_with("IO buffers: "); });
+    EXPECT_EQ(said, pieces.over_max_segments > 0);
     if (huge.huge_buffer_bytes < huge.buffer_bytes_mapped) {
       // THP off here: said, and nothing else to compare.
       ASSERT_FALSE(huge.warnings.empty());
@@ -124,6 +144,7 @@ TEST(BareMetalTest, HugeBuffersReachTheDeviceWhole) {
     } else {
       EXPECT_GE(huge.block.avg_request_bytes, double(1 << 20));
       EXPECT_LE(small.block.avg_request_bytes, huge.block.avg_request_bytes);
+      EXPECT_EQ(huge.buffer_pieces.over_max_segments, 0u);
     }
   }
   std::filesystem::remove_all(dir);

@@ -140,9 +140,15 @@ for cell in misses:
     shares = {"busy": math.log(busy), "in flight": math.log(in_flight),
               "ms/req": -math.log(lat)}
     fell = min(shares, key=shares.get)
+    split = med(a, "reqs_per_io") / med(f, "reqs_per_io")
     reading = {"busy": "tool: the device idle more of the run",
                "in flight": "tool: fewer IOs in flight at the device",
                "ms/req": "device: each request slower (disk speed, or the buffer's pages)"}[fell]
+    # More requests per IO: the agent's buffers lay in more physical pieces than the
+    # queue takes (its result's buffer_pieces says how many), and each piece-split IO
+    # costs the device more.
+    if fell == "ms/req" and split > 1.1:
+        reading = f"buffer pages: {split:.2f}x fio's requests per IO (its buffers in more pieces)"
     readings[reading.split(":")[0]] += 1
     split = f"{med(a, 'reqs_per_io'):.2f}-{med(f, 'reqs_per_io'):.2f}"
     print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {in_flight:6.3f} {lat:6.3f} {split:>11}  {reading}")

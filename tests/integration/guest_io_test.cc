@@ -152,6 +152,13 @@ TEST_P(GuestIoTest, HugeBuffersAreHugeInTheGuestToo) {
   EXPECT_EQ(huge.block.read_bytes, 8u << 20);
   EXPECT_LE(huge.block.reads, small.block.reads);
   EXPECT_GE(huge.block.avg_request_bytes, small.block.avg_request_bytes);
+  // The guest agent (root, PID 1) reads its buffers' pages too; huge pages are one piece
+  // per 1 MiB buffer, at most max_segment_size apart.
+  EXPECT_EQ(small.buffer_pieces.buffers, 4u);
+  EXPECT_GT(small.buffer_pieces.max_segments, 0u);
+  EXPECT_EQ(huge.buffer_pieces.buffers, 4u);
+  EXPECT_EQ(huge.buffer_pieces.over_max_segments, 0u);
+  EXPECT_LE(huge.buffer_pieces.max_pieces, small.buffer_pieces.max_pieces);
 }
 
 TEST_P(GuestIoTest, VerifyFailsNamingTheBlockCorruptedOnTheHost) {

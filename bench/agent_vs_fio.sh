@@ -140,15 +140,16 @@ for cell in misses:
     shares = {"busy": math.log(busy), "in flight": math.log(in_flight),
               "ms/req": -math.log(lat)}
     fell = min(shares, key=shares.get)
-    split = med(a, "reqs_per_io") / med(f, "reqs_per_io")
+    split_ratio = med(a, "reqs_per_io") / med(f, "reqs_per_io")
     reading = {"busy": "tool: the device idle more of the run",
                "in flight": "tool: fewer IOs in flight at the device",
                "ms/req": "device: each request slower (disk speed, or the buffer's pages)"}[fell]
     # More requests per IO: the agent's buffers lay in more physical pieces than the
     # queue takes (its result's buffer_pieces says how many), and each piece-split IO
     # costs the device more.
-    if fell == "ms/req" and split > 1.1:
-        reading = f"buffer pages: {split:.2f}x fio's requests per IO (its buffers in more pieces)"
+    if fell == "ms/req" and split_ratio > 1.1:
+        reading = (f"buffer pages: {split_ratio:.2f}x fio's requests per IO"
+                   " (its buffers in more pieces)")
     readings[reading.split(":")[0]] += 1
     split = f"{med(a, 'reqs_per_io'):.2f}-{med(f, 'reqs_per_io'):.2f}"
     print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {in_flight:6.3f} {lat:6.3f} {split:>11}  {reading}")
@@ -263,14 +264,13 @@ for ((round = 1; round <= rounds; round++)); do
       # Every run starts with nothing of the file left to write back, outside its window:
       # after O_DIRECT writes the inode's times are dirty, and the agent's cold-cache
       # fsync wrote that out inside its window (3-26 writes taking ~226 ms here, +12% on
-      # its time per request) while fio met the journal commit whenever it came.
+      # its time per request) while fio met the journal commit whenever it came. This also
+      # writes back a buffered write cell's pages before the next run, whichever cell that
+      # is: the first cell of a round otherwise read while ~512 MiB went out.
       sync "$file"
       read -r q0 ms0 busy0 queue0 flush0 < <(device_counters "$rw")
       result=$("run_$tool" "$rw" "$mode" "$engine" "$qd" "$bs" "$round")
       read -r q1 ms1 busy1 queue1 flush1 < <(device_counters "$rw")
-      # And its writeback is done before the next run, whichever cell that is: the first
-      # cell of the next round otherwise read while ~512 MiB went out (diskstats showed it).
-      one_pass_cell "$rw" "$mode" && sync "$file"
       read -r user sys <"$work/rusage"
       # Buffered writes reach the device after the run (writeback): no device figures.
       device='0\t0\t0\t0\t0'

@@ -32,6 +32,13 @@
 # writes from the disk's cache (~95 ms here, at depth 1, before its IO phase), which
 # counted as ~5% more busy and ~10% fewer in flight for 2 s runs.
 #
+# Noise: one round's agent/fio ratio on this machine's disk spreads by 10-19% (log SD;
+# buffered writes far more), so with 3 rounds equal tools would leave dozens of cells
+# below 0.97 by the median rule.
+# The summary pools that spread per direction and mode, and says which misses stay below
+# 0.97 beyond two standard errors of their rounds' mean, and how many misses equal tools
+# would show.
+#
 # Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
 # session (and with the kernel's autogroup scheduling, a CPU group) of its own. The agent
 # is started with `setsid -w` for the same; without it, on a loaded machine its wake-ups
@@ -73,9 +80,11 @@ import collections, math, statistics, sys
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
 device = collections.defaultdict(lambda: collections.defaultdict(list))
+by_round = collections.defaultdict(lambda: collections.defaultdict(dict))
 for line in open(sys.argv[1]):
-    cell, tool, _round, iops, ios, cpu_s, *dev = line.rstrip("\n").split("\t")
+    cell, tool, round_, iops, ios, cpu_s, *dev = line.rstrip("\n").split("\t")
     if cell not in order: order.append(cell)
+    by_round[cell][round_][tool] = float(iops)
     runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
     # Files from before 2026-12-02 have no device columns; the first ones no flush column.
     if len(dev) in (4, 5) and float(iops) > 0:
@@ -155,6 +164,73 @@ for cell in misses:
     print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {in_flight:6.3f} {lat:6.3f} {split:>11}  {reading}")
 if misses:
     print("\n" + ", ".join(f"{n} {what}" for what, n in readings.most_common()))
+
+# Run-to-run noise. A round's two runs are adjacent in time, so each round gives one
+# agent/fio ratio. Their spread within a cell (log scale), pooled over the cells of one
+# direction and mode (buffered writes spread most), is the noise one round's ratio
+# carries; a cell's mean over n rounds carries it / sqrt(n). A miss is beyond noise when
+# that mean stays below 0.97 by more than two standard errors.
+def logs(cell, tool):
+    return [math.log(r[tool]) for r in by_round[cell].values()
+            if r.get("agent", 0) > 0 and r.get("fio", 0) > 0]
+def pooled_sd(per_cell):
+    num = sum(sum((x - statistics.mean(v)) ** 2 for x in v) for v in per_cell if len(v) > 1)
+    dof = sum(len(v) - 1 for v in per_cell if len(v) > 1)
+    return math.sqrt(num / dof) if dof else 0.0
+def group(cell):
+    return "-".join(cell.split("-")[:2])  # read-direct
+shown_cells = [c for c in order if runs[c]["agent"] and runs[c]["fio"]]
+paired = {c: [a - f for a, f in zip(logs(c, "agent"), logs(c, "fio"))] for c in shown_cells}
+groups = collections.defaultdict(list)
+for c in shown_cells: groups[group(c)].append(c)
+noise = {}  # group -> (sigma of a round's log ratio, of the agent's log IOPS, of fio's)
+for g, cells_ in groups.items():
+    noise[g] = (pooled_sd([paired[c] for c in cells_]),
+                pooled_sd([logs(c, "agent") for c in cells_]),
+                pooled_sd([logs(c, "fio") for c in cells_]))
+if any(n[0] > 0 for n in noise.values()):
+    print("\nRun-to-run noise, log SD pooled over each group's cells: a round's agent/fio ratio,"
+          " and each tool's IOPS")
+    for g, (sigma, s_agent, s_fio) in noise.items():
+        print(f"  {g:16} ratio {sigma:.3f}  agent {s_agent:.3f}  fio {s_fio:.3f}"
+              f"  ({len(groups[g])} cells)")
+    # Equal tools, the same noise: how many cells would the median rule put below 0.97?
+    # The part the two runs of a round share (the disk's drift) cancels in the ratio.
+    import random
+    rng = random.Random(1)
+    expected = 0.0
+    for g, (sigma, s_agent, s_fio) in noise.items():
+        shared = math.sqrt(max(0.0, (s_agent ** 2 + s_fio ** 2 - sigma ** 2) / 2))
+        own_a = math.sqrt(max(0.0, s_agent ** 2 - shared ** 2))
+        own_f = math.sqrt(max(0.0, s_fio ** 2 - shared ** 2))
+        trials, below = 2000, 0
+        for _ in range(trials):
+            c = groups[g][rng.randrange(len(groups[g]))]
+            drift = [rng.gauss(0, shared) for _ in paired[c]]
+            a = statistics.median(d + rng.gauss(0, own_a) for d in drift)
+            f = statistics.median(d + rng.gauss(0, own_f) for d in drift)
+            below += a - f < math.log(0.97)
+        expected += below / trials * len(groups[g])
+    print(f"Were the tools equal, noise alone would put ~{expected:.0f} of {len(shown_cells)}"
+          f" cells below 0.97 by the median rule; this grid has {len(misses)}.")
+    if misses:
+        print(f"\n{'miss':36} {'ratio':>6} {'mean of rounds':>14} {'+2 SE':>6}  verdict")
+    beyond = 0
+    for cell in misses:
+        v = paired[cell]
+        if not v: continue
+        mean = statistics.mean(v)
+        upper = mean + 2 * noise[group(cell)][0] / math.sqrt(len(v))
+        ratio = (statistics.median(r[0] for r in runs[cell]["agent"])
+                 / statistics.median(r[0] for r in runs[cell]["fio"]))
+        is_beyond = upper < math.log(0.97)
+        beyond += is_beyond
+        print(f"{cell:36} {ratio:6.3f} {math.exp(mean):14.3f} {math.exp(upper):6.3f}  "
+              f"{'beyond noise: the agent slower' if is_beyond else 'within noise'}")
+    if misses:
+        # One-sided, two SE: ~1 in 40 cells of a tool exactly at the bar flags by chance.
+        print(f"\n{beyond} of {len(misses)} misses beyond noise (by chance ~1 in 40 cells at"
+              " the bar: retest them with more rounds, --cells)")
 PY
 }
 [[ -n $summarize ]] && { summary "$summarize"; exit; }

@@ -32,9 +32,8 @@
 # writes from the disk's cache (~95 ms here, at depth 1, before its IO phase), which
 # counted as ~5% more busy and ~10% fewer in flight for 2 s runs.
 #
-# Noise: one round's agent/fio ratio on this machine's disk spreads by 10-19% (log SD;
-# buffered writes far more), so with 3 rounds equal tools would leave dozens of cells
-# below 0.97 by the median rule.
+# Noise: one round's agent/fio ratio on this machine's disk spreads by 10-19% (log SD),
+# so with 3 rounds equal tools would leave dozens of cells below 0.97 by the median rule.
 # The summary pools that spread per direction and mode, and says which misses stay below
 # 0.97 beyond two standard errors of their rounds' mean, and how many misses equal tools
 # would show.
@@ -76,7 +75,7 @@ quick_cells='^(read-direct-(psync-qd1-(4k|64k)|io_uring-qd4-16k|libaio-qd16-4k|i
 
 summary() {  # the per-cell table of a runs file
   python3 - "$1" <<'PY'
-import collections, math, statistics, sys
+import collections, math, random, statistics, sys
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
 device = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -103,7 +102,8 @@ def cv(values):
 
 print(f"{'cell':36} {'agent IOPS':>10} {'fio IOPS':>10} {'ratio':>6} {'CV a/f':>11} "
       f"{'CPU us/IO a':>11} {'f':>7}")
-meets = shown = 0
+meets = 0
+ratios = {}  # cell -> agent/fio of the median IOPS, for the cells with both tools' runs
 for cell in order:
     a, f = runs[cell]["agent"], runs[cell]["fio"]
     if not a or not f: continue  # a partial file: the cell's pair is not complete
@@ -111,21 +111,18 @@ for cell in order:
     # CPU per IO from the run totals, so a slow round weighs by its IOs.
     acpu = sum(r[2] for r in a) / max(1, sum(r[1] for r in a)) * 1e6
     fcpu = sum(r[2] for r in f) / max(1, sum(r[1] for r in f)) * 1e6
-    ratio = ai / fi if fi else float("nan")
+    ratio = ratios[cell] = ai / fi if fi else float("nan")
     ok = ratio >= 0.97 and acpu <= fcpu
     meets += ok
-    shown += 1
     print(f"{cell:36} {ai:10.0f} {fi:10.0f} {ratio:6.3f} {cv([r[0] for r in a]):5.3f}/"
           f"{cv([r[0] for r in f]):5.3f} {acpu:11.1f} {fcpu:7.1f}{'' if ok else '  <'}")
-print(f"\n{meets} of {shown} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
+print(f"\n{meets} of {len(ratios)} cells at ratio >= 0.97 with agent CPU/IO <= fio's "
       "('<' marks the others)")
 
 # The misses, factor by factor: agent/fio of each device figure's median over rounds.
 # IOPS = busy x IOs in flight / ms per request; the factor with the largest share of
 # log(ratio) is the reading.
-misses = [c for c in order if runs[c]["agent"] and runs[c]["fio"]
-          and statistics.median(r[0] for r in runs[c]["agent"])
-          < 0.97 * statistics.median(r[0] for r in runs[c]["fio"])]
+misses = [c for c, ratio in ratios.items() if ratio < 0.97]
 if misses:
     print("\nIOPS misses by device factor, agent/fio (/proc/diskstats of the file's disk;"
           " req/IO: requests per IO, agent vs fio):")
@@ -133,8 +130,7 @@ if misses:
           "  reading")
 readings = collections.Counter()
 for cell in misses:
-    ratio = (statistics.median(r[0] for r in runs[cell]["agent"])
-             / statistics.median(r[0] for r in runs[cell]["fio"]))
+    ratio = ratios[cell]
     a, f = device[cell]["agent"], device[cell]["fio"]
     if not a or not f:
         # Buffered writes reach the device in writeback, after the run that dirtied them.
@@ -167,7 +163,7 @@ if misses:
 
 # Run-to-run noise. A round's two runs are adjacent in time, so each round gives one
 # agent/fio ratio. Their spread within a cell (log scale), pooled over the cells of one
-# direction and mode (buffered writes spread most), is the noise one round's ratio
+# direction and mode, is the noise one round's ratio
 # carries; a cell's mean over n rounds carries it / sqrt(n). A miss is beyond noise when
 # that mean stays below 0.97 by more than two standard errors.
 def logs(cell, tool):
@@ -179,7 +175,7 @@ def pooled_sd(per_cell):
     return math.sqrt(num / dof) if dof else 0.0
 def group(cell):
     return "-".join(cell.split("-")[:2])  # read-direct
-shown_cells = [c for c in order if runs[c]["agent"] and runs[c]["fio"]]
+shown_cells = list(ratios)
 paired = {c: [a - f for a, f in zip(logs(c, "agent"), logs(c, "fio"))] for c in shown_cells}
 groups = collections.defaultdict(list)
 for c in shown_cells: groups[group(c)].append(c)
@@ -196,7 +192,6 @@ if any(n[0] > 0 for n in noise.values()):
               f"  ({len(groups[g])} cells)")
     # Equal tools, the same noise: how many cells would the median rule put below 0.97?
     # The part the two runs of a round share (the disk's drift) cancels in the ratio.
-    import random
     rng = random.Random(1)
     expected = 0.0
     for g, (sigma, s_agent, s_fio) in noise.items():
@@ -213,24 +208,21 @@ if any(n[0] > 0 for n in noise.values()):
         expected += below / trials * len(groups[g])
     print(f"Were the tools equal, noise alone would put ~{expected:.0f} of {len(shown_cells)}"
           f" cells below 0.97 by the median rule; this grid has {len(misses)}.")
-    if misses:
-        print(f"\n{'miss':36} {'ratio':>6} {'mean of rounds':>14} {'+2 SE':>6}  verdict")
+if misses and any(n[0] > 0 for n in noise.values()):
+    print(f"\n{'miss':36} {'ratio':>6} {'mean of rounds':>14} {'+2 SE':>6}  verdict")
     beyond = 0
     for cell in misses:
         v = paired[cell]
         if not v: continue
         mean = statistics.mean(v)
         upper = mean + 2 * noise[group(cell)][0] / math.sqrt(len(v))
-        ratio = (statistics.median(r[0] for r in runs[cell]["agent"])
-                 / statistics.median(r[0] for r in runs[cell]["fio"]))
         is_beyond = upper < math.log(0.97)
         beyond += is_beyond
-        print(f"{cell:36} {ratio:6.3f} {math.exp(mean):14.3f} {math.exp(upper):6.3f}  "
+        print(f"{cell:36} {ratios[cell]:6.3f} {math.exp(mean):14.3f} {math.exp(upper):6.3f}  "
               f"{'beyond noise: the agent slower' if is_beyond else 'within noise'}")
-    if misses:
-        # One-sided, two SE: ~1 in 40 cells of a tool exactly at the bar flags by chance.
-        print(f"\n{beyond} of {len(misses)} misses beyond noise (by chance ~1 in 40 cells at"
-              " the bar: retest them with more rounds, --cells)")
+    # One-sided, two SE: ~1 in 40 cells of a tool exactly at the bar flags by chance.
+    print(f"\n{beyond} of {len(misses)} misses beyond noise (by chance ~1 in 40 cells at"
+          " the bar: retest them with more rounds, --cells)")
 PY
 }
 [[ -n $summarize ]] && { summary "$summarize"; exit; }

@@ -1,33 +1,21 @@
 #include "block_tunables.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "job_runner.h"
 #include "kernel_attr.h"
+#include "sysfs_read.h"
 
 namespace storbed {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
+// Every attribute read back here is an unsigned decimal; -1 in BlockTunables means unset.
 std::optional<int64_t> ReadInt(const std::string& path) {
-  const auto text = ReadText(path);
-  if (!text) return std::nullopt;
-  try {
-    return int64_t(std::stoll(*text));
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const std::optional<uint64_t> value = ReadUint(path);
+  if (!value) return std::nullopt;
+  return int64_t(*value);
 }
 
 std::string Describe(const std::string& path, const std::string& value, const std::string& err) {
@@ -102,7 +90,7 @@ BlockTunables ApplyBlockTunables(const std::string& device_name, const BlockTuna
   applied.read_ahead_kb = read_int("read_ahead_kb");
   applied.nr_requests = read_int("nr_requests");
   applied.max_sectors_kb = read_int("max_sectors_kb");
-  if (auto text = ReadText(q + "scheduler")) {
+  if (auto text = ReadTrimmed(q + "scheduler")) {
     applied.scheduler = ActiveScheduler(*text);
   } else {
     warn("cannot read back " + q + "scheduler");

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 
 #include "block_tunables.h"
+#include "sysfs_read.h"
 #include "unique_fd.h"
 
 namespace storbed {
@@ -15,13 +15,6 @@ namespace {
 
 constexpr uint64_t kPresent = uint64_t(1) << 63;
 constexpr uint64_t kFrameMask = (uint64_t(1) << 55) - 1;  // bits 0-54: the frame number
-
-std::optional<uint64_t> ReadLimit(const std::string& path) {
-  std::ifstream in(path);
-  uint64_t value = 0;
-  if (in >> value) return value;
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -88,8 +81,8 @@ std::optional<BufferPieces> MeasureBufferPiecesOn(std::span<uint8_t* const> buff
                                                   const std::string& pagemap) {
   const auto queue = QueueDir(device, sysfs_root);
   if (!queue) return std::nullopt;
-  const auto max_segments = ReadLimit(*queue + "/max_segments");
-  const auto max_segment_size = ReadLimit(*queue + "/max_segment_size");
+  const auto max_segments = ReadUint(*queue + "/max_segments");
+  const auto max_segment_size = ReadUint(*queue + "/max_segment_size");
   if (!max_segments || !max_segment_size) return std::nullopt;
   return MeasureBufferPieces(buffers, size, uint32_t(*max_segments), *max_segment_size, pagemap);
 }

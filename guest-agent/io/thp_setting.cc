@@ -1,8 +1,7 @@
 #include "thp_setting.h"
 
-#include <fstream>
-
 #include "kernel_attr.h"
+#include "sysfs_read.h"
 
 namespace storbed {
 namespace {
@@ -14,10 +13,7 @@ std::string PathIn(const std::string& sys_root) {
 }  // namespace
 
 std::string ReadThpSetting(const std::string& sys_root) {
-  std::ifstream in(PathIn(sys_root));
-  std::string line;
-  std::getline(in, line);
-  return line;
+  return ReadTrimmed(PathIn(sys_root)).value_or("");
 }
 
 ThpMadviseForJob::ThpMadviseForJob(bool wanted, const std::string& sys_root)

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace storbed::agent {
+namespace storbed {
 
 std::string Trim(std::string_view text) {
   constexpr std::string_view kSpace = " \t\r\n\v\f";
@@ -33,4 +33,4 @@ std::optional<uint64_t> ReadUint(const std::filesystem::path& path) {
   return value;
 }
 
-}  // namespace storbed::agent
+}  // namespace storbed

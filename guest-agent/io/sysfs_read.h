@@ -1,4 +1,5 @@
-// Reading the small text files of sysfs and procfs (one value per file).
+// Reading the small text files of sysfs and procfs (one value per file), for the agent and
+// its IO library alike.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace storbed::agent {
+namespace storbed {
 
 // `text` without leading and trailing whitespace (sysfs values end in '\n', NVMe
 // model and serial strings are space padded).
@@ -19,4 +20,4 @@ std::optional<std::string> ReadTrimmed(const std::filesystem::path& path);
 // The file's contents as an unsigned decimal; nullopt when unreadable or not a number.
 std::optional<uint64_t> ReadUint(const std::filesystem::path& path);
 
-}  // namespace storbed::agent
+}  // namespace storbed

@@ -143,15 +143,7 @@ TEST(LadderTest, FsyncsDroppedByNoFlushAreNotDurable) {
 // "capped at 4" at the layer that holds the requests (the guest block layer, the loop
 // device on bare metal) with nr_requests named as the cause; at nr_requests 128 nothing
 // holds fewer than the application, and no cap is claimed.
-TEST(LadderTest, NrRequestsFourUnderIodepth32IsNamedAsTheCapAnd128IsNot) {
-  std::string why;
-  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
-  const auto records = RunScenario("ladder-cap", R"({
-    "name": "cap", "targets": ["virtio-blk", "bare-metal"], "machine": {"memory": "512m"},
-    "disk": {"size": "32m", "aio": "io_uring"},
-    "jobs": [{"name": "qd32", "pattern": "random", "bs": "4k", "ioengine": "io_uring",
-              "iodepth": 32, "runtime": 2, "nr_requests": [4, 128]}]})");
-  ASSERT_EQ(records.size(), 4u);
+void ExpectCapOnlyAtNrRequestsFour(const std::vector<RunRecord>& records) {
   for (const auto& r : records) {
     SCOPED_TRACE(r.run_id);
     ASSERT_TRUE(r.ladder);
@@ -166,6 +158,28 @@ TEST(LadderTest, NrRequestsFourUnderIodepth32IsNamedAsTheCapAnd128IsNot) {
       EXPECT_EQ(reading.headline.rfind("no cap: ", 0), 0u) << reading.headline;
     }
   }
+}
+
+// The guest's disk answers after 1 ms, as a device slower than the guest's CPU does: over
+// a loop file under TCG the emulated CPU is the slow part, the guest block layer is often
+// empty while the application waits on completions, and a ring held at 4 showed in only
+// 25% of the samples (one run in eight read "no cap").
+TEST(LadderTest, NrRequestsFourUnderIodepth32IsNamedAsTheCapAnd128IsNot) {
+  std::string why;
+  if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
+  const auto guest = RunScenario("ladder-cap", R"({
+    "name": "cap", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
+    "disk": {"size": "32m", "driver": "null-co", "null_latency": "1ms"},
+    "jobs": [{"name": "qd32", "pattern": "random", "bs": "4k", "ioengine": "io_uring",
+              "iodepth": 32, "runtime": 2, "nr_requests": [4, 128]}]})");
+  ASSERT_EQ(guest.size(), 2u);
+  ExpectCapOnlyAtNrRequestsFour(guest);
+  const auto bare = RunScenario("ladder-cap-bare", R"({
+    "name": "cap", "targets": ["bare-metal"], "disk": {"size": "32m"},
+    "jobs": [{"name": "qd32", "pattern": "random", "bs": "4k", "ioengine": "io_uring",
+              "iodepth": 32, "runtime": 2, "nr_requests": [4, 128]}]})");
+  ASSERT_EQ(bare.size(), 2u);
+  ExpectCapOnlyAtNrRequestsFour(bare);
 }
 
 }  // namespace

@@ -17,6 +17,10 @@
 #   --pin CPU      run both tools on that CPU only (taskset -c): the scheduler's placement
 #                  and migrations stop adding their own spread to the QD1 cells
 #   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
+#   --aa           also run fio a second time in every round (tool fio2, the three in
+#                  rotating order), and after the table print fio2 against fio by the same
+#                  rules: how many cells fio misses against itself in the same run, the
+#                  measured floor under "at least 0.97 in every cell"
 #
 # Where a cell misses, the device says why: /proc/diskstats of the disk the file is on,
 # around each run, splits agent/fio IOPS into the fraction of the run the device was busy,
@@ -46,7 +50,7 @@ set -euo pipefail
 
 build=build
 [[ $# -gt 0 && $1 != --* ]] && { build=$1; shift; }
-rounds=3 runtime=5 size_mib=512 dir=/var/tmp cells='' quick=0 keep='' summarize=''
+rounds=3 runtime=5 size_mib=512 dir=/var/tmp cells='' quick=0 keep='' summarize='' aa=0
 pin=()
 while (($#)); do
   case $1 in
@@ -60,6 +64,7 @@ while (($#)); do
     --keep) keep=$2; shift 2 ;;
     --pin) pin=(taskset -c "$2"); shift 2 ;;
     --summarize) summarize=$2; shift 2 ;;
+    --aa) aa=1; shift ;;
     *) echo "agent_vs_fio: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -73,8 +78,8 @@ modes=(direct buffered)
 quick_cells='^(read-direct-(psync-qd1-(4k|64k)|io_uring-qd4-16k|libaio-qd16-4k|io_uring-qd64-4k)|write-direct-psync-qd1-1m|read-buffered-psync-qd1-64k|write-buffered-io_uring-qd4-16k)$'
 ((quick)) && [[ -z $cells ]] && cells=$quick_cells
 
-summary() {  # the per-cell table of a runs file
-  python3 - "$1" <<'PY'
+summary() {  # the per-cell table of a runs file; $2: the tool in the agent's place
+  python3 - "$1" "${2:-agent}" <<'PY'
 import collections, math, random, statistics, sys
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
@@ -82,6 +87,10 @@ device = collections.defaultdict(lambda: collections.defaultdict(list))
 by_round = collections.defaultdict(lambda: collections.defaultdict(dict))
 for line in open(sys.argv[1]):
     cell, tool, round_, iops, ios, cpu_s, *dev = line.rstrip("\n").split("\t")
+    # The tool in the agent's place (fio2 for the A/A check) is read as the agent.
+    if tool == "agent" and sys.argv[2] != "agent": continue
+    if tool == sys.argv[2]: tool = "agent"
+    if tool not in ("agent", "fio"): continue
     if cell not in order: order.append(cell)
     by_round[cell][round_][tool] = float(iops)
     runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
@@ -225,7 +234,17 @@ if misses and any(n[0] > 0 for n in noise.values()):
           " the bar: retest them with more rounds, --cells)")
 PY
 }
-[[ -n $summarize ]] && { summary "$summarize"; exit; }
+aa_summary() {  # fio against itself, from a runs file with fio2 rows
+  echo
+  echo "A/A: fio's second run (fio2) in the agent's place, same rounds (read 'agent' as fio2)"
+  echo
+  summary "$1" fio2
+}
+if [[ -n $summarize ]]; then
+  summary "$summarize"
+  grep -q "	fio2	" "$summarize" && aa_summary "$summarize"
+  exit
+fi
 
 agent=$build/guest-agent/storbed-agent
 command -v fio >/dev/null || { echo "agent_vs_fio: fio is not installed (apt-get install fio)" >&2; exit 1; }
@@ -261,11 +280,13 @@ file=$work/data.raw
 dd if=/dev/urandom of="$file" bs=1M count="$size_mib" status=none conv=fsync
 runs=$work/runs.tsv
 : >"$runs"
-# The disk the file lives on (a partition's own line, if it is one), for its diskstats.
-dev=$(lsblk -no KNAME "$(df --output=source "$file" | tail -1)" | head -1)
+# The disk the file lives on (a partition's own line, if it is one), for its diskstats;
+# none on tmpfs (--dir /dev/shm), where both tools' IO is the kernel's memory copy.
+dev=$(lsblk -no KNAME "$(df --output=source "$file" | tail -1)" 2>/dev/null | head -1) || dev=''
 # For one direction: requests completed, ms spent in them, ms busy, weighted ms in queue,
 # ms flushing (0 on kernels before 5.5, which do not count flushes).
 device_counters() {
+  [[ -n $dev ]] || { echo 0 0 0 0 0; return; }
   awk -v d="$dev" -v rw="$1" '$3 == d {
     if (rw == "read") print $4, $7, $13, $14, $20 + 0
     else print $8, $11, $13, $14, $20 + 0 }' /proc/diskstats
@@ -305,6 +326,8 @@ JOB
     "$work/out.json"
 }
 
+run_fio2() { run_fio "$@"; }
+
 run_fio() {
   local rw=$1 mode=$2 engine=$3 qd=$4 bs=$5 seed=$6
   local direct=1 time_based=--time_based
@@ -328,6 +351,11 @@ for ((round = 1; round <= rounds; round++)); do
     read -r name rw mode engine qd bs <<<"${grid[i]}"
     order=(agent fio)
     (((round + i) % 2 == 0)) && order=(fio agent)
+    if ((aa)); then
+      tools=(agent fio fio2)
+      k=$(((round + i) % 3))
+      order=("${tools[@]:k}" "${tools[@]:0:k}")
+    fi
     # Buffered writes: the first run of a pair ran slower than the second, whichever tool
     # (second/first 1.61 in the median of the grid's 135 pairs at 027c3ad, the second
     # faster in 98; 0.996-1.003 in the other modes), so with an odd number of rounds a
@@ -355,9 +383,13 @@ for ((round = 1; round <= rounds; round++)); do
       printf "%s\t%s\t%s\t%s\t%s\t$device\n" "$name" "$tool" "$round" "${result// /$'\t'}" \
         "$(python3 -c "print($user + $sys)")" >>"$runs"
     done
-    printf 'round %d  %-36s  agent %8.0f IOPS  fio %8.0f IOPS\n' "$round" "$name" \
-      "$(awk -F'\t' -v c="$name" -v r="$round" '$1==c && $2=="agent" && $3==r {print $4}' "$runs")" \
-      "$(awk -F'\t' -v c="$name" -v r="$round" '$1==c && $2=="fio" && $3==r {print $4}' "$runs")"
+    line=$(printf 'round %d  %-36s' "$round" "$name")
+    for tool in agent fio fio2; do
+      [[ $tool == fio2 ]] && ((!aa)) && continue
+      line+=$(printf '  %s %8.0f IOPS' "$tool" \
+        "$(awk -F'\t' -v c="$name" -v t="$tool" -v r="$round" '$1==c && $2==t && $3==r {print $4}' "$runs")")
+    done
+    echo "$line"
   done
 done
 echo "# load at end:$(uptime | sed 's/.*load average://')"
@@ -365,3 +397,4 @@ echo "# load at end:$(uptime | sed 's/.*load average://')"
 
 echo
 summary "$runs"
+((aa)) && aa_summary "$runs"

@@ -346,16 +346,14 @@ echo "# agent vs fio: ${#grid[@]} cells, $rounds rounds, ${runtime}s per run, ra
 echo "# storbed $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null), $(fio --version), kernel $(uname -r), $(nproc) CPUs"
 echo "# load at start:$(uptime | sed 's/.*load average://')"
 ((${#pin[@]})) && echo "# both tools pinned: ${pin[*]}"
+tools=(agent fio)
+((aa)) && tools+=(fio2)
 for ((round = 1; round <= rounds; round++)); do
   for ((i = 0; i < ${#grid[@]}; i++)); do
     read -r name rw mode engine qd bs <<<"${grid[i]}"
-    order=(agent fio)
-    (((round + i) % 2 == 0)) && order=(fio agent)
-    if ((aa)); then
-      tools=(agent fio fio2)
-      k=$(((round + i) % 3))
-      order=("${tools[@]:k}" "${tools[@]:0:k}")
-    fi
+    # The tools in turn: each round and each cell starts one further along.
+    k=$(((round + i + 1) % ${#tools[@]}))
+    order=("${tools[@]:k}" "${tools[@]:0:k}")
     # Buffered writes: the first run of a pair ran slower than the second, whichever tool
     # (second/first 1.61 in the median of the grid's 135 pairs at 027c3ad, the second
     # faster in 98; 0.996-1.003 in the other modes), so with an odd number of rounds a
@@ -384,8 +382,7 @@ for ((round = 1; round <= rounds; round++)); do
         "$(python3 -c "print($user + $sys)")" >>"$runs"
     done
     line=$(printf 'round %d  %-36s' "$round" "$name")
-    for tool in agent fio fio2; do
-      [[ $tool == fio2 ]] && ((!aa)) && continue
+    for tool in "${tools[@]}"; do
       line+=$(printf '  %s %8.0f IOPS' "$tool" \
         "$(awk -F'\t' -v c="$name" -v t="$tool" -v r="$round" '$1==c && $2==t && $3==r {print $4}' "$runs")")
     done

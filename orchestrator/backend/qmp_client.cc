@@ -63,7 +63,17 @@ QmpClient QmpClient::Handshake(LineChannel channel, Clock::time_point deadline,
   QmpClient c(std::move(channel), std::move(check));
   QmpLine first = c.ReadLine(deadline, "the QMP greeting");
   if (!std::holds_alternative<QmpGreeting>(first)) {
-    throw QmpConnectionError("QMP did not start with a greeting on " + c.channel_.peer());
+    // What came instead, so a failure says whose socket this was.
+    std::string instead;
+    if (const auto* ev = std::get_if<QmpEvent>(&first)) {
+      instead = "event " + ev->event;
+    } else {
+      const auto& reply = std::get<QmpReply>(first);
+      instead = "a reply: " +
+                (reply.ok ? reply.value.dump() : reply.error_class + ": " + reply.error_desc);
+    }
+    throw QmpConnectionError("QMP did not start with a greeting on " + c.channel_.peer() +
+                             " (first came " + instead + ")");
   }
   c.greeting_ = std::get<QmpGreeting>(first).qmp;
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());

@@ -1,11 +1,11 @@
 #include "backend/qmp_client.h"
 
-#include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <thread>
@@ -132,10 +132,28 @@ TEST(QmpClientTest, TimeoutIsAConnectionError) {
   script.join();
 }
 
+// A peer that is not QEMU's monitor (or one that answers out of turn) is named with what
+// it sent first.
+TEST(QmpClientTest, AFirstLineThatIsNoGreetingIsNamed) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  FakeQmpServer server(sv[1]);
+  server.Send(R"({"return": {"pong": true}})");
+  try {
+    QmpClient::Handshake(LineChannel(UniqueFd(sv[0]), "fake qmp"), Clock::now() + 5s);
+    FAIL();
+  } catch (const QmpConnectionError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("QMP did not start with a greeting on fake qmp (first came "
+                                    "a reply: {\"pong\":true})"));
+  }
+}
+
 // Against the real QEMU of this machine, with no guest at all.
 TEST(QmpClientTest, RealQemu) {
-  std::string dir = testing::TempDir() + "/qmp-" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
+  // A fresh directory: a pid-named one may be a failed earlier run's, reused.
+  std::string tmpl = testing::TempDir() + "/qmp-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const std::string dir = tmpl;
   std::string sock = dir + "/qmp.sock";
   ChildProcess qemu = ChildProcess::Start(
       {"qemu-system-x86_64", "-machine", "none", "-nodefaults", "-display", "none", "-qmp",

@@ -132,9 +132,26 @@ TEST(QmpClientTest, TimeoutIsAConnectionError) {
   script.join();
 }
 
-// A peer that is not QEMU's monitor (or one that answers out of turn) is named with what
-// it sent first.
-TEST(QmpClientTest, AFirstLineThatIsNoGreetingIsNamed) {
+// An event before the greeting is kept (QEMU 7.2 sent RESUME first to a client that
+// connected as the machine started); a reply before it means the peer is not QEMU's
+// monitor, named with what it sent.
+TEST(QmpClientTest, EventsBeforeTheGreetingAreKeptAndAReplyIsNamed) {
+  {
+    int sv[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    FakeQmpServer server(sv[1]);
+    server.Send(R"({"timestamp": {"seconds": 1, "microseconds": 2}, "event": "RESUME"})");
+    server.Send(kGreeting);
+    std::thread script([&] {
+      json caps = server.Receive();
+      server.Send(R"({"return": {}, "id": )" + caps["id"].dump() + "}");
+    });
+    QmpClient c = QmpClient::Handshake(LineChannel(UniqueFd(sv[0]), "fake qmp"), Clock::now() + 5s);
+    script.join();
+    EXPECT_EQ(c.QemuVersion(), "7.2.22");
+    ASSERT_EQ(c.Events().size(), 1u);
+    EXPECT_EQ(c.Events()[0].event, "RESUME");
+  }
   int sv[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
   FakeQmpServer server(sv[1]);

@@ -13,7 +13,7 @@
 #   --cv           the run-to-run spread check: 5 rounds of read-direct-psync-qd1-64k
 #   --keep FILE    also write every run (cell tool round iops ios cpu_s, then the device's
 #                  requests, ms in them, busy ms, queue ms and flush ms for the cell's
-#                  direction) to FILE
+#                  direction, then the host's steal in ms over all CPUs) to FILE
 #   --pin CPU      run both tools on that CPU only (taskset -c): the scheduler's placement
 #                  and migrations stop adding their own spread to the QD1 cells
 #   --summarize FILE  print the table of a --keep FILE (or a partial one) and exit
@@ -35,6 +35,12 @@
 # of busy and in flight: the agent's cold-cache fsync flushes the previous run's O_DIRECT
 # writes from the disk's cache (~95 ms here, at depth 1, before its IO phase), which
 # counted as ~5% more busy and ~10% fewer in flight for 2 s runs.
+#
+# Steal: this machine is itself a VM. /proc/stat's steal counts the time its vCPUs were
+# ready to run while the host ran something else; the time went missing from whichever
+# tool was running, as CPU it did not get and completions it handled late. Each run
+# records it, and the summary sets each round's agent/fio ratio against the two runs'
+# steal.
 #
 # Noise: one round's agent/fio ratio on this machine's disk spreads by 10-19% (log SD),
 # so with 3 rounds equal tools would leave dozens of cells below 0.97 by the median rule.
@@ -85,6 +91,7 @@ runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
 device = collections.defaultdict(lambda: collections.defaultdict(list))
 by_round = collections.defaultdict(lambda: collections.defaultdict(dict))
+steal = collections.defaultdict(lambda: collections.defaultdict(dict))  # ms per s of run
 for line in open(sys.argv[1]):
     cell, tool, round_, iops, ios, cpu_s, *dev = line.rstrip("\n").split("\t")
     # The tool in the agent's place (fio2 for the A/A check) is read as the agent.
@@ -94,8 +101,11 @@ for line in open(sys.argv[1]):
     if cell not in order: order.append(cell)
     by_round[cell][round_][tool] = float(iops)
     runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
+    # Files from before 2026-12-03 have no steal column.
+    if len(dev) == 6 and float(iops) > 0:
+        steal[cell][round_][tool] = float(dev[5]) / (int(ios) / float(iops))
     # Files from before 2026-12-02 have no device columns; the first ones no flush column.
-    if len(dev) in (4, 5) and float(iops) > 0:
+    if len(dev) in (4, 5, 6) and float(iops) > 0:
         reqs, ms, busy_ms, queue_ms, flush_ms = (list(map(float, dev)) + [0.0])[:5]
         busy_ms -= flush_ms  # a flush runs alone: outside the job's IOs
         queue_ms -= flush_ms
@@ -135,15 +145,23 @@ misses = [c for c, ratio in ratios.items() if ratio < 0.97]
 if misses:
     print("\nIOPS misses by device factor, agent/fio (/proc/diskstats of the file's disk;"
           " req/IO: requests per IO, agent vs fio):")
+    print("steal a-f: the host's steal in ms per s of run over all CPUs, median of each"
+          " tool's runs")
     print(f"{'cell':36} {'ratio':>6} {'busy':>6} {'in fl.':>6} {'ms/req':>6} {'req/IO a-f':>11}"
-          "  reading")
+          f" {'steal a-f':>9}  reading")
 readings = collections.Counter()
+def steal_of(cell):  # "agent-fio", the medians of each tool's runs; blank without the column
+    rounds_ = [r for r in steal[cell].values() if "agent" in r and "fio" in r]
+    if not rounds_: return ""
+    return (f"{statistics.median(r['agent'] for r in rounds_):.0f}-"
+            f"{statistics.median(r['fio'] for r in rounds_):.0f}")
 for cell in misses:
     ratio = ratios[cell]
     a, f = device[cell]["agent"], device[cell]["fio"]
     if not a or not f:
         # Buffered writes reach the device in writeback, after the run that dirtied them.
-        print(f"{cell:36} {ratio:6.3f}  (no device figures: buffered writes go out in writeback)")
+        print(f"{cell:36} {ratio:6.3f} {'':6} {'':6} {'':6} {'':11} {steal_of(cell):>9}"
+              "  (no device figures: buffered writes go out in writeback)")
         readings["no device figures"] += 1
         continue
     def med(runs_, key):
@@ -166,7 +184,8 @@ for cell in misses:
                    " (its buffers in more pieces)")
     readings[reading.split(":")[0]] += 1
     split = f"{med(a, 'reqs_per_io'):.2f}-{med(f, 'reqs_per_io'):.2f}"
-    print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {in_flight:6.3f} {lat:6.3f} {split:>11}  {reading}")
+    print(f"{cell:36} {ratio:6.3f} {busy:6.3f} {in_flight:6.3f} {lat:6.3f} {split:>11}"
+          f" {steal_of(cell):>9}  {reading}")
 if misses:
     print("\n" + ", ".join(f"{n} {what}" for what, n in readings.most_common()))
 
@@ -217,6 +236,28 @@ if any(n[0] > 0 for n in noise.values()):
         expected += below / trials * len(groups[g])
     print(f"Were the tools equal, noise alone would put ~{expected:.0f} of {len(shown_cells)}"
           f" cells below 0.97 by the median rule; this grid has {len(misses)}.")
+# Steal against the ratio: each round's log agent/fio against the agent's run's steal
+# minus fio's. Where the host takes more from one tool's run, that run is slower.
+pairs = [(r["agent"] - r["fio"], math.log(by_round[c][k]["agent"] / by_round[c][k]["fio"]))
+         for c in shown_cells for k, r in steal[c].items()
+         if "agent" in r and "fio" in r and by_round[c][k].get("agent", 0) > 0
+         and by_round[c][k].get("fio", 0) > 0]
+if len(pairs) >= 10:
+    all_steal = [s_ for c in shown_cells for r in steal[c].values() for s_ in r.values()]
+    r_ = statistics.correlation([p[0] for p in pairs], [p[1] for p in pairs])
+    print(f"\nHost steal: median {statistics.median(all_steal):.0f} ms per s of run (all CPUs),"
+          f" max {max(all_steal):.0f}; a round's log agent/fio against the agent's run's steal"
+          f" minus fio's: r = {r_:.2f} over {len(pairs)} rounds")
+    margin = 20  # ms per s: 1% of this machine's two CPUs
+    for what, sel in (("the agent's run had more", lambda d: d > margin),
+                      ("fio's run had more", lambda d: d < -margin),
+                      (f"within {margin} ms/s", lambda d: -margin <= d <= margin)):
+        chosen = [math.exp(p[1]) for p in pairs if sel(p[0])]
+        if chosen:
+            below = sum(x < 0.97 for x in chosen)
+            print(f"  {what:26} {len(chosen):4} rounds, median ratio "
+                  f"{statistics.median(chosen):.3f}, {below} below 0.97")
+
 if misses and any(n[0] > 0 for n in noise.values()):
     print(f"\n{'miss':36} {'ratio':>6} {'mean of rounds':>14} {'+2 SE':>6}  verdict")
     beyond = 0
@@ -291,6 +332,10 @@ device_counters() {
     if (rw == "read") print $4, $7, $13, $14, $20 + 0
     else print $8, $11, $13, $14, $20 + 0 }' /proc/diskstats
 }
+
+# The host's steal so far, all CPUs, in ms (see "Steal" above).
+clk_tck=$(getconf CLK_TCK)
+steal_ms() { awk -v hz="$clk_tck" '$1 == "cpu" { printf "%d\n", $9 * 1000 / hz }' /proc/stat; }
 
 # Buffered writes run one pass over the file (io_size, runtime only a cap) for both tools,
 # from a clean page cache. With --time_based, fio's invalidate=1 fadvises DONTNEED before
@@ -371,15 +416,17 @@ for ((round = 1; round <= rounds; round++)); do
       # is: the first cell of a round otherwise read while ~512 MiB went out.
       sync "$file"
       read -r q0 ms0 busy0 queue0 flush0 < <(device_counters "$rw")
+      steal0=$(steal_ms)
       result=$("run_$tool" "$rw" "$mode" "$engine" "$qd" "$bs" "$round")
+      steal1=$(steal_ms)
       read -r q1 ms1 busy1 queue1 flush1 < <(device_counters "$rw")
       read -r user sys <"$work/rusage"
       # Buffered writes reach the device after the run (writeback): no device figures.
       device='0\t0\t0\t0\t0'
       one_pass_cell "$rw" "$mode" ||
         device="$((q1 - q0))\t$((ms1 - ms0))\t$((busy1 - busy0))\t$((queue1 - queue0))\t$((flush1 - flush0))"
-      printf "%s\t%s\t%s\t%s\t%s\t$device\n" "$name" "$tool" "$round" "${result// /$'\t'}" \
-        "$(python3 -c "print($user + $sys)")" >>"$runs"
+      printf "%s\t%s\t%s\t%s\t%s\t$device\t%s\n" "$name" "$tool" "$round" "${result// /$'\t'}" \
+        "$(python3 -c "print($user + $sys)")" "$((steal1 - steal0))" >>"$runs"
     done
     line=$(printf 'round %d  %-36s' "$round" "$name")
     for tool in "${tools[@]}"; do

@@ -61,14 +61,7 @@ QmpClient QmpClient::Connect(const std::string& socket_path, Clock::time_point d
 QmpClient QmpClient::Handshake(LineChannel channel, Clock::time_point deadline,
                                std::function<void()> check) {
   QmpClient c(std::move(channel), std::move(check));
-  // QEMU 7.2 can send an event before the greeting: a client that connects as
-  // `-machine none` starts running saw RESUME first (CI, twice in a row). Such events are
-  // kept like any other, as libvirt's monitor does.
   QmpLine first = c.ReadLine(deadline, "the QMP greeting");
-  while (auto* ev = std::get_if<QmpEvent>(&first)) {
-    c.events_.push_back(std::move(*ev));
-    first = c.ReadLine(deadline, "the QMP greeting");
-  }
   if (!std::holds_alternative<QmpGreeting>(first)) {
     // What came instead, so a failure says whose socket this was.
     const auto& reply = std::get<QmpReply>(first);
@@ -82,21 +75,29 @@ QmpClient QmpClient::Handshake(LineChannel channel, Clock::time_point deadline,
   return c;
 }
 
+// Events are kept wherever they come, before the greeting too: QEMU 7.2 sent RESUME
+// first to a client that connected as a `-machine none` QEMU started (CI, twice in a
+// row), and libvirt's monitor reads them the same way.
 QmpLine QmpClient::ReadLine(Clock::time_point deadline, const std::string& waiting_for) {
-  std::string line;
-  LineChannel::ReadStatus st;
-  try {
-    st = channel_.ReadLine(&line, deadline, check_);
-  } catch (const ChannelError& e) {
-    throw QmpConnectionError(e.what());
+  for (;;) {
+    std::string line;
+    LineChannel::ReadStatus st;
+    try {
+      st = channel_.ReadLine(&line, deadline, check_);
+    } catch (const ChannelError& e) {
+      throw QmpConnectionError(e.what());
+    }
+    if (st == LineChannel::ReadStatus::kEof) {
+      throw QmpConnectionError(channel_.peer() + " closed while waiting for " + waiting_for);
+    }
+    if (st == LineChannel::ReadStatus::kTimeout) {
+      throw QmpConnectionError("no " + waiting_for + " from " + channel_.peer() + " in time");
+    }
+    QmpLine parsed = ParseQmpLine(line);
+    auto* ev = std::get_if<QmpEvent>(&parsed);
+    if (ev == nullptr) return parsed;
+    events_.push_back(std::move(*ev));
   }
-  if (st == LineChannel::ReadStatus::kEof) {
-    throw QmpConnectionError(channel_.peer() + " closed while waiting for " + waiting_for);
-  }
-  if (st == LineChannel::ReadStatus::kTimeout) {
-    throw QmpConnectionError("no " + waiting_for + " from " + channel_.peer() + " in time");
-  }
-  return ParseQmpLine(line);
 }
 
 json QmpClient::Execute(const std::string& command, const json& args,
@@ -114,10 +115,6 @@ json QmpClient::Execute(const std::string& command, const json& args,
   const std::string waiting_for = "reply to " + command;
   for (;;) {
     QmpLine line = ReadLine(deadline, waiting_for);
-    if (auto* ev = std::get_if<QmpEvent>(&line)) {
-      events_.push_back(std::move(*ev));
-      continue;
-    }
     auto* reply = std::get_if<QmpReply>(&line);
     if (reply == nullptr) {
       throw QmpProtocolError("QMP sent a second greeting while waiting for " + waiting_for,

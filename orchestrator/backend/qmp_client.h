@@ -95,6 +95,7 @@ class QmpClient {
 
  private:
   QmpClient(LineChannel channel, std::function<void()> check);
+  // The next greeting or reply; events on the way are kept in events_.
   QmpLine ReadLine(Clock::time_point deadline, const std::string& waiting_for);
 
   // Behind a pointer so the client stays movable; held for a whole command exchange.

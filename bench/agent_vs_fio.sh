@@ -101,16 +101,17 @@ for line in open(sys.argv[1]):
     if cell not in order: order.append(cell)
     by_round[cell][round_][tool] = float(iops)
     runs[cell][tool].append((float(iops), int(ios), float(cpu_s)))
+    if float(iops) <= 0: continue
+    runtime_ms = int(ios) / float(iops) * 1000
     # Files from before 2026-12-03 have no steal column.
-    if len(dev) == 6 and float(iops) > 0:
-        steal[cell][round_][tool] = float(dev[5]) / (int(ios) / float(iops))
+    if len(dev) == 6:
+        steal[cell][round_][tool] = float(dev[5]) / runtime_ms * 1000
     # Files from before 2026-12-02 have no device columns; the first ones no flush column.
-    if len(dev) in (4, 5, 6) and float(iops) > 0:
+    if len(dev) in (4, 5, 6):
         reqs, ms, busy_ms, queue_ms, flush_ms = (list(map(float, dev)) + [0.0])[:5]
         busy_ms -= flush_ms  # a flush runs alone: outside the job's IOs
         queue_ms -= flush_ms
         if reqs > 0 and busy_ms > 0:
-            runtime_ms = int(ios) / float(iops) * 1000
             device[cell][tool].append({
                 # IOs in flight, not requests: an IO split in two is one.
                 "busy": busy_ms / runtime_ms, "in_flight": queue_ms / busy_ms * int(ios) / reqs,
@@ -237,11 +238,10 @@ if any(n[0] > 0 for n in noise.values()):
     print(f"Were the tools equal, noise alone would put ~{expected:.0f} of {len(shown_cells)}"
           f" cells below 0.97 by the median rule; this grid has {len(misses)}.")
 # Steal against the ratio: each round's log agent/fio against the agent's run's steal
-# minus fio's. Where the host takes more from one tool's run, that run is slower.
+# minus fio's. Where the host takes more from one tool's run, that run is slower. A steal
+# entry exists only for a run with IOPS above 0.
 pairs = [(r["agent"] - r["fio"], math.log(by_round[c][k]["agent"] / by_round[c][k]["fio"]))
-         for c in shown_cells for k, r in steal[c].items()
-         if "agent" in r and "fio" in r and by_round[c][k].get("agent", 0) > 0
-         and by_round[c][k].get("fio", 0) > 0]
+         for c in shown_cells for k, r in steal[c].items() if "agent" in r and "fio" in r]
 if len(pairs) >= 10:
     all_steal = [s_ for c in shown_cells for r in steal[c].values() for s_ in r.values()]
     r_ = statistics.correlation([p[0] for p in pairs], [p[1] for p in pairs])

@@ -40,7 +40,8 @@
 # ready to run while the host ran something else; the time went missing from whichever
 # tool was running, as CPU it did not get and completions it handled late. Each run
 # records it, and the summary sets each round's agent/fio ratio against the two runs'
-# steal.
+# steal. It is counted around the whole process (start-up and cache drop included) and
+# shown per second of its IO time: a ranking of a round's two runs, not a CPU share.
 #
 # Noise: one round's agent/fio ratio on this machine's disk spreads by 10-19% (log SD),
 # so with 3 rounds equal tools would leave dozens of cells below 0.97 by the median rule.

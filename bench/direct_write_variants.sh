@@ -125,10 +125,11 @@ for ((round = 1; round <= rounds; round++)); do
     wait "$pid"
     steal1=$(steal_ms)
     read -r q1 ms1 < <(device_counters)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$variant" "$(iops_of "$variant")" \
+    iops=$(iops_of "$variant")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$variant" "$iops" \
       "$((q1 - q0))" "$((ms1 - ms0))" "$((steal1 - steal0))" >>"$runs"
     printf 'round %d  %-10s  %8.0f IOPS  steal %5d ms  page breaks %s\n' "$round" "$variant" \
-      "$(iops_of "$variant")" "$((steal1 - steal0))" "$breaks"
+      "$iops" "$((steal1 - steal0))" "$breaks"
   done
 done
 

@@ -54,6 +54,8 @@
 # is started with `setsid -w` for the same; without it, on a loaded machine its wake-ups
 # waited longer and 64k psync ran ~20% slower (docs/architecture.md, "The agent's IO path").
 set -euo pipefail
+# shellcheck source=bench/host_counters.sh
+source "$(dirname "$0")/host_counters.sh"
 
 build=build
 [[ $# -gt 0 && $1 != --* ]] && { build=$1; shift; }
@@ -322,9 +324,9 @@ file=$work/data.raw
 dd if=/dev/urandom of="$file" bs=1M count="$size_mib" status=none conv=fsync
 runs=$work/runs.tsv
 : >"$runs"
-# The disk the file lives on (a partition's own line, if it is one), for its diskstats;
-# none on tmpfs (--dir /dev/shm), where both tools' IO is the kernel's memory copy.
-dev=$(lsblk -no KNAME "$(df --output=source "$file" | tail -1)" 2>/dev/null | head -1) || dev=''
+# The file's disk, for its diskstats; none on tmpfs (--dir /dev/shm), where both tools'
+# IO is the kernel's memory copy.
+dev=$(disk_of "$file")
 # For one direction: requests completed, ms spent in them, ms busy, weighted ms in queue,
 # ms flushing (0 on kernels before 5.5, which do not count flushes).
 device_counters() {
@@ -333,10 +335,6 @@ device_counters() {
     if (rw == "read") print $4, $7, $13, $14, $20 + 0
     else print $8, $11, $13, $14, $20 + 0 }' /proc/diskstats
 }
-
-# The host's steal so far, all CPUs, in ms (see "Steal" above).
-clk_tck=$(getconf CLK_TCK)
-steal_ms() { awk -v hz="$clk_tck" '$1 == "cpu" { printf "%d\n", $9 * 1000 / hz }' /proc/stat; }
 
 # Buffered writes run one pass over the file (io_size, runtime only a cap) for both tools,
 # from a clean page cache. With --time_based, fio's invalidate=1 fadvises DONTNEED before

@@ -14,6 +14,8 @@
 #   bench/direct_write_variants.sh [BUILD_DIR] [--rw read|write] [--engine E] [--depth N]
 #                                  [--bs 16k] [--rounds N] [--runtime S] [--dir DIR] [--pages]
 set -euo pipefail
+# shellcheck source=bench/host_counters.sh
+source "$(dirname "$0")/host_counters.sh"
 build=build rw=write engine=libaio depth=64 bs=16k rounds=6 runtime=2 dir=/var/tmp pages=0
 [[ $# -gt 0 && $1 != --* ]] && { build=$1; shift; }
 while (($#)); do
@@ -39,13 +41,11 @@ trap 'rm -rf "$work"' EXIT
 file=$work/data.raw
 # Real data: reads of holes never reach the device.
 dd if=/dev/urandom of="$file" bs=1M count=512 status=none conv=fsync
-dev=$(lsblk -no KNAME "$(df --output=source "$file" | tail -1)" 2>/dev/null | head -1) || dev=''
+dev=$(disk_of "$file")
 [[ -n $dev ]] || { echo "direct_write_variants: no disk under $dir (tmpfs?)" >&2; exit 1; }
 device_counters() {  # requests and ms in them, for the cell's direction
   awk -v d="$dev" -v rw="$rw" '$3 == d { if (rw == "read") print $4, $7; else print $8, $11 }' /proc/diskstats
 }
-clk_tck=$(getconf CLK_TCK)
-steal_ms() { awk -v hz="$clk_tck" '$1 == "cpu" { printf "%d\n", $9 * 1000 / hz }' /proc/stat; }
 
 # The share of neighbouring pages of the process's IO buffers (its anonymous mappings of
 # 0.9-70 MiB, the largest) that are not physical neighbours. Needs root for frame numbers.

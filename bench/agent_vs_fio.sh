@@ -440,4 +440,4 @@ echo "# load at end:$(uptime | sed 's/.*load average://')"
 
 echo
 summary "$runs"
-((aa)) && aa_summary "$runs"
+if ((aa)); then aa_summary "$runs"; fi

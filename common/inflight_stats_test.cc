@@ -36,35 +36,5 @@ TEST(InflightStats, NoSamplesGiveNoDistribution) {
   EXPECT_FALSE(DistributionOfTime({0, 0}).available);
 }
 
-TEST(InflightStats, IntervalOfConstantSamplesIsZeroAndOfOneSampleMissing) {
-  const MeanInterval flat = MeanInterval95(std::vector<double>(20, 3.0));
-  ASSERT_TRUE(flat.available);
-  EXPECT_EQ(flat.mean, 3.0);
-  EXPECT_EQ(flat.half_width, 0.0);
-  EXPECT_FALSE(MeanInterval95({1.0}).available);
-}
-
-TEST(InflightStats, IntervalOfSparseZeroOneSamplesIsWide) {
-  // The virtqueue rung: 20 samples of 0 or 1 with mean 0.3. The interval must be
-  // a sizeable part of the mean, not the naive 0.0x a blind sd/sqrt(n) of 1000 would give.
-  std::vector<double> s;
-  for (int i = 0; i < 20; ++i) s.push_back(i % 10 < 3 ? 1.0 : 0.0);
-  const MeanInterval m = MeanInterval95(s);
-  ASSERT_TRUE(m.available);
-  EXPECT_NEAR(m.mean, 0.3, 1e-12);
-  EXPECT_GT(m.half_width, 0.1);
-  EXPECT_LT(m.half_width, 0.5);
-  EXPECT_EQ(m.samples, 20u);
-}
-
-TEST(InflightStats, SlowlyMovingSamplesGetAWiderIntervalThanShuffledOnes) {
-  // Same values, once in two long runs (correlated), once alternating: batch means see
-  // the correlation, so the first interval is wider.
-  std::vector<double> runs, alternating;
-  for (int i = 0; i < 100; ++i) runs.push_back(i < 50 ? 0.0 : 2.0);
-  for (int i = 0; i < 100; ++i) alternating.push_back(i % 2 ? 2.0 : 0.0);
-  EXPECT_GT(MeanInterval95(runs).half_width, 5 * MeanInterval95(alternating).half_width);
-}
-
 }  // namespace
 }  // namespace storbed

@@ -34,6 +34,40 @@ void from_json(const nlohmann::json& j, LayerLimit& l) {
   l.value = j.at("value").get<double>();
 }
 
+namespace {
+
+// Results written before bounds had a field of their own carried the diskstats resolution
+// ("diskstats counters over the IO phase, 1 ms resolution") and the counters' span
+// ("counters 3.101 s apart around the 3.027 s window") in depth_ci95: bounds, not 95%
+// intervals.
+bool IsOldBound(const std::string& basis) {
+  return basis.find("resolution") != std::string::npos ||
+         (basis.rfind("counters ", 0) == 0 && basis.find(" apart") != std::string::npos);
+}
+
+void ReadDepthUncertainty(const nlohmann::json& j, LayerStats& l) {
+  const std::string basis = j.value("interval_basis", std::string());
+  if (j.contains("depth_ci95") && IsOldBound(basis)) {
+    l.has_depth_bound = true;
+    l.depth_bound = j.at("depth_ci95").get<double>();
+    l.bound_basis = basis;
+  } else if (j.contains("depth_ci95")) {
+    l.has_depth_interval = true;
+    l.depth_ci95 = j.at("depth_ci95").get<double>();
+    l.interval_basis = basis;
+    l.depth_samples = j.value("depth_samples", uint64_t{0});
+  }
+  if (j.contains("depth_bound")) {
+    l.has_depth_bound = true;
+    l.depth_bound = j.at("depth_bound").get<double>();
+    l.bound_basis = j.value("bound_basis", std::string());
+  }
+  l.interval_refused = j.value("interval_refused", std::string());
+  if (!l.interval_refused.empty()) l.depth_samples = j.value("depth_samples", uint64_t{0});
+}
+
+}  // namespace
+
 void to_json(nlohmann::json& j, const LayerStats& l) {
   j = nlohmann::json{{"layer", l.layer}, {"available", l.available}, {"source", l.source}};
   if (!l.available) {
@@ -47,9 +81,14 @@ void to_json(nlohmann::json& j, const LayerStats& l) {
   if (!l.notes.empty()) j["notes"] = l.notes;
   if (l.has_depth_interval) {
     j["depth_ci95"] = l.depth_ci95;
-    j["depth_samples"] = l.depth_samples;
     j["interval_basis"] = l.interval_basis;
   }
+  if (l.has_depth_bound) {
+    j["depth_bound"] = l.depth_bound;
+    j["bound_basis"] = l.bound_basis;
+  }
+  if (!l.interval_refused.empty()) j["interval_refused"] = l.interval_refused;
+  if (l.has_depth_interval || !l.interval_refused.empty()) j["depth_samples"] = l.depth_samples;
   if (l.inflight.available) j["inflight"] = l.inflight;
   if (l.has_ops)
     j["ops_per_s"] = {
@@ -69,10 +108,7 @@ void from_json(const nlohmann::json& j, LayerStats& l) {
   l.has_latency = j.contains("mean_latency_us");
   l.mean_latency_us = j.value("mean_latency_us", 0.0);
   l.notes = j.value("notes", std::vector<std::string>{});
-  l.has_depth_interval = j.contains("depth_ci95");
-  l.depth_ci95 = j.value("depth_ci95", 0.0);
-  l.depth_samples = j.value("depth_samples", uint64_t{0});
-  l.interval_basis = j.value("interval_basis", std::string());
+  ReadDepthUncertainty(j, l);
   if (j.contains("inflight")) l.inflight = j.at("inflight").get<InflightDistribution>();
   l.has_ops = j.contains("ops_per_s");
   if (l.has_ops) {

@@ -3,15 +3,14 @@
 // why instead of carrying a number.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace storbed {
 
 // Layer ids in ladder order.
-inline constexpr const char* kLayerApp = "L0 app";                // agent's own in-flight
+inline constexpr const char* kLayerApp = "L0 app";                 // agent's own in-flight
 inline constexpr const char* kLayerGuestBlock = "L1 guest block";  // guest /proc/diskstats
 inline constexpr const char* kLayerVirtqueue = "L2 virtqueue";     // x-query-virtio-queue-status
 inline constexpr const char* kLayerQemuBlock = "L2 QEMU block";    // query-blockstats
@@ -21,8 +20,8 @@ inline constexpr const char* kLayerHostDevice = "L3 host device";  // host /proc
 // time-weighted over every change (exact); elsewhere it is over point samples.
 struct InflightDistribution {
   bool available = false;
-  bool exact = false;        // time-weighted over every change, not sampled
-  uint64_t samples = 0;      // point samples behind it (0 when exact)
+  bool exact = false;    // time-weighted over every change, not sampled
+  uint64_t samples = 0;  // point samples behind it (0 when exact)
   double p50 = 0, p99 = 0, max = 0;
   std::vector<double> share;  // share[n]: share of the window (or samples) with n in flight
   // The share of the window (or samples) with more than `n` in flight.
@@ -37,25 +36,33 @@ struct LayerLimit {
 };
 
 struct LayerStats {
-  std::string layer;           // one of the ids above
+  std::string layer;  // one of the ids above
   bool available = false;
-  std::string reason;          // why not available
-  std::string source;          // where the figures come from, e.g. "/proc/diskstats vda"
-  double avg_depth = 0;        // Little's law over the IO phase
+  std::string reason;    // why not available
+  std::string source;    // where the figures come from, e.g. "/proc/diskstats vda"
+  double avg_depth = 0;  // Little's law over the IO phase
   bool has_iops = false;
   double iops = 0;
   bool has_request_size = false;
   double avg_request_bytes = 0;
   bool has_latency = false;
-  double mean_latency_us = 0;  // residence time per request at this layer
+  double mean_latency_us = 0;      // residence time per request at this layer
   std::vector<std::string> notes;  // e.g. "device shared with other host IO"
-  // 95% interval of avg_depth (half width) and what it rests on: the point samples'
-  // spread, or the counter samples' span beyond the window. has_depth_interval false:
-  // an exact integral over the window.
+  // How far avg_depth may be off, of one of three kinds (none of them: an exact integral
+  // over the window, the application's own count):
+  // - a 95% interval (half width) from point samples of the count, and what it rests on
+  //   (orchestrator/judging/mean_interval.h);
+  // - a bound that is no statistical interval: the counters' resolution, or their span
+  //   beyond the window (half width, and what it rests on);
+  // - point samples too few or too alike for an interval: interval_refused says why.
   bool has_depth_interval = false;
   double depth_ci95 = 0;
-  uint64_t depth_samples = 0;
   std::string interval_basis;
+  bool has_depth_bound = false;
+  double depth_bound = 0;
+  std::string bound_basis;
+  std::string interval_refused;
+  uint64_t depth_samples = 0;  // point samples behind the interval or the refusal
   InflightDistribution inflight;
   // Requests per second by kind, so reads, writes and flushes are compared separately.
   bool has_ops = false;

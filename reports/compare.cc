@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
 
 #include "analysis/run_stats.h"
+#include "judging/shift.h"
+#include "judging/verdict.h"
 #include "reports/cells.h"
-#include "scenario/scenario_fields.h"
 #include "scenario/target_kind.h"
 
 namespace storbed {
@@ -19,92 +19,182 @@ struct Runs {
   std::vector<const RunRecord*> ok;
   size_t failed = 0;
 };
+using CellMap = std::map<std::string, Runs>;
 
 // Cells in first-seen order; warm-ups are left out, failed runs only counted.
-std::map<std::string, Runs> Cells(const std::vector<RunRecord>& records, const std::string& by,
-                                  std::vector<std::string>& order) {
-  std::map<std::string, Runs> cells;
+CellMap Cells(const std::vector<RunRecord>& records, const std::string& by,
+              std::vector<std::string>& order) {
+  CellMap cells;
   for (const RunRecord& r : records) {
     if (r.status == RunStatus::Warmup) continue;
     const std::string cell = CellOf(r, by);
     if (!cells.count(cell)) order.push_back(cell);
     Runs& runs = cells[cell];
-    if (r.status == RunStatus::Ok && r.result) runs.ok.push_back(&r);
-    else ++runs.failed;
+    if (r.status == RunStatus::Ok && r.result)
+      runs.ok.push_back(&r);
+    else
+      ++runs.failed;
   }
   return cells;
 }
 
-std::vector<double> Values(const std::vector<const RunRecord*>& runs, const CompareMetric& m) {
-  std::vector<double> out;
+int RoundOf(const RunRecord& r) { return r.params.value("repeat", 0); }
+
+// One run's value with the round it ran in.
+struct Sample {
+  int round = 0;
+  double value = 0;
+};
+
+// A value that is no number is bad input: the results were tampered with or broken, and a
+// NaN would sort anywhere and change the verdict.
+double Checked(double v, const RunRecord& r, const std::string& metric) {
+  if (!std::isfinite(v))
+    throw std::invalid_argument("results.json run " + r.run_id + ": " + metric +
+                                " is not a finite number");
+  return v;
+}
+
+std::vector<Sample> Samples(const std::vector<const RunRecord*>& runs, const CompareMetric& m) {
+  std::vector<Sample> out;
   for (const RunRecord* r : runs)
-    if (auto v = m.value(*r)) out.push_back(*v);
+    if (auto v = m.value(*r)) out.push_back({RoundOf(*r), Checked(*v, *r, m.name)});
   return out;
 }
 
-std::string Percent(double fraction) {
-  return std::to_string(int(std::lround(fraction * 100))) + "%";
+// One sample per repeat: the guest run's value over its bare-metal twin's in the same
+// repeat, the cost of virtualisation as the runs saw it.
+std::vector<Sample> TwinRatios(const Runs& guest, const Runs& bare, const CompareMetric& m) {
+  std::map<int, double> bare_by_round;
+  for (const RunRecord* r : bare.ok)
+    if (auto v = m.value(*r); v && *v != 0) bare_by_round[RoundOf(*r)] = Checked(*v, *r, m.name);
+  std::vector<Sample> out;
+  for (const RunRecord* r : guest.ok) {
+    const auto v = m.value(*r);
+    const auto it = bare_by_round.find(RoundOf(*r));
+    if (v && it != bare_by_round.end())
+      out.push_back({RoundOf(*r), Checked(*v, *r, m.name) / it->second});
+  }
+  return out;
 }
 
-// Better or worse when significant and outside the noise band, no change inside it.
-void Judge(MetricRow& row, const std::vector<double>& b, const std::vector<double>& c,
-           const CompareOptions& o) {
-  if (row.direction == Better::None) {
-    row.verdict = "side by side";
-    return;
-  }
-  const auto wider = o.noise_wider.find(NoiseKey(row.cell, row.metric));
-  const double noise = wider == o.noise_wider.end() ? o.noise : std::max(o.noise, wider->second);
-  row.noise = noise;
-  const bool significant = row.p && *row.p < o.alpha;
-  const bool outside = row.ci_low && (*row.ci_low > 1 + noise || *row.ci_high < 1 - noise);
-  const bool inside = row.ci_low && *row.ci_low >= 1 - noise && *row.ci_high <= 1 + noise;
-  if (significant && outside) {
-    const bool up = *row.ratio > 1;
-    row.verdict = up == (row.direction == Better::Higher) ? "better" : "worse";
-  } else if (inside) {
-    row.verdict = "no change";
-  } else {
-    row.verdict = "inconclusive";
-    const double cv = std::max(CoefficientOfVariation(b), CoefficientOfVariation(c));
-    row.detail = "about " + std::to_string(RunsToResolve(cv, noise, o.alpha)) +
-                 " runs a side would resolve +-" + Percent(noise) + " at this spread";
-  }
-  if (noise > o.noise)
-    row.detail += std::string(row.detail.empty() ? "" : "; ") + "noise band +-" +
-                  Percent(noise) + ": the baseline nights' own spread";
+std::vector<double> ValuesOf(const std::vector<Sample>& s) {
+  std::vector<double> out;
+  for (const Sample& x : s) out.push_back(x.value);
+  return out;
 }
 
-MetricRow CompareOneMetric(const std::string& cell, const CompareMetric& m,
-                         const std::vector<double>& b, const std::vector<double>& c,
-                         const CompareOptions& o, uint64_t seed) {
+// The rounds both sides ran, in round order: base[i] and cand[i] of one block.
+bool MatchRounds(const std::vector<Sample>& b, const std::vector<Sample>& c,
+                 std::vector<double>& base, std::vector<double>& cand) {
+  std::map<int, std::vector<double>> by_round_b, by_round_c;
+  for (const Sample& s : b) by_round_b[s.round].push_back(s.value);
+  for (const Sample& s : c) by_round_c[s.round].push_back(s.value);
+  for (const auto& [round, values] : by_round_b) {
+    const auto it = by_round_c.find(round);
+    // One run a side per round is a block; anything else is not the design.
+    if (round <= 0 || values.size() != 1 || it == by_round_c.end() || it->second.size() != 1)
+      continue;
+    base.push_back(values.front());
+    cand.push_back(it->second.front());
+  }
+  return base.size() >= 3;
+}
+
+// A row waiting for its family's verdicts.
+struct Pending {
+  size_t report = 0, row = 0;
+  std::optional<ShiftTest> test;
+};
+
+bool AllPositive(const std::vector<double>& x) {
+  return std::all_of(x.begin(), x.end(), [](double v) { return v > 0; });
+}
+
+MetricRow MakeRow(const std::string& cell, const CompareMetric& m, const std::vector<Sample>& b,
+                  const std::vector<Sample>& c, const CompareOptions& o, bool blocked,
+                  std::optional<ShiftTest>& test) {
   MetricRow row;
   row.cell = cell;
   row.metric = m.name;
   row.direction = m.direction;
-  row.n_base = b.size();
-  row.n_cand = c.size();
-  if (!b.empty()) row.median_base = Median(b);
-  if (!c.empty()) row.median_cand = Median(c);
-  if (row.median_base && row.median_cand && *row.median_base != 0)
-    row.ratio = *row.median_cand / *row.median_base;
-  if (b.size() < kMinRunsPerSide || c.size() < kMinRunsPerSide) {
-    row.verdict = "too few runs";
-    row.detail = "n=" + std::to_string(std::min(b.size(), c.size())) + ", need " +
-                 std::to_string(kMinRunsPerSide);
+  row.role = m.role;
+  row.noise = o.noise;
+  const std::vector<double> bv = ValuesOf(b), cv = ValuesOf(c);
+  row.n_base = bv.size();
+  row.n_cand = cv.size();
+  if (!bv.empty()) row.median_base = Median(bv);
+  if (!cv.empty()) row.median_cand = Median(cv);
+  if (bv.empty() || cv.empty()) {
+    row.verdict = ToString(Verdict::TooFewRuns);
+    row.detail = "n=" + std::to_string(std::min(bv.size(), cv.size())) + ": no runs on one side";
     return row;
   }
-  if (auto ci = BootstrapRatioCi(b, c, 0.95, seed)) {
-    row.ci_low = ci->low;
-    row.ci_high = ci->high;
+  if (!AllPositive(bv) || !AllPositive(cv)) {
+    row.verdict = m.role == MetricRole::Shown ? ToString(Verdict::SideBySide)
+                                              : ToString(Verdict::Inconclusive);
+    row.detail = "values of 0 or below: a ratio needs values above 0";
+    return row;
   }
-  row.p = MannWhitneyP(b, c);
-  Judge(row, b, c, o);
+  const Band band = Band::FromNoise(o.noise);
+  std::vector<double> pb, pc;
+  if (blocked && MatchRounds(b, c, pb, pc)) {
+    test = PairedShift(pb, pc, band);
+    row.design = "paired by round";
+  } else {
+    test = UnpairedShift(bv, cv, band);
+    row.design = "unpaired";
+    if (blocked) row.detail = "fewer than 3 rounds with one run a side: unpaired";
+  }
+  SetShiftFigures(row, *test);
+  if (m.role == MetricRole::Shown) {
+    row.verdict = ToString(Verdict::SideBySide);
+    test.reset();  // shown, not in a family
+  }
   return row;
 }
 
-// A metric is worse over all cells only when its significant cells agree.
-MetricSummary Summarize(const std::string& metric, const std::vector<MetricRow>& rows) {
+std::string Join(const std::string& a, const std::string& b) {
+  return a.empty() ? b : b.empty() ? a : a + "; " + b;
+}
+
+const MetricRow* FindRow(const std::vector<MetricRow>& rows, const std::string& cell,
+                         const std::string& metric) {
+  for (const MetricRow& r : rows)
+    if (r.cell == cell && r.metric == metric) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+void SetShiftFigures(MetricRow& row, const ShiftTest& test) {
+  row.ratio = std::exp(test.shift);
+  if (test.ci95) {
+    row.ci_low = std::exp(test.ci95->low);
+    row.ci_high = std::exp(test.ci95->high);
+  }
+  row.p = test.p;
+}
+
+void NoteBareMetalMoves(CompareReport& report) {
+  if (IsTargetField(report.options.by)) return;  // cells carry no target to pair
+  for (MetricRow& row : report.rows) {
+    if (row.direction == Better::None || !row.ratio || row.cell.rfind(kBareMetalTarget, 0) == 0)
+      continue;
+    const size_t space = row.cell.find(' ');
+    if (space == std::string::npos) continue;
+    const MetricRow* t =
+        FindRow(report.rows, kBareMetalTarget + row.cell.substr(space), row.metric);
+    if (!t || !t->ratio || (t->verdict != "better" && t->verdict != "worse")) continue;
+    if ((*t->ratio > 1) != (*row.ratio > 1)) continue;
+    const double change = (*t->ratio - 1) * 100;
+    row.detail =
+        Join(row.detail, "environment moved too (bare metal " + std::string(change > 0 ? "+" : "") +
+                             std::to_string(int(std::lround(change))) + "%)");
+  }
+}
+
+MetricSummary SummarizeMetric(const std::string& metric, const std::vector<MetricRow>& rows) {
   MetricSummary s;
   s.metric = metric;
   size_t no_change = 0, judged = 0;
@@ -118,65 +208,96 @@ MetricSummary Summarize(const std::string& metric, const std::vector<MetricRow>&
     judged += r.verdict != "too few runs";
   }
   if (s.verdict == "side by side") return s;
-  if (s.worse && s.better) s.verdict = "mixed";
-  else if (s.worse) s.verdict = "worse";
-  else if (s.better) s.verdict = "better";
-  else if (judged && no_change == s.cells) s.verdict = "no change";
-  else s.verdict = judged ? "inconclusive" : "too few runs";
+  if (s.worse && s.better)
+    s.verdict = "mixed";
+  else if (s.worse)
+    s.verdict = "worse";
+  else if (s.better)
+    s.verdict = "better";
+  else if (judged && no_change == s.cells)
+    s.verdict = "no change";
+  else
+    s.verdict = judged ? "inconclusive" : "too few runs";
   return s;
 }
 
-// One sample per repeat: the guest run's value over its bare-metal twin's in the same
-// repeat, the cost of virtualisation as the runs saw it.
-std::vector<double> TwinRatios(const Runs& guest, const Runs& bare, const CompareMetric& m) {
-  std::map<int, double> bare_by_repeat;
-  for (const RunRecord* r : bare.ok)
-    if (auto v = m.value(*r); v && *v != 0) bare_by_repeat[r->params.value("repeat", 0)] = *v;
-  std::vector<double> out;
-  for (const RunRecord* r : guest.ok) {
-    const auto v = m.value(*r);
-    const auto it = bare_by_repeat.find(r->params.value("repeat", 0));
-    if (v && it != bare_by_repeat.end()) out.push_back(*v / it->second);
-  }
-  return out;
-}
+namespace {
 
-const MetricRow* FindRow(const std::vector<MetricRow>& rows, const std::string& cell,
-                         const std::string& metric) {
-  for (const MetricRow& r : rows)
-    if (r.cell == cell && r.metric == metric) return &r;
-  return nullptr;
-}
-
-using CellMap = std::map<std::string, Runs>;
-
-// The bare-metal control. For a guest cell whose bare-metal twin (same job and parameters)
-// is on both sides: a judged metric that moved on bare metal too, beyond the noise, says
-// so; and the guest/bare-metal ratio of IOPS is compared as a metric of its own.
-void AddBareMetalControl(const CellMap& base, const CellMap& cand, const CompareMetric& iops,
-                         const CompareOptions& o, uint64_t& seed, CompareReport& report) {
-  if (IsTargetField(o.by)) return;  // cells carry no target to pair
-  std::vector<MetricRow> added;
-  for (const CellSummary& cell : report.cells) {
-    const Runs& b = base.at(cell.cell);
-    if (b.ok.empty() || b.ok.front()->target == kBareMetalTarget) continue;
-    const std::string twin = kBareMetalTarget + cell.cell.substr(cell.cell.find(' '));
-    if (!base.count(twin) || !cand.count(twin)) continue;
-    for (MetricRow& row : report.rows) {
-      if (row.cell != cell.cell || row.direction == Better::None || !row.ratio) continue;
-      const MetricRow* t = FindRow(report.rows, twin, row.metric);
-      if (!t || !t->ratio || (t->verdict != "better" && t->verdict != "worse")) continue;
-      if ((*t->ratio > 1) != (*row.ratio > 1)) continue;
-      const double change = (*t->ratio - 1) * 100;
-      row.detail += std::string(row.detail.empty() ? "" : "; ") + "environment moved too (bare metal " +
-                    (change > 0 ? "+" : "") + std::to_string(int(std::lround(change))) + "%)";
+// Gathers one pair's rows (verdicts pending) and cells.
+CompareReport GatherPair(const CompareSides& sides, const CompareOptions& options, size_t index,
+                         std::vector<Pending>& pending) {
+  CompareReport report;
+  report.base_name = sides.base_name;
+  report.cand_name = sides.cand_name;
+  report.options = options;
+  report.design = sides.blocked ? "paired by round" : "unpaired";
+  std::vector<std::string> order, cand_order;
+  const CellMap base = Cells(sides.base, options.by, order);
+  const CellMap cand = Cells(sides.cand, options.by, cand_order);
+  for (const auto& c : cand_order)
+    if (!base.count(c)) report.only_cand.push_back(c);
+  std::vector<RunRecord> all = sides.base;
+  all.insert(all.end(), sides.cand.begin(), sides.cand.end());
+  const std::vector<CompareMetric> metrics = CompareMetrics(all);
+  auto add = [&](const std::string& cell, const CompareMetric& m, const std::vector<Sample>& b,
+                 const std::vector<Sample>& c) {
+    Pending p{index, report.rows.size(), std::nullopt};
+    report.rows.push_back(MakeRow(cell, m, b, c, options, sides.blocked, p.test));
+    pending.push_back(std::move(p));
+  };
+  for (const std::string& cell : order) {
+    if (!cand.count(cell)) {
+      report.only_base.push_back(cell);
+      continue;
     }
-    const CompareMetric ratio{kGuestOverBareMetric, Better::Higher, nullptr};
-    added.push_back(CompareOneMetric(cell.cell, ratio, TwinRatios(b, base.at(twin), iops),
-                                     TwinRatios(cand.at(cell.cell), cand.at(twin), iops), o,
-                                     seed++));
+    const Runs& b = base.at(cell);
+    const Runs& c = cand.at(cell);
+    report.cells.push_back({cell, b.ok.size(), c.ok.size(), b.failed, c.failed, {}});
+    for (const CompareMetric& m : metrics) {
+      const std::vector<Sample> bv = Samples(b.ok, m), cv = Samples(c.ok, m);
+      if (!bv.empty() || !cv.empty()) add(cell, m, bv, cv);
+    }
   }
-  report.rows.insert(report.rows.end(), added.begin(), added.end());
+  // The guest/bare-metal ratio of IOPS, for guest cells whose twin is on both sides.
+  if (!IsTargetField(options.by)) {
+    const CompareMetric ratio{kGuestOverBareMetric, Better::Higher, MetricRole::Secondary, nullptr};
+    for (const CellSummary& cell : std::vector<CellSummary>(report.cells)) {
+      const Runs& b = base.at(cell.cell);
+      if (b.ok.empty() || b.ok.front()->target == kBareMetalTarget) continue;
+      const std::string twin = kBareMetalTarget + cell.cell.substr(cell.cell.find(' '));
+      if (!base.count(twin) || !cand.count(twin)) continue;
+      add(cell.cell, ratio, TwinRatios(b, base.at(twin), metrics.front()),
+          TwinRatios(cand.at(cell.cell), cand.at(twin), metrics.front()));
+    }
+  }
+  return report;
+}
+
+// Holm over one role's tests across every pair, then each row's verdict.
+void JudgeRole(MetricRole role, std::vector<CompareReport>& reports,
+               const std::vector<Pending>& pending, const CompareOptions& o) {
+  std::vector<FamilyMember> family;
+  std::vector<const Pending*> members;
+  for (const Pending& p : pending) {
+    if (!p.test || reports[p.report].rows[p.row].role != role) continue;
+    family.push_back({&*p.test, reports[p.report].rows[p.row].direction});
+    members.push_back(&p);
+  }
+  const std::vector<Judgement> judged = JudgeFamily(family, VerdictRule{o.alpha, o.noise});
+  for (CompareReport& r : reports) {
+    FamilyInfo& info = role == MetricRole::Primary ? r.primary : r.secondary;
+    info.tests = family.size();
+    info.comparisons = reports.size();
+  }
+  for (size_t i = 0; i < members.size(); ++i) {
+    CompareReport& report = reports[members[i]->report];
+    MetricRow& row = report.rows[members[i]->row];
+    row.adjusted_p = judged[i].adjusted_p;
+    row.verdict = ToString(judged[i].verdict);
+    row.detail = Join(row.detail, judged[i].detail);
+    for (CellSummary& cell : report.cells)
+      if (cell.cell == row.cell) cell.resolution.push_back({row.metric, judged[i].resolution});
+  }
 }
 
 }  // namespace
@@ -202,101 +323,39 @@ std::vector<std::string> DeclaredValues(const nlohmann::json& scenario, const st
   return out;
 }
 
-CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field,
-                     const std::vector<std::string>& declared) {
-  std::vector<std::string> values;
-  std::vector<std::string> side_of;
-  std::set<std::string> varied;
-  for (const RunRecord& r : records) {
-    for (const auto& [k, v] : r.params.items())
-      if (k != "repeat" && k != "warmup") varied.insert(k);
-    std::string value;
-    if (IsTargetField(field)) value = r.target;
-    else if (r.params.contains(field)) value = ParamText(r.params[field]);
-    side_of.push_back(value);
-    if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end())
-      values.push_back(value);
-  }
-  std::string names = "targets";
-  for (const auto& v : varied) names += ", " + v;
-  const bool known = IsTargetField(field) || std::any_of(
-      ScenarioFields().begin(), ScenarioFields().end(), [&](const FieldSpec& f) {
-        return f.section != "scenario" && f.section + "." + f.name == field;
-      });
-  if (!known)
-    throw std::invalid_argument("--by " + field +
-                                ": no such field (a qualified name: targets, machine.X, disk.X or "
-                                "job.X; fields that vary here: " + names + ")");
-  if (values.empty())
-    throw std::invalid_argument("--by: no run varies '" + field + "' (fields that vary: " +
-                                names + ")");
-  if (values.size() != 2) {
-    std::string list;
-    for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
-    throw std::invalid_argument("--by " + field + ": compare takes two values, the runs have " +
-                                std::to_string(values.size()) + " (" + list + ")");
-  }
-  auto rank = [&declared](const std::string& v) {
-    return std::find(declared.begin(), declared.end(), v) - declared.begin();
-  };
-  std::stable_sort(values.begin(), values.end(),
-                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
-  CompareSides sides{field + "=" + values[0], field + "=" + values[1], {}, {}};
-  for (size_t i = 0; i < records.size(); ++i) {
-    if (side_of[i] == values[0]) sides.base.push_back(records[i]);
-    if (side_of[i] == values[1]) sides.cand.push_back(records[i]);
-  }
-  return sides;
+bool CompareReport::AnyWorse() const {
+  return std::any_of(rows.begin(), rows.end(), [](const MetricRow& r) {
+    return r.role == MetricRole::Primary && r.verdict == "worse";
+  });
 }
 
-bool CompareReport::AnyWorse() const {
-  return std::any_of(rows.begin(), rows.end(),
-                     [](const MetricRow& r) { return r.verdict == "worse"; });
+bool CompareReport::AnyJudged() const {
+  return std::any_of(rows.begin(), rows.end(), [](const MetricRow& r) {
+    return r.role == MetricRole::Primary && r.verdict != "too few runs";
+  });
+}
+
+std::vector<CompareReport> CompareAll(const std::vector<CompareSides>& pairs,
+                                      const CompareOptions& options) {
+  std::vector<CompareReport> reports;
+  std::vector<Pending> pending;
+  for (size_t i = 0; i < pairs.size(); ++i)
+    reports.push_back(GatherPair(pairs[i], options, i, pending));
+  JudgeRole(MetricRole::Primary, reports, pending, options);
+  JudgeRole(MetricRole::Secondary, reports, pending, options);
+  for (CompareReport& report : reports) {
+    NoteBareMetalMoves(report);
+    std::vector<std::string> names;
+    for (const MetricRow& r : report.rows)
+      if (std::find(names.begin(), names.end(), r.metric) == names.end()) names.push_back(r.metric);
+    for (const std::string& name : names)
+      report.metrics.push_back(SummarizeMetric(name, report.rows));
+  }
+  return reports;
 }
 
 CompareReport Compare(const CompareSides& sides, const CompareOptions& options) {
-  CompareReport report;
-  report.base_name = sides.base_name;
-  report.cand_name = sides.cand_name;
-  report.options = options;
-  std::vector<std::string> order, cand_order;
-  const auto base = Cells(sides.base, options.by, order);
-  const auto cand = Cells(sides.cand, options.by, cand_order);
-  for (const auto& c : cand_order)
-    if (!base.count(c)) report.only_cand.push_back(c);
-  std::vector<RunRecord> all = sides.base;
-  all.insert(all.end(), sides.cand.begin(), sides.cand.end());
-  const std::vector<CompareMetric> metrics = CompareMetrics(all);
-  uint64_t seed = options.seed;
-  for (const std::string& cell : order) {
-    if (!cand.count(cell)) {
-      report.only_base.push_back(cell);
-      continue;
-    }
-    const Runs& b = base.at(cell);
-    const Runs& c = cand.at(cell);
-    CellSummary summary{cell, b.ok.size(), c.ok.size(), b.failed, c.failed, {}};
-    for (const CompareMetric& m : metrics) {
-      const std::vector<double> bv = Values(b.ok, m), cv = Values(c.ok, m);
-      if (bv.empty() && cv.empty()) continue;
-      report.rows.push_back(CompareOneMetric(cell, m, bv, cv, options, seed++));
-      if (bv.size() >= 2 && cv.size() >= 2) {
-        const double spread = std::max(CoefficientOfVariation(bv), CoefficientOfVariation(cv));
-        summary.resolution.emplace_back(
-            m.name, SmallestDetectableChange(spread, bv.size(), cv.size(), options.alpha));
-      }
-    }
-    report.cells.push_back(std::move(summary));
-  }
-  AddBareMetalControl(base, cand, metrics.front() /* iops */, options, seed, report);
-  std::vector<std::string> names;
-  for (const CompareMetric& m : metrics) names.push_back(m.name);
-  names.push_back(kGuestOverBareMetric);
-  for (const std::string& name : names)
-    if (std::any_of(report.rows.begin(), report.rows.end(),
-                    [&](const MetricRow& r) { return r.metric == name; }))
-      report.metrics.push_back(Summarize(name, report.rows));
-  return report;
+  return CompareAll({sides}, options).front();
 }
 
 }  // namespace storbed

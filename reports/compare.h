@@ -1,19 +1,25 @@
-// `storbed compare`: two sets of runs (two results directories, or one split by a matrix
-// field) compared cell by cell (target x job x matrix parameters) and metric by metric.
-// The unit of a sample is one run. Effect: the ratio of medians CAND/BASE with a seeded
-// bootstrap 95% interval; test: Mann-Whitney U on the runs; verdict: better or worse
-// (significant and the interval outside +-noise), no change (interval inside +-noise) or
-// inconclusive, and "too few runs" below 3 a side.
+// `storbed compare`: sets of runs (two results directories, or one split by a field into two
+// or more levels) compared cell by cell (target x job x matrix parameters) and metric by
+// metric. The unit of a sample is one run. This file gathers the runs and their values and
+// lays out the families; every statistical decision (the test, the interval, the
+// correction for many tests, the verdict rule, what the runs can resolve) is judging/'s:
+// - unpaired sides: Hodges-Lehmann shift of the log values with the exact Mann-Whitney
+//   test and its inverted interval;
+// - interleaved rounds split by a field (blocks): per-round log ratios, paired t, so a
+//   round-wide slowdown cancels;
+// - primary metrics (iops, p50_us, p99_us) over every cell and compared pair are one
+//   Holm family (the exit code's); secondary metrics another; the rest shown side by side.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "judging/shift.h"
+#include "judging/verdict.h"
 #include "reports/compare_environment.h"
 #include "reports/compare_metrics.h"
 #include "results/run_record.h"
@@ -21,61 +27,89 @@
 namespace storbed {
 
 struct CompareOptions {
-  double alpha = 0.01;
-  double noise = 0.02;  // relative: 0.02 = +-2%
-  // Wider bands for some cells' metrics, keyed NoiseKey(cell, metric): the gate's
-  // night-to-night spread of its baseline. A band is never narrower than `noise`.
-  std::map<std::string, double> noise_wider;
-  std::string by;       // the field that splits one directory; "" for two directories
-  uint64_t seed = 1;    // of the bootstrap, so a report reproduces
+  double alpha = 0.01;     // family-wise, per family
+  double noise = 0.02;     // relative: 0.02 = +-2%
+  std::string by;          // the field that splits one directory; "" for two directories
+  bool all_pairs = false;  // k levels: every pair, not only every level against BASE
 };
-
-inline std::string NoiseKey(const std::string& cell, const std::string& metric) {
-  return cell + "\t" + metric;
-}
 
 struct CompareSides {
   std::string base_name, cand_name;  // a directory, or "job.read_ahead_kb=128"
   std::vector<RunRecord> base, cand;
+  // Interleaved rounds of one session: a run's repeat is its round, and the sides' runs of
+  // one round are a block.
+  bool blocked = false;
+};
+
+// One directory's records split by `field` into its levels, BASE first.
+struct CompareLevels {
+  std::string field;
+  std::vector<std::string> names;            // "job.read_ahead_kb=128", ... in declared order
+  std::vector<std::vector<RunRecord>> runs;  // per level
+  bool blocked = false;
+  // The pairs to compare: every level against BASE, or every pair (CompareOptions).
+  std::vector<CompareSides> Pairs(bool all_pairs) const;
 };
 
 // One directory's records split by `field` ("targets", "machine.kernel", "job.bs", any
-// matrix field): BASE is the value that comes first in `declared` (the scenario's list),
-// else first in run order. Throws std::invalid_argument naming the field when no run
-// varies it or it has other than two values.
+// matrix field) into its levels: BASE is the value that comes first in `declared` (the
+// scenario's list), else first in run order. `interleaved`: the session's order was
+// interleaved, so levels pair by round. Throws std::invalid_argument naming the field when
+// no run varies it or it has fewer than two values.
+CompareLevels SplitLevels(const std::vector<RunRecord>& records, const std::string& field,
+                          const std::vector<std::string>& declared = {}, bool interleaved = false);
+
+// SplitLevels for exactly two levels; throws std::invalid_argument for more.
 CompareSides SplitBy(const std::vector<RunRecord>& records, const std::string& field,
-                     const std::vector<std::string>& declared = {});
+                     const std::vector<std::string>& declared = {}, bool interleaved = false);
 
 // The values of `field` in the order the scenario declares them (manifest "scenario", its
 // fields with defaults applied): targets, machine.X and disk.X lists, job.X lists of each
 // job in turn; as ParamText names them.
 std::vector<std::string> DeclaredValues(const nlohmann::json& scenario, const std::string& field);
 
-constexpr size_t kMinRunsPerSide = 3;
-
 struct MetricRow {
   std::string cell, metric;
   Better direction = Better::None;
+  MetricRole role = MetricRole::Shown;
   size_t n_base = 0, n_cand = 0;
-  std::optional<double> median_base, median_cand, ratio, ci_low, ci_high, p;
-  // better | worse | no change | inconclusive | too few runs | side by side
+  std::optional<double> median_base, median_cand, ratio, ci_low, ci_high, p, adjusted_p;
+  std::string design;  // "unpaired", "paired by round", or "" where no test ran
+  // better | worse | no change | inconclusive | too few runs | side by side (compare);
+  // the gate adds within drift | cannot judge
   std::string verdict;
-  std::string detail;  // "n=2, need 3"; "about 40 runs a side would resolve +-2%"
+  std::string detail;  // why, and what the runs can resolve
   double noise = 0;    // the band this row was judged with (relative)
+  // The gate: the power this row had to call a change of the guarded size (--guard).
+  std::optional<double> guard_power;
+};
+
+// A row's ratio, 95% interval and p from its test (exp of the log shift and interval).
+void SetShiftFigures(MetricRow& row, const ShiftTest& test);
+
+// What a cell's runs can resolve, per judged metric, at the level its family needs.
+struct ResolutionLine {
+  std::string metric;
+  Resolution resolution;
 };
 
 struct CellSummary {
   std::string cell;
   size_t n_base = 0, n_cand = 0, failed_base = 0, failed_cand = 0;
-  // The smallest relative change the runs can resolve, per metric with a spread
-  // (alpha and 80% power): "depth L2 virtqueue" -> 0.06.
-  std::vector<std::pair<std::string, double>> resolution;
+  std::vector<ResolutionLine> resolution;
 };
 
 struct MetricSummary {
   std::string metric;
   std::string verdict;  // worse | better | mixed | no change | inconclusive | side by side
   size_t worse = 0, better = 0, cells = 0;
+};
+
+// How many tests one family judged, and how they were corrected.
+struct FamilyInfo {
+  size_t tests = 0;        // across every compared pair
+  size_t comparisons = 1;  // pairs of sides in the family
+  std::string correction = "Holm";
 };
 
 struct CompareReport {
@@ -85,24 +119,62 @@ struct CompareReport {
   std::vector<MetricRow> rows;
   std::vector<MetricSummary> metrics;
   std::vector<std::string> only_base, only_cand;  // cells on one side only
+  FamilyInfo primary, secondary;
+  std::string design;  // "unpaired" or "paired by round"
   // The environment gate: unset when not checked; false when a difference blocks the
   // verdict (two directories: DiffEnvironments; one split with --by: DiffSidesOfOneRun).
   std::optional<bool> comparable;
   std::vector<EnvironmentDiff> differences;
+  // A primary row is worse (secondary rows never set the exit code).
   bool AnyWorse() const;
+  // Some primary row reached a verdict other than "too few runs".
+  bool AnyJudged() const;
 };
 
+// Compares every pair with one family per role across all of them.
+// The bare-metal control, after the verdicts: a guest cell's judged metric that moved on
+// its bare-metal twin too (same job and parameters), beyond the noise and the same way,
+// says so in its detail ("environment moved too (bare metal -7%)").
+void NoteBareMetalMoves(CompareReport& report);
+
+// A metric over all cells: worse only when its significant cells agree, mixed when some are
+// worse and some better.
+MetricSummary SummarizeMetric(const std::string& metric, const std::vector<MetricRow>& rows);
+
+std::vector<CompareReport> CompareAll(const std::vector<CompareSides>& pairs,
+                                      const CompareOptions& options);
 CompareReport Compare(const CompareSides& sides, const CompareOptions& options);
 
+// k levels of one field, per cell and primary metric: the levels from best to worst.
+struct RankedLevel {
+  std::string level;
+  double median = 0;
+  std::optional<double> ratio;  // against BASE (the first level)
+  std::string verdict;          // against BASE; "" for BASE itself
+};
+struct RankingRow {
+  std::string cell, metric;
+  std::vector<RankedLevel> levels;
+};
+std::vector<RankingRow> RankLevels(const CompareLevels& levels,
+                                   const std::vector<CompareReport>& reports);
+
 std::string RenderCompareText(const CompareReport& report);
+// Each pair's report, then the ranking of the levels.
+std::string RenderLevelsText(const CompareLevels& levels, const std::vector<CompareReport>& reports,
+                             const std::vector<RankingRow>& ranking);
 
 // One row as a sentence: "virtio-blk r iops: worse: ratio 0.891 [0.852, 0.930], p 0.0001,
 // median 1234 -> 1100 (higher is better)". The JUnit failure message of a gate.
 std::string VerdictLine(const MetricRow& row);
 
-// One object per cell and metric (cell, metric, direction, n_base, n_cand, median_base,
-// median_cand, ratio, ci_low, ci_high, p, verdict, detail) under "rows", beside "cells",
-// "metrics", "only_base", "only_cand", and the comparability fields.
+// One object per cell and metric (cell, metric, direction, role, n_base, n_cand,
+// median_base, median_cand, ratio, ci_low, ci_high, p, adjusted_p, design, verdict, detail)
+// under "rows", beside "cells", "metrics", "family", "only_base", "only_cand", and the
+// comparability fields.
 nlohmann::json CompareJson(const CompareReport& report);
+// k levels: "by", "levels", "comparisons" (each a CompareJson), "ranking".
+nlohmann::json LevelsJson(const CompareLevels& levels, const std::vector<CompareReport>& reports,
+                          const std::vector<RankingRow>& ranking);
 
 }  // namespace storbed

@@ -10,8 +10,9 @@ namespace {
 using Value = std::optional<double>;
 
 // A figure of the job's result; nullopt for a run without one.
-CompareMetric FromResult(std::string name, Better d, double (*get)(const JobResult&)) {
-  return {std::move(name), d, [get](const RunRecord& r) -> Value {
+CompareMetric FromResult(std::string name, Better d, MetricRole role,
+                         double (*get)(const JobResult&)) {
+  return {std::move(name), d, role, [get](const RunRecord& r) -> Value {
             if (!r.result) return std::nullopt;
             return get(*r.result);
           }};
@@ -19,7 +20,7 @@ CompareMetric FromResult(std::string name, Better d, double (*get)(const JobResu
 
 // The average depth at one rung of the run's ladder, where it was measured.
 CompareMetric Rung(const std::string& layer) {
-  return {"depth " + layer, Better::None, [layer](const RunRecord& r) -> Value {
+  return {"depth " + layer, Better::None, MetricRole::Shown, [layer](const RunRecord& r) -> Value {
             if (!r.ladder) return std::nullopt;
             for (const LayerStats& l : r.ladder->layers)
               if (l.layer == layer && l.available) return l.avg_depth;
@@ -31,7 +32,7 @@ CompareMetric Rung(const std::string& layer) {
 // better. On a null-co disk the QEMU block rung is the injected latency itself, free of
 // the guest's own time.
 CompareMetric RungLatency(const std::string& layer) {
-  return {"latency " + layer, Better::Lower, [layer](const RunRecord& r) -> Value {
+  return {"latency " + layer, Better::Lower, MetricRole::Secondary, [layer](const RunRecord& r) -> Value {
             if (!r.ladder) return std::nullopt;
             for (const LayerStats& l : r.ladder->layers)
               if (l.layer == layer && l.available && l.has_latency)
@@ -51,6 +52,15 @@ std::string ToString(Better d) {
   return "?";
 }
 
+std::string ToString(MetricRole r) {
+  switch (r) {
+    case MetricRole::Primary: return "primary";
+    case MetricRole::Secondary: return "secondary";
+    case MetricRole::Shown: return "shown";
+  }
+  return "?";
+}
+
 std::string BetterPhrase(Better d) {
   return d == Better::None ? "no better direction" : ToString(d) + " is better";
 }
@@ -63,15 +73,25 @@ Better DirectionOf(const std::string& metric) {
   return Better::None;  // the depth rungs, and anything else: shown, never judged
 }
 
+MetricRole RoleOf(const std::string& metric) {
+  if (metric == kGuestOverBareMetric || metric.rfind("latency ", 0) == 0)
+    return MetricRole::Secondary;
+  for (const CompareMetric& m : CompareMetrics({}))
+    if (m.name == metric) return m.role;
+  return MetricRole::Shown;
+}
+
 std::vector<CompareMetric> CompareMetrics(const std::vector<RunRecord>& records) {
   std::vector<CompareMetric> metrics = {
-      FromResult("iops", Better::Higher, [](const JobResult& r) { return r.iops; }),
-      FromResult("mib_s", Better::Higher, [](const JobResult& r) { return r.mib_s; }),
-      FromResult("p50_us", Better::Lower,
+      FromResult("iops", Better::Higher, MetricRole::Primary,
+                 [](const JobResult& r) { return r.iops; }),
+      FromResult("mib_s", Better::Higher, MetricRole::Shown,
+                 [](const JobResult& r) { return r.mib_s; }),
+      FromResult("p50_us", Better::Lower, MetricRole::Primary,
                  [](const JobResult& r) { return r.latency.p50_us; }),
-      FromResult("p99_us", Better::Lower,
+      FromResult("p99_us", Better::Lower, MetricRole::Primary,
                  [](const JobResult& r) { return r.latency.p99_us; }),
-      {"req_kib", Better::None,
+      {"req_kib", Better::None, MetricRole::Shown,
        [](const RunRecord& r) -> Value {
          if (!r.result || !r.result->block.available) return std::nullopt;
          return r.result->block.avg_request_bytes / 1024;

@@ -2,6 +2,7 @@
 // ratios with their 95% CI around 1.0 and the noise band, then the figures.
 
 #include "reports/compare_metrics.h"
+#include "reports/compare_words.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
 #include "reports/number_text.h"
@@ -23,7 +24,7 @@ std::string CellHtml(const CellSummary& cell, const CompareReport& report) {
   chart.kind = "compare";
   chart.title = cell.cell;
   chart.note = "shaded: +-" + FormatPercent(noise) + " noise band (no change); dashed: 1.0 (equal)";
-  chart.x = {"ratio of medians", "CAND / BASE", false, {}, {}};
+  chart.x = {"ratio", "CAND / BASE", false, {}, {}};
   chart.band_low = 1 - noise;
   chart.band_high = 1 + noise;
   std::vector<std::vector<std::string>> rows;
@@ -34,7 +35,8 @@ std::string CellHtml(const CellSummary& cell, const CompareReport& report) {
     rows.push_back({r.metric, ToString(r.direction), FormatNumber(r.median_base), FormatNumber(r.median_cand),
                     FormatNumber(r.ratio, "%.3f"),
                     r.ci_low ? FormatNumber(r.ci_low, "%.3f") + " .. " + FormatNumber(r.ci_high, "%.3f") : "-",
-                    FormatNumber(r.p, "%.2g"), r.verdict, r.detail});
+                    FormatNumber(r.p, "%.2g"), FormatNumber(r.adjusted_p, "%.2g"), r.verdict,
+                    r.detail});
   }
   std::string heading =
       cell.cell + ": n " + std::to_string(cell.n_base) + " vs " + std::to_string(cell.n_cand);
@@ -42,11 +44,12 @@ std::string CellHtml(const CellSummary& cell, const CompareReport& report) {
     heading += " (failed runs left out: " + std::to_string(cell.failed_base) + " vs " +
                std::to_string(cell.failed_cand) + ")";
   std::vector<std::string> resolution;
-  for (const auto& [metric, change] : cell.resolution)
-    resolution.push_back(metric + ": cannot resolve changes below " + FormatPercent(change));
+  for (const ResolutionLine& line : cell.resolution)
+    resolution.push_back(line.metric + ": " + ResolutionSentence(line.resolution));
   return HtmlHeading(heading) + HtmlFigure(RenderWhiskerChart(chart), "") +
          HtmlTable(
-             {"metric", "better", "BASE", "CAND", "ratio", "95% CI", "p", "verdict", "detail"},
+             {"metric", "better", "BASE", "CAND", "ratio", "95% CI", "p", "p adj", "verdict",
+              "detail"},
              rows, 2, 6) +
          HtmlList(resolution);
 }
@@ -71,13 +74,9 @@ std::string EnvironmentHtml(const CompareReport& report) {
 }  // namespace
 
 std::string CompareSectionHtml(const CompareReport& report) {
-  const CompareOptions& o = report.options;
-  std::string out = HtmlParagraph(
-      "BASE " + report.base_name + " vs CAND " + report.cand_name +
-      ". Ratio = median CAND / median BASE, one sample = one run, with a seeded bootstrap 95% "
-      "CI (whiskers); Mann-Whitney U at alpha " +
-      FormatNumber(o.alpha, "%g") + "; changes within +-" + FormatPercent(o.noise) +
-      " are no change. Fewer than 3 runs a side: no verdict.");
+  std::string out = HtmlParagraph("BASE " + report.base_name + " vs CAND " + report.cand_name +
+                                  ". " + MethodSentence(report) + "; whiskers: the 95% CI.") +
+                    HtmlParagraph(FamilySentence(report) + ".");
   out += EnvironmentHtml(report);
   std::vector<std::vector<std::string>> summary;
   for (const MetricSummary& m : report.metrics)

@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "judging/change_scan.h"
 #include "reports/compare_metrics.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
@@ -38,12 +39,16 @@ std::string HistorySectionHtml(const HistoryView& view) {
                ? ". Tonight is the ringed night."
                : ". Tonight is not in the history: it is drawn last, ringed.";
   std::string out = HtmlParagraph(intro);
+  const ChangeScanOptions rule;  // the report finds change points with the defaults
   out += HtmlParagraph(
       "Grey dots are runs (a night's repeats), the line joins the nights' medians. A dashed "
-      "line marks a change point: the runs of up to 6 nights after it differ from those "
-      "before at p <= 0.001 (Mann-Whitney), with at least 2 nights a side, so one odd night "
-      "is not a change. A dotted line (env) marks a night whose environment (host, QEMU, "
-      "kernels, argv: storbed compare's gate) differs from the night before's.",
+      "line marks a change point: the nights' medians before and after it differ more than "
+      "reordering the nights makes them (p <= " + FormatNumber(rule.max_p, "%g") +
+          " for the largest difference the scan finds), with at least " +
+          std::to_string(rule.min_nights) + " nights a segment, so one odd night is not a " +
+          "change, and medians at least " + FormatNumber(rule.min_change * 100, "%g") +
+          "% apart. A dotted line (env) marks a night whose environment (host, QEMU, "
+          "kernels, argv: storbed compare's gate) differs from the night before's.",
       "note");
   if (!view.series.empty()) {
     std::vector<std::string> environment;

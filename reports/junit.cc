@@ -6,7 +6,7 @@ namespace storbed {
 
 std::string JunitXml(const CompareReport& report, const std::string& suite_name,
                      const std::string& timestamp) {
-  size_t failures = 0, skipped = 0;
+  size_t failures = 0, errors = 0, skipped = 0;
   std::ostringstream cases;
   if (report.comparable == false) {
     ++failures;
@@ -25,10 +25,15 @@ std::string JunitXml(const CompareReport& report, const std::string& suite_name,
     cases << "    <testcase classname=\"" << XmlEscape(r.cell) << "\" name=\""
           << XmlEscape(r.metric) << "\" time=\"0\">";
     const std::string line = VerdictLine(r);
-    if (r.verdict == "worse") {
+    if (r.verdict == "worse" && r.role == MetricRole::Primary) {
       ++failures;
       cases << "\n      <failure type=\"worse\" message=\"" << XmlEscape(line) << "\">"
             << XmlEscape(line) << "</failure>\n    ";
+    } else if (r.verdict == "cannot judge") {
+      // The gate could not see a change of the size it guards: an error, never a pass.
+      ++errors;
+      cases << "\n      <error type=\"cannot judge\" message=\"" << XmlEscape(line) << "\">"
+            << XmlEscape(line) << "</error>\n    ";
     } else if (r.verdict == "inconclusive" || r.verdict == "too few runs") {
       ++skipped;
       cases << "\n      <skipped message=\"" << XmlEscape(line) << "\"/>\n    ";
@@ -41,9 +46,9 @@ std::string JunitXml(const CompareReport& report, const std::string& suite_name,
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"storbed\" tests=\"" << tests << "\" failures=\"" << failures
-      << "\" skipped=\"" << skipped << "\">\n"
+      << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n"
       << "  <testsuite name=\"" << XmlEscape(suite_name) << "\" tests=\"" << tests
-      << "\" failures=\"" << failures << "\" errors=\"0\" skipped=\"" << skipped
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped
       << "\" timestamp=\"" << XmlEscape(timestamp) << "\">\n"
       << cases.str() << "  </testsuite>\n</testsuites>\n";
   return out.str();

@@ -11,8 +11,8 @@ namespace storbed {
 namespace {
 
 constexpr int kLayerWidth = 16;
-// depth +/- interval, in flight p50/p99/max, rd/s, wr/s, fl/s, KiB, latency.
-constexpr const char* kRowFormat = "%-16s %-15s %-13s %8s %8s %7s %7s %9s";
+// depth and its uncertainty, in flight p50/p99/max, rd/s, wr/s, fl/s, KiB, latency.
+constexpr const char* kRowFormat = "%-16s %-19s %-13s %8s %8s %7s %7s %9s";
 constexpr const char* kNone = "-";
 
 std::string Printf(const char* fmt, double v) {
@@ -30,9 +30,15 @@ std::string Row(const std::string& layer, const std::string& depth, const std::s
   return buf;
 }
 
+// "1.3 +/-0.33 95%" for a 95% interval, "3.0 +/-0.00 bound" for the counters' resolution
+// or span, "0.28 no interval" where the point samples gave none, "31.7 exact" for L0. A
+// rung with both an interval and a bound shows the interval; the notes name both.
 std::string DepthCell(const LayerStats& l) {
-  if (!l.has_depth_interval) return FormatDepth(l.avg_depth) + (l.layer == kLayerApp ? " exact" : "");
-  return FormatDepth(l.avg_depth) + " +/-" + FormatDepth(l.depth_ci95);
+  const std::string depth = FormatDepth(l.avg_depth);
+  if (l.has_depth_interval) return depth + " +/-" + FormatDepth(l.depth_ci95) + " 95%";
+  if (l.has_depth_bound) return depth + " +/-" + FormatDepth(l.depth_bound) + " bound";
+  if (!l.interval_refused.empty()) return depth + " no interval";
+  return depth + (l.layer == kLayerApp ? " exact" : "");
 }
 
 std::string InflightCell(const LayerStats& l) {
@@ -55,10 +61,7 @@ DepthMarks MarkDepths(const Ladder& ladder) {
   DepthMarks m;
   for (const StepComparison& s : CompareSteps(ladder)) {
     if (s.depth_comparable) continue;
-    const bool deeper = s.lower->avg_depth >
-                        s.upper->avg_depth + (s.upper->has_depth_interval ? s.upper->depth_ci95 : 0) +
-                            (s.lower->has_depth_interval ? s.lower->depth_ci95 : 0);
-    m.cell[s.lower->layer] = deeper ? "n/c" : "*";
+    m.cell[s.lower->layer] = s.lower_deeper ? "n/c" : "*";
     m.reasons.push_back(s.lower->layer + " depth against " + HumanLayerName(s.upper->layer) +
                         ": not comparable: " + s.reason);
   }
@@ -68,13 +71,13 @@ DepthMarks MarkDepths(const Ladder& ladder) {
 std::string Side(const std::string& heading, const Ladder& ladder) {
   const DepthMarks marks = MarkDepths(ladder);
   std::string out = heading + "\n";
-  out += Row("layer", "depth +/-95%", "p50/p99/max", "rd/s", "wr/s", "fl/s", "KiB", "lat us") +
+  out += Row("layer", "depth +/-", "p50/p99/max", "rd/s", "wr/s", "fl/s", "KiB", "lat us") +
          "  source\n";
   std::vector<std::string> notes;
   for (const LayerStats& l : ladder.layers) {
     if (!l.available) {
-      out += Row(l.layer, kNone, kNone, kNone, kNone, kNone, kNone, kNone) + "  not available: " +
-             l.reason + "\n";
+      out += Row(l.layer, kNone, kNone, kNone, kNone, kNone, kNone, kNone) +
+             "  not available: " + l.reason + "\n";
       continue;
     }
     std::string depth = DepthCell(l);
@@ -86,7 +89,11 @@ std::string Side(const std::string& heading, const Ladder& ladder) {
                l.has_latency ? Printf("%.1f", l.mean_latency_us) : kNone) +
            "  " + l.source + "\n";
     if (l.has_depth_interval && !l.interval_basis.empty())
-      notes.push_back(l.layer + ": interval from " + l.interval_basis);
+      notes.push_back(l.layer + ": 95% interval from " + l.interval_basis);
+    if (l.has_depth_bound && !l.bound_basis.empty())
+      notes.push_back(l.layer + ": bound, not a statistical interval: " + l.bound_basis);
+    if (!l.has_depth_interval && !l.interval_refused.empty())
+      notes.push_back(l.layer + ": no interval: " + l.interval_refused);
     for (const std::string& n : l.notes) notes.push_back(l.layer + ": " + n);
   }
   for (const std::string& n : notes) out += "  note, " + n + "\n";
@@ -143,9 +150,9 @@ std::string RenderLadderMedians(const std::string& title,
     }
     // Repeats agree on a reading when they name the same cap, or none.
     const LadderReading r = ReadLadder(*l);
-    const std::string kind = r.cap ? "capped at " + Printf("%.0f", r.cap->n) + " at " +
-                                         HumanLayerName(r.cap->layer)
-                                   : r.headline.substr(0, r.headline.find(':'));
+    const std::string kind =
+        r.cap ? "capped at " + Printf("%.0f", r.cap->n) + " at " + HumanLayerName(r.cap->layer)
+              : r.headline.substr(0, r.headline.find(':'));
     if (readings[kind]++ == 0) reading_order.push_back(kind);
   }
   std::string out = title + "\n";
@@ -159,8 +166,8 @@ std::string RenderLadderMedians(const std::string& title,
                   MedianCell(depth[id], "%.2f").c_str(), MedianCell(lat[id], "%.1f").c_str());
     std::string line = row;
     const size_t n = depth[id].size();
-    if (n < ladders.size()) line += " measured in " + std::to_string(n) + " of " +
-                                    std::to_string(ladders.size());
+    if (n < ladders.size())
+      line += " measured in " + std::to_string(n) + " of " + std::to_string(ladders.size());
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

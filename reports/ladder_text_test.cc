@@ -55,8 +55,8 @@ TEST(LadderTextTest, OneRowPerLayerWithFiguresOrReason) {
   EXPECT_THAT(text, Not(HasSubstr("bare metal")));
   // No in-flight distribution below the application in this hand-made ladder: no cap claimed.
   EXPECT_THAT(text, HasSubstr("reading: cap not judged"));
-  EXPECT_THAT(text, HasSubstr("largest depth step: depth falls from 31.8 +/- 0.00 in the guest "
-                              "block layer to 3.9 in QEMU's block layer\n"));
+  EXPECT_THAT(text, HasSubstr("largest depth step: depth falls from 31.8 +/- 0.00 (bound) in "
+                              "the guest block layer to 3.9 in QEMU's block layer\n"));
   EXPECT_THAT(text, HasSubstr("latency added: the application adds 20.0 us above the guest "
                               "block layer; the guest block layer adds 2789.6 us above QEMU's "
                               "block layer; QEMU's block layer itself takes 390.4 us\n"));
@@ -82,7 +82,8 @@ TEST(LadderTextTest, BareMetalHasItsOwnTableAndReadingBelowTheGuest) {
 TEST(LadderTextTest, UnavailableBareMetalLayerSaysWhy) {
   JobResult bm = GuestRandRead();
   bm.block = UnavailableBlockStats("no device: the backing is on tmpfs");
-  const std::string bare = After(RenderLadder("randread", Guest(), BareMetalLadder(bm)), "bare metal");
+  const std::string bare =
+      After(RenderLadder("randread", Guest(), BareMetalLadder(bm)), "bare metal");
   EXPECT_THAT(LineStarting(bare, kLayerHostDevice),
               HasSubstr("not available: no device: the backing is on tmpfs"));
   EXPECT_THAT(bare, HasSubstr("reading: nothing to compare: only the application was measured "
@@ -145,6 +146,33 @@ TEST(LadderTextTest, ADeeperLowerRungIsNotComparableAndNoNegativeFigureIsPrinted
   // Flushes in their own column: 1000/s on both rows.
   EXPECT_THAT(LineStarting(text, kLayerApp), HasSubstr(" 1000 "));
   EXPECT_THAT(LineStarting(text, kLayerHostDevice), HasSubstr(" 1000 "));
+}
+
+// Regression: the diskstats rung's 1 ms resolution was printed as "+/-0.00" under a
+// "depth +/-95%" heading, like the virtqueue's sampled interval. Each says what it is.
+TEST(LadderTextTest, BoundsIntervalsAndRefusalsAreLabelledDifferently) {
+  Ladder guest = Guest();
+  LayerStats vq = Layer(kLayerVirtqueue, 1.3);
+  vq.has_depth_interval = true;
+  vq.depth_ci95 = 0.33;
+  vq.depth_samples = 209;
+  vq.interval_basis = "209 point samples, about 31 effective";
+  guest.layers[2] = vq;
+  const std::string text = RenderLadder("t", guest, std::nullopt);
+  EXPECT_THAT(LineStarting(text, kLayerGuestBlock), HasSubstr("31.8 +/-0.00 bound "));
+  EXPECT_THAT(LineStarting(text, kLayerGuestBlock), Not(HasSubstr("95%")));
+  EXPECT_THAT(LineStarting(text, kLayerVirtqueue), HasSubstr("1.3 +/-0.33 95% "));
+  EXPECT_THAT(LineStarting(text, kLayerApp), HasSubstr("32.0 exact"));
+  EXPECT_THAT(text, HasSubstr("  note, L1 guest block: bound, not a statistical interval: "
+                              "diskstats counters over the IO phase, 1 ms resolution\n"));
+  EXPECT_THAT(text, HasSubstr("  note, L2 virtqueue: 95% interval from 209 point samples, about "
+                              "31 effective\n"));
+  guest.layers[2].has_depth_interval = false;
+  guest.layers[2].interval_refused = "about 4 effective samples of 60";
+  const std::string refused = RenderLadder("t", guest, std::nullopt);
+  EXPECT_THAT(LineStarting(refused, kLayerVirtqueue), HasSubstr("1.3 no interval "));
+  EXPECT_THAT(refused,
+              HasSubstr("  note, L2 virtqueue: no interval: about 4 effective samples of 60\n"));
 }
 
 TEST(LadderTextTest, MediansOverRepeatsWithRangeAndReadings) {

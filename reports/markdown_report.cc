@@ -4,6 +4,7 @@
 
 #include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
+#include "reports/compare_words.h"
 #include "reports/number_text.h"
 #include "reports/table.h"
 
@@ -13,11 +14,9 @@ namespace {
 std::string CompareMarkdown(const CompareReport& report) {
   std::string out = "\n## Compared with " + EscapeMarkdown(report.base_name) + "\n\n" + "BASE " +
                     EscapeMarkdown(report.base_name) + " vs CAND " +
-                    EscapeMarkdown(report.cand_name) +
-                    ": ratio = median CAND / median BASE with a bootstrap 95% CI; Mann-Whitney "
-                    "U at alpha " +
-                    FormatNumber(report.options.alpha, "%g") + "; noise band +-" +
-                    FormatNumber(report.options.noise * 100, "%.1f") + "%.\n\n";
+                    EscapeMarkdown(report.cand_name) + ": " +
+                    EscapeMarkdown(MethodSentence(report)) + ".\n\n" +
+                    EscapeMarkdown(FamilySentence(report)) + ".\n\n";
   if (!report.comparable)
     out += "Environment not checked (a manifest.json is missing).\n\n";
   else if (!*report.comparable)
@@ -40,10 +39,13 @@ std::string CompareMarkdown(const CompareReport& report) {
         rows.push_back({r.metric, BetterPhrase(r.direction), FormatNumber(r.median_base), FormatNumber(r.median_cand),
                         FormatNumber(r.ratio, "%.3f"),
                         r.ci_low ? FormatNumber(r.ci_low, "%.3f") + " .. " + FormatNumber(r.ci_high, "%.3f") : "-",
-                        FormatNumber(r.p, "%.2g"), r.verdict, r.detail});
-    out += MarkdownTable(
-        {"metric", "better", "BASE", "CAND", "ratio", "95% CI", "p", "verdict", "detail"}, rows, 2,
-        6);
+                        FormatNumber(r.p, "%.2g"), FormatNumber(r.adjusted_p, "%.2g"), r.verdict,
+                        r.detail});
+    out += MarkdownTable({"metric", "better", "BASE", "CAND", "ratio", "95% CI", "p", "p adj",
+                          "verdict", "detail"},
+                         rows, 2, 6);
+    for (const ResolutionLine& line : cell.resolution)
+      out += "- " + EscapeMarkdown(line.metric + ": " + ResolutionSentence(line.resolution)) + "\n";
   }
   for (const auto& c : report.only_base) out += "\nonly in BASE: " + EscapeMarkdown(c) + "\n";
   for (const auto& c : report.only_cand) out += "\nonly in CAND: " + EscapeMarkdown(c) + "\n";

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/run_stats.h"
+#include "judging/median_interval.h"
 #include "reports/cells.h"
 
 namespace storbed {
@@ -99,7 +100,7 @@ std::string MedianOf(const std::vector<const RunRecord*>& runs, int decimals,
   return v.empty() ? "n/a" : Fixed(Median(v), decimals);
 }
 
-// One row per cell: n, the median IOPS with its seeded 95% bootstrap interval (n >= 3)
+// One row per cell: n, the median IOPS with its distribution-free 95% interval (n >= 6)
 // and the runs' coefficient of variation, then the medians of the other figures.
 Row AggregateRow(const CellRuns& c) {
   const RunRecord& f = *c.first;
@@ -114,10 +115,7 @@ Row AggregateRow(const CellRuns& c) {
   std::vector<double> iops;
   for (const RunRecord* r : c.ok) iops.push_back(r->result->iops);
   std::string ci = "-";
-  if (iops.size() >= 3) {
-    const Interval i = BootstrapMedianCi(iops, 0.95, 1);
-    ci = Fixed(i.low, 0) + " .. " + Fixed(i.high, 0);
-  }
+  if (const auto i = MedianIntervalOf(iops)) ci = Fixed(i->low, 0) + " .. " + Fixed(i->high, 0);
   auto result = [](double (*get)(const JobResult&)) {
     return [get](const RunRecord& r) -> std::optional<double> { return get(*r.result); };
   };
@@ -148,8 +146,9 @@ ReportTable AggregateTable(const std::vector<RunRecord>& records) {
   for (const CellRuns& c : GroupCells(records)) rows.push_back(AggregateRow(c));
   return {header, rows, 5, 14,
           "repeats grouped by cell: medians over the n measured runs (warm-ups left out, "
-          "failed runs counted); the CI is a seeded bootstrap of the median (n >= 3); CV is "
-          "the runs' spread. --per-repeat shows every run.",
+          "failed runs counted); the CI is the median's distribution-free 95% interval from "
+          "order statistics (n >= 6; '-' below, where no such interval exists); CV is the "
+          "runs' spread. --per-repeat shows every run.",
           {}, ""};
 }
 

@@ -4,8 +4,9 @@
 # nightly series and change points), gate.txt and gate.xml (JUnit) beside its results.
 #   scripts/nightly.sh [SCENARIO] [ROOT]      STORBED=path/to/storbed to override
 # Exit: 0 pass (or the first night: nothing to gate against yet), 3 some runs failed,
-# 4 a cell worse than the baseline, 5 not comparable with the baseline, else storbed's
-# own error exit (docs/history.md).
+# 4 a cell worse than the baseline, 5 not comparable with the baseline, 6 the baseline
+# cannot show a change of the guarded size (fewer than 3 nights, or nights too noisy: the
+# gate says which), else storbed's own error exit (docs/history.md).
 set -uo pipefail
 scenario=${1:-scenarios/nightly.json}
 root=${2:-/var/lib/storbed/nightly}

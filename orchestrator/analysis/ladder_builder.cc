@@ -31,8 +31,9 @@ void NoteWakeUps(const JobResult& r, Ladder& ladder) {
   LayerStats& app = ladder.layers[0];
   const LayerStats& below = ladder.layers[1];
   if (!app.available || !below.available || below.avg_depth >= 0.95 * app.avg_depth) return;
-  app.notes.push_back("completions reaped by sleeping waits: each one's wake-up is time no "
-                      "layer below holds the IO (reap poll takes it out)");
+  app.notes.push_back(
+      "completions reaped by sleeping waits: each one's wake-up is time no "
+      "layer below holds the IO (reap poll takes it out)");
 }
 
 // Per-second rates of what a layer served, so reads, writes and flushes sit in columns
@@ -122,11 +123,11 @@ LayerStats BlockLayer(const JobResult& r, const char* layer_id) {
   }
   SetOps(l, b.reads, b.writes, b.flushes, b.interval_s);
   // Counters read by the agent just around its IO phase: only their 1 ms resolution (one
-  // at each end) blurs the depth.
+  // at each end) blurs the depth. A bound, not a statistical interval.
   if (b.interval_s > 0) {
-    l.has_depth_interval = true;
-    l.depth_ci95 = 0.002 / b.interval_s;
-    l.interval_basis = "diskstats counters over the IO phase, 1 ms resolution";
+    l.has_depth_bound = true;
+    l.depth_bound = 0.002 / b.interval_s;
+    l.bound_basis = "diskstats counters over the IO phase, 1 ms resolution";
   }
   l.inflight = DistributionOfSamples(InflightSamples(r, b.device));
   // Merges make the block layer's requests bigger and fewer than the application's IOs,
@@ -149,10 +150,11 @@ std::vector<LayerLimit> PathLimits(const JobResult& r, const char* block_layer_i
                    static_cast<double>(r.nr_tags) * std::max<uint32_t>(1, r.nr_hw_queues)});
   if (!guest) return out;
   if (disk->has_virtqueues && disk->queue_size > 0)
-    out.push_back({kLayerVirtqueue,
-                   "virtqueue size " + std::to_string(disk->queue_size) + " x num-queues " +
-                       std::to_string(std::max<uint32_t>(1, disk->num_queues)),
-                   static_cast<double>(disk->queue_size) * std::max<uint32_t>(1, disk->num_queues)});
+    out.push_back(
+        {kLayerVirtqueue,
+         "virtqueue size " + std::to_string(disk->queue_size) + " x num-queues " +
+             std::to_string(std::max<uint32_t>(1, disk->num_queues)),
+         static_cast<double>(disk->queue_size) * std::max<uint32_t>(1, disk->num_queues)});
   if (disk->aio_threads)
     out.push_back({kLayerHostDevice, "QEMU's aio=threads pool (64 workers)", kQemuThreadPoolMax});
   return out;

@@ -145,6 +145,8 @@ TEST(LadderBuilderTest, LadderJsonRoundTripInsideRecord) {
   ladder.layers[1].depth_ci95 = 0.25;
   ladder.layers[1].depth_samples = 40;
   ladder.layers[1].interval_basis = "40 point samples";
+  ladder.layers[3].interval_refused = "about 4 effective samples of 60";
+  ladder.layers[3].depth_samples = 60;
   ladder.layers[1].has_ops = true;
   ladder.layers[1].flushes_per_s = 12.5;
   ladder.limits.push_back({kLayerGuestBlock, "guest nr_requests", 4});
@@ -172,6 +174,10 @@ TEST(LadderBuilderTest, LadderJsonRoundTripInsideRecord) {
     EXPECT_DOUBLE_EQ(b.depth_ci95, a.depth_ci95);
     EXPECT_EQ(b.depth_samples, a.depth_samples);
     EXPECT_EQ(b.interval_basis, a.interval_basis);
+    EXPECT_EQ(b.has_depth_bound, a.has_depth_bound);
+    EXPECT_DOUBLE_EQ(b.depth_bound, a.depth_bound);
+    EXPECT_EQ(b.bound_basis, a.bound_basis);
+    EXPECT_EQ(b.interval_refused, a.interval_refused);
     EXPECT_EQ(b.has_ops, a.has_ops);
     EXPECT_DOUBLE_EQ(b.flushes_per_s, a.flushes_per_s);
   }
@@ -226,7 +232,47 @@ TEST(LadderBuilderTest, BlockLayerLatencyLeavesFlushTimeOut) {
   EXPECT_NEAR(l.mean_latency_us, 2000, 1e-9);
   EXPECT_DOUBLE_EQ(l.flushes_per_s, 100);
   EXPECT_DOUBLE_EQ(l.writes_per_s, 100);
-  EXPECT_TRUE(l.has_depth_interval);
+}
+
+// Regression: the diskstats rung carried its 1 ms resolution as depth_ci95, so it was
+// printed as a 95% interval; it is a bound (half width 2 ms / interval), and no interval.
+TEST(LadderBuilderTest, BlockLayerResolutionIsABoundNotAnInterval) {
+  JobResult r = GuestRandRead();
+  r.block.interval_s = 4;
+  const LayerStats l = BlockLayer(r, kLayerGuestBlock);
+  EXPECT_FALSE(l.has_depth_interval);
+  ASSERT_TRUE(l.has_depth_bound);
+  EXPECT_DOUBLE_EQ(l.depth_bound, 0.0005);
+  EXPECT_THAT(l.bound_basis, HasSubstr("1 ms resolution"));
+  const nlohmann::json j = l;
+  EXPECT_FALSE(j.contains("depth_ci95"));
+  EXPECT_DOUBLE_EQ(j.at("depth_bound").get<double>(), 0.0005);
+}
+
+// Records written before bounds had a field of their own (tests/fuzz/corpus/results_fuzz/
+// depth-cap-guest.json): depth_ci95 with a resolution or span basis is read as a bound, a
+// point-sample interval stays an interval.
+TEST(LadderBuilderTest, OldRecordsWithABoundInDepthCi95AreReadAsBounds) {
+  const auto read = [](const char* text) { return nlohmann::json::parse(text).get<LayerStats>(); };
+  const LayerStats disk = read(R"({"layer": "L1 guest block", "available": true,
+      "avg_depth": 3.0, "depth_ci95": 0.00063, "depth_samples": 0,
+      "interval_basis": "diskstats counters over the IO phase, 1 ms resolution"})");
+  EXPECT_FALSE(disk.has_depth_interval);
+  ASSERT_TRUE(disk.has_depth_bound);
+  EXPECT_DOUBLE_EQ(disk.depth_bound, 0.00063);
+  EXPECT_EQ(disk.bound_basis, "diskstats counters over the IO phase, 1 ms resolution");
+  const LayerStats span = read(R"({"layer": "L2 QEMU block", "available": true,
+      "avg_depth": 0.85, "depth_ci95": 0.0207, "depth_samples": 2,
+      "interval_basis": "counters 3.101 s apart around the 3.027 s window"})");
+  EXPECT_FALSE(span.has_depth_interval);
+  EXPECT_TRUE(span.has_depth_bound);
+  EXPECT_EQ(span.depth_samples, 0u);
+  const LayerStats sampled = read(R"json({"layer": "L2 virtqueue", "available": true,
+      "avg_depth": 1.3, "depth_ci95": 0.33, "depth_samples": 209,
+      "interval_basis": "209 point samples, batch means (10 batches)"})json");
+  EXPECT_TRUE(sampled.has_depth_interval);
+  EXPECT_FALSE(sampled.has_depth_bound);
+  EXPECT_EQ(sampled.depth_samples, 209u);
 }
 
 TEST(LadderBuilderTest, BlockLayerDistributionFromTheAgentsInflightSamplesInThePhase) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "analysis/layer_words.h"
 
@@ -24,8 +25,6 @@ std::string Fmt(const char* fmt, double v) {
 
 std::string Percent(double share) { return Fmt("%.0f%%", 100 * share); }
 
-double Ci(const LayerStats& l) { return l.has_depth_interval ? l.depth_ci95 : 0; }
-
 bool More(double lower, double upper) {
   return lower > upper * (1 + kExtraShare) + kExtraFloorPerS;
 }
@@ -39,8 +38,8 @@ std::vector<std::string> ExtraWork(const LayerStats& up, const LayerStats& lo) {
   const bool app = up.layer == kLayerApp;
   auto add = [&](double lower, double upper, const char* kind, const char* why) {
     if (More(lower, upper))
-      out.push_back(Fmt("%.0f", lower - upper) + " " + kind + "/s more than " + who +
-                    " issued (" + why + ")");
+      out.push_back(Fmt("%.0f", lower - upper) + " " + kind + "/s more than " + who + " issued (" +
+                    why + ")");
   };
   // What else a lower layer serves: readahead and metadata reads, journal and metadata
   // writes, another tenant's IO on a shared device, or one request split into several.
@@ -85,20 +84,21 @@ StepComparison Compare(const LayerStats& up, const LayerStats& lo) {
                   Fmt("%.0f", lo.flushes_per_s) +
                   " flushes/s, the application's leaves the fsync time out");
   }
-  if (c.depth_comparable && lo.avg_depth > up.avg_depth + Ci(up) + Ci(lo) + 1e-9) {
+  c.lower_deeper = lo.avg_depth > up.avg_depth + DepthNoise(up) + DepthNoise(lo) + 1e-9;
+  if (c.depth_comparable && c.lower_deeper) {
     c.depth_comparable = false;
-    why.push_back(HumanLayerName(lo.layer) + " is deeper than " + HumanLayerName(up.layer) +
-                  " (" + FormatDepth(lo.avg_depth) + " vs " + FormatDepth(up.avg_depth) +
-                  ", beyond their intervals) and no extra work was measured: the two counters "
-                  "do not cover the same requests over the same window");
+    why.push_back(HumanLayerName(lo.layer) + " is deeper than " + HumanLayerName(up.layer) + " (" +
+                  FormatDepth(lo.avg_depth) + " vs " + FormatDepth(up.avg_depth) +
+                  ", beyond their intervals and bounds) and no extra work was measured: the two "
+                  "counters do not cover the same requests over the same window");
   }
   if (!up.has_latency || !lo.has_latency) {
     c.latency_comparable = false;
   } else if (c.latency_comparable && lo.mean_latency_us > up.mean_latency_us) {
     c.latency_comparable = false;
-    why.push_back(HumanLayerName(lo.layer) + "'s mean latency (" +
-                  Fmt("%.1f", lo.mean_latency_us) + " us) is above " + HumanLayerName(up.layer) +
-                  "'s (" + Fmt("%.1f", up.mean_latency_us) +
+    why.push_back(HumanLayerName(lo.layer) + "'s mean latency (" + Fmt("%.1f", lo.mean_latency_us) +
+                  " us) is above " + HumanLayerName(up.layer) + "'s (" +
+                  Fmt("%.1f", up.mean_latency_us) +
                   " us): they time different requests or different spans");
   }
   for (const std::string& w : why) c.reason += (c.reason.empty() ? "" : "; ") + w;
@@ -187,13 +187,55 @@ std::string TimeSplit(const std::vector<StepComparison>& steps) {
          HumanLayerName(timed.front()->upper->layer) + ")";
 }
 
+// The largest comparable step beyond both rungs' intervals and bounds. A larger drop at a
+// rung whose point samples gave no interval cannot be judged, and is said instead.
+std::string DepthStep(const std::vector<StepComparison>& steps) {
+  const StepComparison *best = nullptr, *unjudged = nullptr;
+  const auto drop = [](const StepComparison* s) {
+    return s->upper->avg_depth - s->lower->avg_depth;
+  };
+  for (const StepComparison& s : steps) {
+    if (!s.depth_comparable || drop(&s) <= kStepShare * s.upper->avg_depth) continue;
+    const double noise = DepthNoise(*s.upper) + DepthNoise(*s.lower);
+    if (std::isinf(noise)) {
+      if (unjudged == nullptr || drop(&s) > drop(unjudged) + 1e-9) unjudged = &s;
+    } else if (drop(&s) > noise && (best == nullptr || drop(&s) > drop(best) + 1e-9)) {
+      best = &s;
+    }
+  }
+  std::string out = best ? "depth falls from " + DepthWithInterval(*best->upper) + " in " +
+                               HumanLayerName(best->upper->layer) + " to " +
+                               DepthWithInterval(*best->lower) + " in " +
+                               HumanLayerName(best->lower->layer)
+                         : "no comparable step larger than the rungs' intervals";
+  if (unjudged && (!best || drop(unjudged) > drop(best) + 1e-9)) {
+    const LayerStats& l =
+        std::isinf(DepthNoise(*unjudged->lower)) ? *unjudged->lower : *unjudged->upper;
+    out += "; the drop from " + FormatDepth(unjudged->upper->avg_depth) + " in " +
+           HumanLayerName(unjudged->upper->layer) + " to " +
+           FormatDepth(unjudged->lower->avg_depth) + " in " +
+           HumanLayerName(unjudged->lower->layer) +
+           " cannot be judged: " + HumanLayerName(l.layer) + " has no interval (" +
+           l.interval_refused + ")";
+  }
+  return out;
+}
+
 }  // namespace
+
+double DepthNoise(const LayerStats& l) {
+  if (!l.has_depth_interval && !l.interval_refused.empty())
+    return std::numeric_limits<double>::infinity();
+  return (l.has_depth_interval ? l.depth_ci95 : 0) + (l.has_depth_bound ? l.depth_bound : 0);
+}
 
 std::string DepthWithInterval(const LayerStats& l) {
   std::string s = FormatDepth(l.avg_depth);
-  if (!l.has_depth_interval) return s;
-  s += " +/- " + FormatDepth(l.depth_ci95);
-  if (l.depth_samples > 2) s += " (" + std::to_string(l.depth_samples) + " samples)";
+  if (l.has_depth_interval)
+    s += " +/- " + FormatDepth(l.depth_ci95) + " (95%, " + std::to_string(l.depth_samples) +
+         " samples)";
+  if (l.has_depth_bound) s += " +/- " + FormatDepth(l.depth_bound) + " (bound)";
+  if (!l.has_depth_interval && !l.interval_refused.empty()) s += " (no interval)";
   return s;
 }
 
@@ -218,15 +260,15 @@ LadderReading ReadLadder(const Ladder& ladder) {
 
   const std::vector<StepComparison> steps = CompareSteps(ladder);
   for (const StepComparison& s : steps)
-    for (const std::string& w : s.extra_work)
-      r.extra_work.push_back(s.lower->layer + ": " + w);
+    for (const std::string& w : s.extra_work) r.extra_work.push_back(s.lower->layer + ": " + w);
 
   // The time split pairs timed rungs, skipping untimed ones between them (the virtqueue).
   std::vector<const LayerStats*> timed;
   for (const LayerStats* l : m)
     if (l->has_latency) timed.push_back(l);
   std::vector<StepComparison> timed_steps;
-  for (size_t i = 0; i + 1 < timed.size(); ++i) timed_steps.push_back(Compare(*timed[i], *timed[i + 1]));
+  for (size_t i = 0; i + 1 < timed.size(); ++i)
+    timed_steps.push_back(Compare(*timed[i], *timed[i + 1]));
   r.time_split = TimeSplit(timed_steps);
   for (const StepComparison& s : timed_steps) {
     const std::string pair = HumanLayerName(s.upper->layer);
@@ -264,24 +306,7 @@ LadderReading ReadLadder(const Ladder& ladder) {
         "not named at QD1: with one IO in flight the depths only say where it spends its time";
     return r;
   }
-  const StepComparison* best = nullptr;
-  double best_drop = 0;
-  for (const StepComparison& s : steps) {
-    if (!s.depth_comparable) continue;
-    const double drop = s.upper->avg_depth - s.lower->avg_depth;
-    if (drop <= kStepShare * s.upper->avg_depth || drop <= Ci(*s.upper) + Ci(*s.lower)) continue;
-    if (best == nullptr || drop > best_drop + 1e-9) {
-      best = &s;
-      best_drop = drop;
-    }
-  }
-  if (best == nullptr) {
-    r.depth_step = "no comparable step larger than the rungs' intervals";
-  } else {
-    r.depth_step = "depth falls from " + DepthWithInterval(*best->upper) + " in " +
-                   HumanLayerName(best->upper->layer) + " to " + DepthWithInterval(*best->lower) +
-                   " in " + HumanLayerName(best->lower->layer);
-  }
+  r.depth_step = DepthStep(steps);
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 
 #include "analysis/test_support.h"
@@ -85,7 +86,8 @@ TEST(LadderReadingTest, GuestNrRequestsFourUnderIodepth32IsACapWithItsCause) {
   ASSERT_TRUE(r.cap);
   EXPECT_EQ(r.cap->layer, kLayerGuestBlock);
   EXPECT_EQ(r.cap->n, 4);
-  EXPECT_THAT(r.headline, StartsWith("capped at 4 at the guest block layer (guest nr_requests = 4)"));
+  EXPECT_THAT(r.headline,
+              StartsWith("capped at 4 at the guest block layer (guest nr_requests = 4)"));
   EXPECT_THAT(r.headline, HasSubstr("the application held more than 4 for 100% of the window"));
   EXPECT_THAT(r.headline, HasSubstr("never more than 4 in 200 samples"));
 }
@@ -116,9 +118,11 @@ TEST(LadderReadingTest, DeepQueueWithALowerLayerThatWandersIsATimeSplitNotACap) 
   const LadderReading r = ReadLadder(ladder);
   EXPECT_FALSE(r.cap);
   EXPECT_THAT(r.headline, StartsWith("no cap: each IO spends"));
-  EXPECT_THAT(r.headline, HasSubstr("2% above the guest block layer, 89% between the guest block layer and "
-                                       "QEMU's block layer"));
-  EXPECT_THAT(r.depth_step, HasSubstr("from 31.5 +/- 0.01 (100 samples) in the guest block layer"));
+  EXPECT_THAT(r.headline,
+              HasSubstr("2% above the guest block layer, 89% between the guest block layer and "
+                        "QEMU's block layer"));
+  EXPECT_THAT(r.depth_step,
+              HasSubstr("from 31.5 +/- 0.01 (95%, 100 samples) in the guest block layer"));
 }
 
 TEST(LadderReadingTest, FsyncJobOnBareMetalPrintsNoNegativeFigureAndSaysWhy) {
@@ -201,7 +205,65 @@ TEST(LadderReadingTest, StepsInsideTheirIntervalsAreNotNamed) {
   // The same virtqueue with a tight interval: the step is named.
   ladder.layers[2].depth_ci95 = 0.05;
   EXPECT_THAT(ReadLadder(ladder).depth_step,
-              HasSubstr("falls from 7.5 +/- 0.10 (100 samples) in the guest block layer to 6.6"));
+              HasSubstr("falls from 7.5 +/- 0.10 (95%, 100 samples) in the guest block layer to "
+                        "6.6"));
+}
+
+// Regression: a counter rung's resolution was printed like a sampled rung's 95% interval
+// ("31.8 +/- 0.00"); it is a bound and says so.
+TEST(LadderReadingTest, BoundsAndIntervalsAreLabelledAsWhatTheyAre) {
+  LayerStats bound = Layer(kLayerGuestBlock, 31.8);
+  bound.has_depth_bound = true;
+  bound.depth_bound = 0.0002;
+  EXPECT_EQ(DepthWithInterval(bound), "31.8 +/- 0.00 (bound)");
+  LayerStats sampled = Sampled(kLayerVirtqueue, 1.3, Samples(209, 4, 0.3), 0.33);
+  EXPECT_EQ(DepthWithInterval(sampled), "1.3 +/- 0.33 (95%, 209 samples)");
+  LayerStats refused = Layer(kLayerVirtqueue, 0.28);
+  refused.interval_refused = "about 4 effective samples of 60";
+  EXPECT_EQ(DepthWithInterval(refused), "0.28 (no interval)");
+  EXPECT_EQ(DepthWithInterval(Layer(kLayerApp, 32)), "32.0");
+  EXPECT_DOUBLE_EQ(DepthNoise(bound), 0.0002);
+  EXPECT_DOUBLE_EQ(DepthNoise(sampled), 0.33);
+  EXPECT_TRUE(std::isinf(DepthNoise(refused)));
+  EXPECT_EQ(DepthNoise(Layer(kLayerApp, 32)), 0);
+}
+
+TEST(LadderReadingTest, ALowerRungDeeperWithinTheUppersBoundIsComparable) {
+  // QEMU's block layer at 4.05 under a guest block layer of 4.0 +/- 0.1 (span bound).
+  LayerStats blk = Layer(kLayerGuestBlock, 4.0, 10000, 400);
+  blk.has_depth_bound = true;
+  blk.depth_bound = 0.1;
+  Ladder ladder;
+  ladder.layers = {blk, Layer(kLayerQemuBlock, 4.05, 10000, 390)};
+  std::vector<StepComparison> c = CompareSteps(ladder);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(c[0].depth_comparable) << c[0].reason;
+  EXPECT_FALSE(c[0].lower_deeper);
+  ladder.layers[1].avg_depth = 4.2;
+  c = CompareSteps(ladder);
+  EXPECT_TRUE(c[0].lower_deeper);
+  EXPECT_THAT(c[0].reason, HasSubstr("beyond their intervals and bounds"));
+}
+
+TEST(LadderReadingTest, AStepAtARungWithoutAnIntervalIsNotNamedAndTheReadingSaysWhy) {
+  // The guest block layer at 7.5 (a bound), the virtqueue at 0.3 from samples too alike for
+  // an interval: the drop may be real, but nothing says how far 0.3 is off.
+  Ladder ladder;
+  LayerStats blk = Layer(kLayerGuestBlock, 7.5, 10000, 750);
+  blk.has_depth_bound = true;
+  blk.depth_bound = 0.001;
+  LayerStats vq = Layer(kLayerVirtqueue, 0.3);
+  vq.interval_refused = "about 4 effective samples of 60 (lag-1 autocorrelation 0.93)";
+  vq.depth_samples = 60;
+  ladder.layers = {App(8, {0, 0, 0, 0, 0, 0, 0, 0, 1e9}, 800), blk, vq};
+  EXPECT_EQ(ReadLadder(ladder).depth_step,
+            "no comparable step larger than the rungs' intervals; the drop from 7.5 in the guest "
+            "block layer to 0.30 in the virtqueue cannot be judged: the virtqueue has no "
+            "interval (about 4 effective samples of 60 (lag-1 autocorrelation 0.93))");
+  // Deeper than the rung above, but with no interval: not called impossible.
+  ladder.layers[2].avg_depth = 9;
+  const std::vector<StepComparison> c = CompareSteps(ladder);
+  EXPECT_FALSE(c[1].lower_deeper);
 }
 
 TEST(LadderReadingTest, OldResultsWithoutDistributionsDoNotClaimACap) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "cli/verdict_options.h"
@@ -14,7 +15,7 @@ namespace storbed {
 namespace {
 
 struct CompareArgs : VerdictArgs {
-  std::string base, cand, by;
+  std::string base, cand, by, pairs = "base";
 };
 
 // The manifest labels of the guest machines the runs ran on ("machine-nvme-b2" -> "nvme-b2").
@@ -26,57 +27,91 @@ std::vector<std::string> MachineLabels(const std::vector<RunRecord>& runs) {
   return labels;
 }
 
-CompareSides SidesFor(const CompareArgs& a) {
-  if (!a.by.empty()) {
-    if (!a.cand.empty())
-      throw std::invalid_argument("compare: --by splits one directory; give BASE only");
-    const std::vector<RunRecord> records = LoadCompareSide(a.base, "BASE");
-    CompareSides sides =
-        SplitBy(records, a.by,
-                DeclaredValues(
-                    LoadCompareManifest(a.base, "BASE").value("scenario", nlohmann::json()), a.by));
-    sides.base_name = a.base + " " + sides.base_name;
-    sides.cand_name = a.base + " " + sides.cand_name;
-    return sides;
+// Prints the reports (one pair, or the levels with their ranking) and returns the exit code:
+// bad input when no primary row could reach any verdict.
+int Finish(const CompareArgs& a, const std::optional<CompareLevels>& levels,
+           const std::vector<CompareReport>& reports) {
+  if (std::all_of(reports.begin(), reports.end(),
+                  [](const CompareReport& r) { return r.cells.empty(); }))
+    throw std::invalid_argument("compare: no cell (target x job x parameters) is on both sides");
+  const std::vector<RankingRow> ranking =
+      levels ? RankLevels(*levels, reports) : std::vector<RankingRow>{};
+  if (a.json)
+    std::cout << (levels && levels->names.size() > 2 ? LevelsJson(*levels, reports, ranking)
+                                                     : CompareJson(reports.front()))
+                     .dump(2)
+              << "\n";
+  else if (levels && levels->names.size() > 2)
+    std::cout << RenderLevelsText(*levels, reports, ranking);
+  else
+    std::cout << RenderCompareText(reports.front());
+  if (std::none_of(reports.begin(), reports.end(),
+                   [](const CompareReport& r) { return r.AnyJudged(); })) {
+    // The table above shows the medians; no primary row could reach any verdict.
+    std::cerr << "storbed: compare: no cell has the runs a verdict needs (every primary row is "
+                 "\"too few runs\"; each says how many a side would reach one)\n";
+    return kExitBadInput;
   }
-  if (a.cand.empty())
-    throw std::invalid_argument("compare: give BASE and CAND directories, or one with --by");
-  return {a.base, a.cand, LoadCompareSide(a.base, "BASE"), LoadCompareSide(a.cand, "CAND")};
+  int exit = 0;
+  for (const CompareReport& r : reports) exit = std::max(exit, VerdictExit(r));
+  return exit;
+}
+
+// An interleaved session's rounds are blocks: each repeat boots every machine once.
+bool Interleaved(const nlohmann::json& manifest) {
+  const nlohmann::json scenario = manifest.value("scenario", nlohmann::json::object());
+  return scenario.is_object() && scenario.value("order", "") == "interleaved";
+}
+
+void CheckMeasured(const std::vector<RunRecord>& side, const std::string& name) {
+  if (std::none_of(side.begin(), side.end(),
+                   [](const RunRecord& r) { return r.status != RunStatus::Warmup; }))
+    throw std::invalid_argument("compare: " + name +
+                                ": no measured runs (only warm-ups, or nothing after the split)");
+}
+
+// Every level of --by: each against BASE (or every pair), one family over all of them.
+int CompareLevelsOf(const CompareArgs& a, const CompareOptions& options) {
+  if (!a.cand.empty())
+    throw std::invalid_argument("compare: --by splits one directory; give BASE only");
+  const std::vector<RunRecord> records = LoadCompareSide(a.base, "BASE");
+  const nlohmann::json manifest = LoadCompareManifest(a.base, "BASE");
+  CompareLevels levels =
+      SplitLevels(records, a.by, DeclaredValues(manifest.value("scenario", nlohmann::json()), a.by),
+                  Interleaved(manifest));
+  for (size_t i = 0; i < levels.names.size(); ++i) CheckMeasured(levels.runs[i], levels.names[i]);
+  std::vector<CompareSides> pairs = levels.Pairs(options.all_pairs);
+  for (CompareSides& p : pairs) {
+    p.base_name = a.base + " " + p.base_name;
+    p.cand_name = a.base + " " + p.cand_name;
+  }
+  std::vector<CompareReport> reports = CompareAll(pairs, options);
+  for (size_t i = 0; i < reports.size(); ++i) {
+    reports[i].differences = DiffSidesOfOneRun(manifest, MachineLabels(pairs[i].base),
+                                               MachineLabels(pairs[i].cand), a.by, a.allow_diff);
+    reports[i].comparable =
+        std::none_of(reports[i].differences.begin(), reports[i].differences.end(), Blocks);
+  }
+  return Finish(a, levels, reports);
 }
 
 int RunCompare(const CompareArgs& a) {
-  const CompareOptions options = CheckedCompareOptions(a, "compare", a.by);
-  const CompareSides sides = SidesFor(a);
-  for (const auto* side : {&sides.base, &sides.cand})
-    if (std::none_of(side->begin(), side->end(),
-                     [](const RunRecord& r) { return r.status != RunStatus::Warmup; }))
-      throw std::invalid_argument(
-          "compare: " + (side == &sides.base ? sides.base_name : sides.cand_name) +
-          ": no measured runs (only warm-ups, or nothing after the split)");
-  CompareReport report =
-      Compare(sides, options);
-  if (a.by.empty())
-    report.differences = DiffEnvironments(LoadCompareManifest(a.base, "BASE"),
-                                          LoadCompareManifest(a.cand, "CAND"), a.allow_diff);
-  else
-    report.differences =
-        DiffSidesOfOneRun(LoadCompareManifest(a.base, "BASE"), MachineLabels(sides.base),
-                          MachineLabels(sides.cand), a.by, a.allow_diff);
+  CompareOptions options = CheckedCompareOptions(a, "compare", a.by);
+  if (a.pairs != "base" && a.pairs != "all")
+    throw std::invalid_argument("compare: --pairs takes base or all, not " + a.pairs);
+  options.all_pairs = a.pairs == "all";
+  if (!a.by.empty()) return CompareLevelsOf(a, options);
+  if (a.cand.empty())
+    throw std::invalid_argument("compare: give BASE and CAND directories, or one with --by");
+  const CompareSides sides{a.base, a.cand, LoadCompareSide(a.base, "BASE"),
+                           LoadCompareSide(a.cand, "CAND")};
+  CheckMeasured(sides.base, sides.base_name);
+  CheckMeasured(sides.cand, sides.cand_name);
+  CompareReport report = Compare(sides, options);
+  report.differences = DiffEnvironments(LoadCompareManifest(a.base, "BASE"),
+                                        LoadCompareManifest(a.cand, "CAND"), a.allow_diff);
   report.comparable = std::none_of(report.differences.begin(), report.differences.end(), Blocks);
-  if (report.cells.empty())
-    throw std::invalid_argument("compare: no cell (target x job x parameters) is on both sides");
-  const bool any_judged = std::any_of(report.cells.begin(), report.cells.end(), [](const auto& c) {
-    return std::min(c.n_base, c.n_cand) >= kMinRunsPerSide;
-  });
-  if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
-  else std::cout << RenderCompareText(report);
-  if (!any_judged) {
-    // The table above shows the medians; with no cell at 3 runs a side nothing was judged.
-    std::cerr << "storbed: compare: every cell has fewer than " << kMinRunsPerSide
-              << " successful runs on a side: no verdict (set repeats to 3 or more)\n";
-    return kExitBadInput;
-  }
-  return VerdictExit(report);
+  return Finish(a, std::nullopt, {report});
 }
 
 }  // namespace
@@ -84,13 +119,20 @@ int RunCompare(const CompareArgs& a) {
 CLI::App* AddCompareCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmd = app.add_subcommand(
-      "compare", "Compare two results directories (or one split by a field): per cell and "
-                 "metric, the ratio of medians with a 95% CI, Mann-Whitney U, and a verdict.");
+      "compare",
+      "Compare two results directories (or one split by a field into two or more "
+      "levels): per cell and metric, the ratio with a 95% CI, the test, Holm's "
+      "correction over the primary metrics, and a verdict.");
   cmd->add_option("base", args->base, "BASE results directory")->required();
   cmd->add_option("cand", args->cand, "CAND results directory (not with --by)");
   cmd->add_option("--by", args->by,
-                  "Split BASE's runs into the two sides by this field: targets, machine.kernel, "
-                  "disk.cache, job.read_ahead_kb, any matrix field");
+                  "Split BASE's runs into levels by this field (two or more): targets, "
+                  "machine.kernel, disk.cache, job.read_ahead_kb, any matrix field; the first "
+                  "declared value is BASE");
+  cmd->add_option("--pairs", args->pairs,
+                  "With --by and more than two levels: base (every level against BASE) or all "
+                  "(every pair); the correction spans them all")
+      ->capture_default_str();
   AddVerdictOptions(*cmd, *args,
                     "An environment item (or prefix: machine.nvme) that may differ: the factor "
                     "compared (repeatable)");

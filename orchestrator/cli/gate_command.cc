@@ -8,8 +8,8 @@
 
 #include "cli/verdict_options.h"
 #include "history/baseline.h"
+#include "history/gate_nights.h"
 #include "history/history_store.h"
-#include "history/night_spread.h"
 #include "reports/compare.h"
 #include "reports/compare_input.h"
 #include "reports/junit.h"
@@ -20,6 +20,7 @@ namespace {
 
 struct GateArgs : VerdictArgs {
   std::string results, db, baseline = "last:7", junit;
+  double guard_pct = 10;
 };
 
 void WriteJunit(const std::string& path, const CompareReport& report, const std::string& suite,
@@ -29,39 +30,40 @@ void WriteJunit(const std::string& path, const CompareReport& report, const std:
   if (!out.flush()) throw std::runtime_error(path + ": cannot write the JUnit file");
 }
 
-// One line on the bands the baseline's own night-to-night spread widened.
-void SayWiderBands(const CompareReport& report, std::ostream& log) {
-  size_t wider = 0, judged = 0;
-  const MetricRow* widest = nullptr;
+// One line on what the gate could see: the power to call a change of the guarded size,
+// over the primary rows that have one.
+void SayPower(const CompareReport& report, double guard, std::ostream& log) {
+  size_t cannot = 0, judged = 0;
   for (const MetricRow& r : report.rows) {
-    if (r.direction == Better::None || r.noise == 0) continue;
+    if (r.role != MetricRole::Primary) continue;
     ++judged;
-    if (r.noise <= report.options.noise) continue;
-    ++wider;
-    if (!widest || r.noise > widest->noise) widest = &r;
+    cannot += r.verdict == "cannot judge";
   }
-  if (!widest) return;
-  log << "gate: the baseline nights' own spread widens the noise band of " << wider << " of "
-      << judged << " judged metrics beyond +-" << FormatPercent(report.options.noise)
-      << " (widest: " << widest->cell << " " << widest->metric << " +-"
-      << FormatPercent(widest->noise) << ")\n";
+  log << "gate: " << report.primary.tests << " primary tests, Holm at alpha "
+      << FormatNumber(report.options.alpha, "%g") << "; " << cannot << " of " << judged
+      << " primary rows cannot judge a " << FormatPercent(guard) << " change";
+  if (cannot) log << " (exit " << kExitCannotJudge << " unless a row is worse)";
+  log << "\n";
 }
 
 int RunGate(const GateArgs& a) {
   const CompareOptions options = CheckedCompareOptions(a, "gate");
+  if (!(a.guard_pct > 0 && a.guard_pct < 100))
+    throw std::invalid_argument("gate: --guard must be a percentage above 0 and below 100");
   const BaselineSpec spec = ParseBaseline(a.baseline);
   const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
   const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
   HistoryStore store(a.db, false);
-  const std::string scenario = manifest.value("scenario", nlohmann::json::object()).value("name", "");
+  const std::string scenario =
+      manifest.value("scenario", nlohmann::json::object()).value("name", "");
   const std::string started_at = manifest.value("started_at", "");
   const std::vector<HistorySession> all = store.Sessions(scenario);
   const std::vector<HistorySession> picked =
       PickBaseline(all, spec, manifest.value("session", ""), started_at);
   if (picked.empty())
     throw std::invalid_argument("gate: no baseline: " + a.db + " holds " +
-                                std::to_string(all.size()) + " session(s) of scenario " +
-                                scenario + " and --baseline " + a.baseline +
+                                std::to_string(all.size()) + " session(s) of scenario " + scenario +
+                                " and --baseline " + a.baseline +
                                 " picks none that started before " + a.results);
 
   // Sessions whose environment differs only where --allow-diff says it may. storbed's own
@@ -79,36 +81,33 @@ int RunGate(const GateArgs& a) {
       rejected_by = diffs;  // the latest rejected session's, to show
     }
   }
-  CompareSides sides{"history " + a.baseline, a.results, {}, tonight};
   std::vector<std::vector<RunRecord>> nights;
-  for (const HistorySession& s : accepted) {
-    nights.push_back(store.Records(s.id));
-    sides.base.insert(sides.base.end(), nights.back().begin(), nights.back().end());
-  }
-  CompareOptions judged = options;
-  judged.noise_wider = NightToNightNoise(nights);
+  for (const HistorySession& s : accepted) nights.push_back(store.Records(s.id));
   CompareReport report;
   if (accepted.empty()) {
-    report.base_name = sides.base_name;
-    report.cand_name = sides.cand_name;
+    report.options = options;
     report.comparable = false;
     report.differences = rejected_by;
   } else {
-    report = Compare(sides, judged);
+    report = JudgeTonight(nights, tonight, {options.alpha, options.noise, a.guard_pct / 100});
     report.comparable = true;
     report.differences = latest_accepted;
   }
+  report.base_name = "history " + a.baseline + " (" + std::to_string(accepted.size()) + " nights)";
+  report.cand_name = a.results;
   std::cerr << "gate: baseline " << a.baseline << ": " << picked.size() << " session(s) picked, "
             << accepted.size() << " with an environment the gate accepts";
   if (!accepted.empty())
-    std::cerr << " (" << accepted.front().started_at << " .. " << accepted.back().started_at
-              << ")";
+    std::cerr << " (" << accepted.front().started_at << " .. " << accepted.back().started_at << ")";
   std::cerr << "\n";
-  SayWiderBands(report, std::cerr);
-  if (a.json) std::cout << CompareJson(report).dump(2) << "\n";
-  else std::cout << RenderCompareText(report);
+  if (!accepted.empty()) SayPower(report, a.guard_pct / 100, std::cerr);
+  if (a.json)
+    std::cout << CompareJson(report).dump(2) << "\n";
+  else
+    std::cout << RenderCompareText(report);
   if (!a.junit.empty()) WriteJunit(a.junit, report, "storbed gate " + scenario, started_at);
-  return VerdictExit(report);
+  const int exit = VerdictExit(report);
+  return exit == 0 && AnyCannotJudge(report) ? kExitCannotJudge : exit;
 }
 
 }  // namespace
@@ -116,15 +115,22 @@ int RunGate(const GateArgs& a) {
 CLI::App* AddGateCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<GateArgs>();
   auto* cmd = app.add_subcommand(
-      "gate", "Judge a results directory against a baseline from the history: exit 0 pass, "
-              "4 a cell worse, 5 not comparable, 2 bad input.");
+      "gate",
+      "Judge a results directory against a baseline from the history, night by "
+      "night: exit 0 pass, 4 a cell worse, 5 not comparable, 6 cannot judge (the "
+      "baseline could not show a change of --guard), 2 bad input.");
   cmd->add_option("results", args->results, "Tonight's results directory")->required();
   cmd->add_option("--history", args->db, "History database (SQLite)")->required();
   cmd->add_option("--baseline", args->baseline,
                   "last:N (the N latest sessions before tonight), rev:REVISION, or "
                   "date:FROM[..TO] (prefixes of ISO 8601 start times)")
       ->capture_default_str();
-  cmd->add_option("--junit", args->junit, "Write JUnit XML here (one testcase per cell and metric)");
+  cmd->add_option("--guard", args->guard_pct,
+                  "The change in percent the gate must be able to see with 80% power; where "
+                  "the baseline nights cannot show it, the row is 'cannot judge' (exit 6)")
+      ->capture_default_str();
+  cmd->add_option("--junit", args->junit,
+                  "Write JUnit XML here (one testcase per cell and metric)");
   AddVerdictOptions(*cmd, *args,
                     "An environment item (or prefix) that may differ from the baseline's");
   SetExitCallback(*cmd, exit_code, [args] { return RunGate(*args); });

@@ -31,7 +31,15 @@ nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySess
                         {"metric", a.metric},
                         {"better", ToString(DirectionOf(a.metric))},
                         {"cells", nlohmann::json::array()}};
-  for (const HistorySeries& series : NightlySeries(store, sessions, a.metric, a.cell, a.min_change_pct / 100)) {
+  ChangePointOptions rule;
+  rule.min_change = a.min_change_pct / 100;
+  out["change_rule"] = {{"unit", "night median"},
+                        {"max_p", rule.max_p},
+                        {"min_nights", rule.min_nights},
+                        {"min_change", rule.min_change},
+                        {"permutations", rule.permutations},
+                        {"seed", rule.seed}};
+  for (const HistorySeries& series : NightlySeries(store, sessions, a.metric, a.cell, rule)) {
     nlohmann::json c = {{"cell", series.cell}, {"nights", nlohmann::json::array()}};
     for (size_t i = 0; i < series.nights.size(); ++i) {
       const HistoryNight& n = series.nights[i];
@@ -55,6 +63,15 @@ nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySess
   return out;
 }
 
+// What "no change point" was tested with, as the series' JSON records it.
+std::string NoChangeRule(const nlohmann::json& series) {
+  const nlohmann::json& rule = series["change_rule"];
+  return "nights' medians, p <= " + FormatNumber(rule["max_p"].get<double>(), "%g") +
+         " over the scan, at least " + std::to_string(rule["min_nights"].get<int>()) +
+         " nights a segment, medians " +
+         FormatNumber(rule["min_change"].get<double>() * 100, "%g") + "% apart";
+}
+
 std::string RenderSeries(const nlohmann::json& series) {
   std::string out = "scenario " + series["scenario"].get<std::string>() + ", metric " +
                     series["metric"].get<std::string>() + " (better: " +
@@ -69,8 +86,7 @@ std::string RenderSeries(const nlohmann::json& series) {
                     n["median"].is_null() ? "-" : FormatNumber(n["median"].get<double>()).c_str());
       out += line;
     }
-    if (c["change_points"].empty())
-      out += "  no change point (p <= 0.001, at least 2 nights a side)\n";
+    if (c["change_points"].empty()) out += "  no change point (" + NoChangeRule(series) + ")\n";
     for (const auto& cp : c["change_points"])
       out += "  change at night " + std::to_string(cp["night"].get<int>()) + " (" +
              cp["started_at"].get<std::string>() + ", revision " +

@@ -20,7 +20,11 @@ CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string&
     throw std::invalid_argument(command + ": --alpha must be between 0 and 1");
   if (!(args.noise_pct >= 0 && args.noise_pct < 100))
     throw std::invalid_argument(command + ": --noise must be a percentage from 0 to 100");
-  return {.alpha = args.alpha, .noise = args.noise_pct / 100, .by = by};
+  CompareOptions options;
+  options.alpha = args.alpha;
+  options.noise = args.noise_pct / 100;
+  options.by = by;
+  return options;
 }
 
 int VerdictExit(const CompareReport& report) {

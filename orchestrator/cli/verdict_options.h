@@ -16,6 +16,8 @@ class App;
 namespace storbed {
 
 inline constexpr int kExitBadInput = 2, kExitWorse = 4, kExitNotComparable = 5;
+// The gate could not see a change of the size it guards (and nothing was worse).
+inline constexpr int kExitCannotJudge = 6;
 // Ctrl-C: 128 + SIGINT, as a shell reports it.
 inline constexpr int kExitInterrupted = 130;
 

@@ -75,14 +75,13 @@ std::vector<HistorySeries> CellSeries(HistoryStore& store,
 std::vector<HistorySeries> NightlySeries(HistoryStore& store,
                                          const std::vector<HistorySession>& sessions,
                                          const std::string& metric,
-                                         const std::string& cell_pattern, double min_change) {
+                                         const std::string& cell_pattern,
+                                         const ChangePointOptions& changes) {
   std::vector<std::string> classes;
   for (const HistorySession& session : sessions) classes.push_back(session.fingerprint_class);
   std::vector<HistorySeries> out = CellSeries(store, sessions, metric, cell_pattern);
   for (HistorySeries& s : out) MarkEnvironmentChanges(s.nights, classes);
-  ChangePointOptions options;
-  options.min_change = min_change;
-  FindChanges(out, options);
+  FindChanges(out, changes);
   return out;
 }
 

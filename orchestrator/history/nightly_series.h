@@ -14,13 +14,13 @@
 namespace storbed {
 
 // Per cell matching `cell_pattern` (a glob when it has glob characters, else a substring;
-// "" for all), `metric` over `sessions` (one night each, in their order), with change points
-// whose medians differ by at least `min_change` (a share: 0.05 is 5%).
+// "" for all), `metric` over `sessions` (one night each, in their order), with the change
+// points `changes` finds.
 std::vector<HistorySeries> NightlySeries(HistoryStore& store,
                                          const std::vector<HistorySession>& sessions,
                                          const std::string& metric,
                                          const std::string& cell_pattern = "",
-                                         double min_change = ChangePointOptions{}.min_change);
+                                         const ChangePointOptions& changes = {});
 
 // The history of the results directory `dir` (its `records` loaded): the sessions of its
 // scenario in `db` up to it (nights whose environment class changed marked), for its cells and the metrics iops,

@@ -53,16 +53,15 @@ LayerStats UnavailableLayer(const char* layer, std::string source, std::string r
   return l;
 }
 
-void SetSpanInterval(LayerStats& l, uint64_t span_ns, uint64_t window_ns) {
+void SetSpanBound(LayerStats& l, uint64_t span_ns, uint64_t window_ns) {
   if (!l.available || window_ns == 0) return;
-  const double extra =
-      span_ns > window_ns ? static_cast<double>(span_ns - window_ns) / static_cast<double>(window_ns)
-                          : 0.0;
-  l.has_depth_interval = true;
-  l.depth_ci95 = l.avg_depth * extra;
-  l.depth_samples = 2;
-  l.interval_basis = "counters " + Span(0, span_ns) + " s apart around the " +
-                     Span(0, window_ns) + " s window";
+  const double extra = span_ns > window_ns ? static_cast<double>(span_ns - window_ns) /
+                                                 static_cast<double>(window_ns)
+                                           : 0.0;
+  l.has_depth_bound = true;
+  l.depth_bound = l.avg_depth * extra;
+  l.bound_basis =
+      "counters " + Span(0, span_ns) + " s apart around the " + Span(0, window_ns) + " s window";
 }
 
 bool RegisterHostSampler(HostSamplerEntry entry) {

@@ -96,10 +96,11 @@ std::optional<std::pair<size_t, size_t>> Bracket(const std::vector<S>& v, uint64
 // "d0" for "dev-d0" (QEMU backend) and "ua-d0" (libvirt user alias).
 std::string ShortDeviceId(const std::string& device_id);
 LayerStats UnavailableLayer(const char* layer, std::string source, std::string reason);
-// The 95% interval of a depth from two counter samples that span `span_ns` around a
-// window of `window_ns`: the requests outside the window but inside the span can move the
-// average by up to its value times the extra share, so that is the half width.
-void SetSpanInterval(LayerStats& l, uint64_t span_ns, uint64_t window_ns);
+// The bound (not a statistical interval) on a depth from two counter samples that span
+// `span_ns` around a window of `window_ns`: the requests outside the window but inside the
+// span can move the average by up to its value times the extra share, so that is the half
+// width.
+void SetSpanBound(LayerStats& l, uint64_t span_ns, uint64_t window_ns);
 
 using NowFn = std::function<uint64_t()>;
 

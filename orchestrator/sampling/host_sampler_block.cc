@@ -62,9 +62,9 @@ class BlockSampler : public HostSampler {
     const Entry& a = samples_[br->second];
     BlockDelta d = DiffBlockCounters(b.c, a.c, a.t_ns - b.t_ns);
     h->qemu_block = QemuBlockLayer(d, a.c, source);
-    SetSpanInterval(h->qemu_block, a.t_ns - b.t_ns, w.end_ns - std::min(w.start_ns, w.end_ns));
+    SetSpanBound(h->qemu_block, a.t_ns - b.t_ns, w.end_ns - std::min(w.start_ns, w.end_ns));
     if (d.valid) h->qemu_flushes = d.flushes;
-    // The samples' span around the window is said by the interval (SetSpanInterval).
+    // The samples' span around the window is said by the bound (SetSpanBound).
     const std::string id = ShortDeviceId(src_.device_id);
     Timeline depth{.name = "qemu." + id + ".depth", .unit = "requests", .t_s = {}, .value = {}};
     Timeline iops{.name = "qemu." + id + ".iops", .unit = "IO/s", .t_s = {}, .value = {}};

@@ -62,7 +62,7 @@ class DeviceSampler : public HostSampler {
     const Entry& a = samples_[br->second];
     h->host_device = HostDeviceLayer(chain_, b.lines, a.lines, Seconds(b, a));
     h->host_flushes = HostFlushes(chain_, b.lines, a.lines);
-    SetSpanInterval(h->host_device, a.t_ns - b.t_ns, w.end_ns - std::min(w.start_ns, w.end_ns));
+    SetSpanBound(h->host_device, a.t_ns - b.t_ns, w.end_ns - std::min(w.start_ns, w.end_ns));
     // Field 9 at each sample inside the window: the host device's in-flight distribution.
     std::vector<double> inflight;
     for (const Entry& e : samples_) {

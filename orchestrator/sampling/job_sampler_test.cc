@@ -141,6 +141,10 @@ TEST_F(JobSamplerTest, SummarizesEveryLayerOverTheWindow) {
   EXPECT_DOUBLE_EQ(h.qemu_block.avg_depth, 2.0);
   EXPECT_DOUBLE_EQ(h.qemu_block.iops, 1000);
   EXPECT_DOUBLE_EQ(h.qemu_block.mean_latency_us, 2000);
+  // Counters bracketing the window carry a bound from their span, never a 95% interval.
+  EXPECT_TRUE(h.qemu_block.has_depth_bound);
+  EXPECT_FALSE(h.qemu_block.has_depth_interval);
+  EXPECT_THAT(h.qemu_block.bound_basis, HasSubstr(" s apart around the "));
   EXPECT_EQ(h.qemu_flushes, 10u);
   ASSERT_TRUE(h.virtqueue.available) << h.virtqueue.reason;
   // Point samples: 0 at the window's start (held 0.1 s), then 2 for 0.9 s.
@@ -148,6 +152,8 @@ TEST_F(JobSamplerTest, SummarizesEveryLayerOverTheWindow) {
   ASSERT_TRUE(h.host_device.available) << h.host_device.reason;
   EXPECT_EQ(h.host_device.source, "/proc/diskstats vda");
   EXPECT_DOUBLE_EQ(h.host_device.avg_depth, 1.5);
+  EXPECT_TRUE(h.host_device.has_depth_bound);
+  EXPECT_FALSE(h.host_device.has_depth_interval);
   EXPECT_DOUBLE_EQ(h.qemu_thread_cpu.at("vcpu").get<double>(), 50);
   EXPECT_DOUBLE_EQ(h.qemu_thread_cpu.at("main").get<double>(), 0);
   EXPECT_TRUE(h.warnings.empty());

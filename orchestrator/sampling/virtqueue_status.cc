@@ -4,6 +4,7 @@
 #include "backend/qemu_argv.h"
 #include "backend/qmp_client.h"
 #include "inflight_stats.h"
+#include "judging/mean_interval.h"
 #include "timeline.h"
 
 namespace storbed {
@@ -115,21 +116,21 @@ LayerStats VirtqueueLayer(const VirtqueueTarget& target, const std::vector<doubl
   l.available = true;
   l.avg_depth = s.time_weighted_mean;  // the plain mean when there is one sample
   l.inflight = DistributionOfSamples(inuse);
-  // A handful of point samples of a count that is 0 or 1 most of the time leave a wide
-  // error on its mean: the interval says how wide.
+  // Samples 10 ms apart of a count that is 0 or 1 most of the time are alike and leave a
+  // wide error on its mean: the interval says how wide, or why there is none.
   const MeanInterval m = MeanInterval95(inuse);
   l.depth_samples = m.samples;
   if (m.available) {
     l.has_depth_interval = true;
     l.depth_ci95 = m.half_width;
     l.interval_basis = m.basis;
+  } else {
+    l.interval_refused = m.basis;
   }
   l.notes.push_back("point samples of inuse summed over " +
-                    std::to_string(target.num_queues - target.first_queue) +
-                    " request queue(s), " + std::to_string(s.samples) + " samples, max " +
+                    std::to_string(target.num_queues - target.first_queue) + " request queue(s), " +
+                    std::to_string(s.samples) + " samples, max " +
                     std::to_string(static_cast<uint64_t>(s.max)));
-  if (!m.available)
-    l.notes.push_back("one sample: no interval, the average is not to be trusted");
   return l;
 }
 

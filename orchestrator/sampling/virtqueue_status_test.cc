@@ -78,8 +78,7 @@ TEST(VirtqueueStatusTest, NvmeIsNotAvailableWithoutAskingQemu) {
   FakeQmp qmp;
   VirtqueueTarget t = ResolveVirtqueues(qmp.Executor(), "dev-d1", Bus::Nvme);
   EXPECT_FALSE(t.available);
-  EXPECT_EQ(t.reason,
-            "NVMe is not a virtio device: QEMU exposes no submission-queue depth");
+  EXPECT_EQ(t.reason, "NVMe is not a virtio device: QEMU exposes no submission-queue depth");
   EXPECT_TRUE(qmp.calls.empty());
   LayerStats l = VirtqueueLayer(t, {}, {}, "x");
   EXPECT_FALSE(l.available);
@@ -131,23 +130,45 @@ TEST(VirtqueueStatusTest, LayerCarriesSampleCountIntervalAndDistribution) {
   VirtqueueTarget t;
   t.available = true;
   t.num_queues = 1;
+  // 200 samples 10 ms apart of a count that is 0 or 1 with little memory: an interval.
+  std::vector<double> ts, inuse;
+  uint32_t x = 1;
+  for (int i = 0; i < 200; ++i) {
+    ts.push_back(0.01 * i);
+    x = x * 1103515245u + 12345u;  // a fixed pseudo-random sequence
+    inuse.push_back((x >> 16) % 10 < 3 ? 1 : 0);
+  }
+  const LayerStats l = VirtqueueLayer(t, ts, inuse, "x");
+  ASSERT_TRUE(l.has_depth_interval) << l.interval_refused;
+  EXPECT_FALSE(l.has_depth_bound);
+  EXPECT_EQ(l.depth_samples, 200u);
+  EXPECT_GT(l.depth_ci95, 0.03);
+  EXPECT_LT(l.depth_ci95, 0.2);
+  EXPECT_THAT(l.interval_basis, HasSubstr("200 point samples"));
+  ASSERT_TRUE(l.inflight.available);
+  EXPECT_EQ(l.inflight.max, 1);
+  EXPECT_EQ(l.inflight.samples, 200u);
+}
+
+// The rung: 20 samples of 0 or 1 in two stretches of three ones. Regression: it
+// carried 0.3 +/- 0.30 as a 95% interval from 10 batch means of two samples each.
+TEST(VirtqueueStatusTest, FewAlikeSamplesGetNoIntervalAndTheRungSaysWhy) {
+  VirtqueueTarget t;
+  t.available = true;
+  t.num_queues = 1;
   std::vector<double> ts, inuse;
   for (int i = 0; i < 20; ++i) {
     ts.push_back(0.01 * i);
     inuse.push_back(i % 10 < 3 ? 1 : 0);
   }
   const LayerStats l = VirtqueueLayer(t, ts, inuse, "x");
-  ASSERT_TRUE(l.has_depth_interval);
+  EXPECT_FALSE(l.has_depth_interval);
   EXPECT_EQ(l.depth_samples, 20u);
-  EXPECT_GT(l.depth_ci95, 0.1);  // 20 samples of 0 or 1: a wide error on 0.3
-  EXPECT_THAT(l.interval_basis, HasSubstr("20 point samples"));
-  ASSERT_TRUE(l.inflight.available);
-  EXPECT_EQ(l.inflight.max, 1);
-  EXPECT_EQ(l.inflight.samples, 20u);
-  // One sample: no interval, and the rung says so.
+  EXPECT_THAT(l.interval_refused, HasSubstr("effective samples of 20"));
+  EXPECT_THAT(l.interval_refused, HasSubstr("too few for a 95% interval"));
   const LayerStats one = VirtqueueLayer(t, {0.0}, {3}, "x");
   EXPECT_FALSE(one.has_depth_interval);
-  EXPECT_THAT(one.notes.back(), HasSubstr("no interval"));
+  EXPECT_THAT(one.interval_refused, HasSubstr("one sample"));
 }
 
 }  // namespace

@@ -39,54 +39,72 @@ std::string Rate(size_t k, size_t n) {
   return buf;
 }
 
+// The two designs compare applies: unpaired sides, or interleaved rounds paired by round
+// (each round's level lognormal with CV 30%, shared by both sides' runs of the round).
+struct DesignCase {
+  const char* name;
+  bool blocked;
+  double round_cv;
+};
+constexpr DesignCase kDesigns[] = {{"unpaired", false, 0.0}, {"paired", true, 0.30}};
+
+CompareReport Simulate(const SimSpec& s, const DesignCase& design, SeededDraws& d) {
+  SimSpec spec = s;
+  spec.round_cv = design.round_cv;
+  return Compare(SimulatedSides(spec, d, design.blocked), {});
+}
+
 void AA(size_t reps, SeededDraws& d, std::ostream& out) {
   out << "A/A, 9 cells x iops, p50, p99 (27 primary tests), alpha 0.01: share of comparisons "
-         "that exit 4\n  n   cv    outliers  exit-4 rate\n";
-  for (const size_t n : {5u, 10u, 20u})
-    for (const double cv : {0.05, 0.10, 0.15})
-      for (const double outliers : {0.0, 0.05}) {
-        SimSpec s;
-        s.runs = n;
-        s.cv = cv;
-        s.outlier_rate = outliers;
-        size_t worse = 0;
-        for (size_t i = 0; i < reps; ++i) worse += Simulate(s, d).AnyWorse();
-        char line[96];
-        std::snprintf(line, sizeof line, "  %-3zu %-5.2f %-9.2f ", n, cv, outliers);
-        out << line << Rate(worse, reps) << "\n";
-      }
+         "that exit 4\n  design    n   cv    outliers  exit-4 rate\n";
+  for (const DesignCase& design : kDesigns)
+    for (const size_t n : {5u, 10u, 20u})
+      for (const double cv : {0.05, 0.10, 0.15})
+        for (const double outliers : {0.0, 0.05}) {
+          SimSpec s;
+          s.runs = n;
+          s.cv = cv;
+          s.outlier_rate = outliers;
+          size_t worse = 0;
+          for (size_t i = 0; i < reps; ++i) worse += Simulate(s, design, d).AnyWorse();
+          char line[96];
+          std::snprintf(line, sizeof line, "  %-9s %-3zu %-5.2f %-9.2f ", design.name, n, cv,
+                        outliers);
+          out << line << Rate(worse, reps) << "\n";
+        }
 }
 
 void PrintedPower(size_t reps, SeededDraws& d, std::ostream& out) {
   out << "power at the printed resolution (one cell of 9 changed by it, a new comparison), "
-         "target 0.80\n  n   cv    median printed ratio  power\n";
-  for (const size_t n : {5u, 10u, 20u})
-    for (const double cv : {0.05, 0.15}) {
-      SimSpec s;
-      s.runs = n;
-      s.cv = cv;
-      size_t called = 0, printed = 0;
-      std::vector<double> ratios;
-      for (size_t i = 0; i < reps; ++i) {
-        const Resolution r = IopsResolution(Simulate(s, d));
-        if (!r.shift) continue;
-        ++printed;
-        ratios.push_back(std::exp(-*r.shift));
-        SimSpec changed = s;
-        changed.iops_ratio = {std::exp(-*r.shift)};
-        called += Row(Simulate(changed, d), "iops").verdict == "worse";
-      }
-      char line[128];
-      if (!printed) {
-        std::snprintf(line, sizeof line, "  %-3zu %-5.2f none printed (no verdict reachable)\n", n,
-                      cv);
+         "target 0.80\n  design    n   cv    median printed ratio  power\n";
+  for (const DesignCase& design : kDesigns)
+    for (const size_t n : {5u, 10u, 20u})
+      for (const double cv : {0.05, 0.15}) {
+        SimSpec s;
+        s.runs = n;
+        s.cv = cv;
+        size_t called = 0, printed = 0;
+        std::vector<double> ratios;
+        for (size_t i = 0; i < reps; ++i) {
+          const Resolution r = IopsResolution(Simulate(s, design, d));
+          if (!r.shift) continue;
+          ++printed;
+          ratios.push_back(std::exp(-*r.shift));
+          SimSpec changed = s;
+          changed.iops_ratio = {std::exp(-*r.shift)};
+          called += Row(Simulate(changed, design, d), "iops").verdict == "worse";
+        }
+        char line[128];
+        std::snprintf(line, sizeof line, "  %-9s %-3zu %-5.2f ", design.name, n, cv);
         out << line;
-        continue;
+        if (!printed) {
+          out << "none printed (no verdict reachable)\n";
+          continue;
+        }
+        std::nth_element(ratios.begin(), ratios.begin() + long(ratios.size() / 2), ratios.end());
+        std::snprintf(line, sizeof line, "%-21.3f ", ratios[ratios.size() / 2]);
+        out << line << Rate(called, printed) << "\n";
       }
-      std::nth_element(ratios.begin(), ratios.begin() + long(ratios.size() / 2), ratios.end());
-      std::snprintf(line, sizeof line, "  %-3zu %-5.2f %-21.3f ", n, cv, ratios[ratios.size() / 2]);
-      out << line << Rate(called, printed) << "\n";
-    }
 }
 
 void AdvisedRuns(size_t reps, SeededDraws& d, std::ostream& out) {

@@ -75,6 +75,9 @@ struct JobSpec {
   // period; diskstats, meminfo, vmstat and per-CPU iowait at the slow one.
   uint32_t inflight_sample_ms = 10;
   uint32_t stats_sample_ms = 100;
+  // Follow every IO through the traced layers (docs/tracing.md): the block tracepoints of
+  // the target's disk, and under a guest QEMU's trace events and the host device's.
+  bool trace = false;
 
   uint32_t read_pct = 100;      // Mixed: percent of IOs that are reads (fio rwmixread)
   uint32_t stride_blocks = 2;   // Strided: distance between consecutive IOs, in blocks

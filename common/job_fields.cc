@@ -195,6 +195,12 @@ std::vector<Row> Tail() {
       Bind(Job("stats_sample_ms", FieldType::Integer, "100", 0, 60000, "ms",
                "Agent's diskstats, meminfo, vmstat and iowait sampling period; 0 = off."),
            &JobSpec::stats_sample_ms),
+      Bind(Job("trace", FieldType::Bool, "false", 0, 0, "",
+               "Follow every IO through each layer of its path (the block tracepoints of the "
+               "target's disk, QEMU's trace events and the host device's under a guest) and "
+               "report where its time went (docs/tracing.md). Needs direct IO on a block "
+               "device, root and tracefs; costs IOPS (measured: docs/tracing.md)."),
+           &JobSpec::trace),
       Bind(Job("seed", FieldType::Integer, "1", 0, kMaxSeed, "", "Seed of the random pattern."),
            &JobSpec::seed),
       // Filled in per run from the target and disk.filesystem.

@@ -50,6 +50,8 @@ json Body(const Message& m) {
           [](const ShutdownRequest&) { return json::object(); },
           [](const ShutdownAck&) { return json::object(); },
           [](const Heartbeat& h) { return json{{"elapsed_s", h.elapsed_s}}; },
+          [](const TraceFetchRequest& r) { return json{{"from", r.from}}; },
+          [](const TraceChunkReply& r) { return json{{"chunk", r.chunk}}; },
       },
       m);
 }
@@ -88,6 +90,8 @@ Message FromBody(const std::string& type, const json& j) {
   if (type == "shutdown") return ShutdownRequest{};
   if (type == "shutdown_ack") return ShutdownAck{};
   if (type == "heartbeat") return Heartbeat{j.at("elapsed_s").get<double>()};
+  if (type == "trace_fetch") return TraceFetchRequest{j.at("from").get<size_t>()};
+  if (type == "trace_chunk") return TraceChunkReply{j.at("chunk")};
   throw std::invalid_argument("unknown message type '" + type + "'");
 }
 
@@ -96,7 +100,8 @@ Message FromBody(const std::string& type, const json& j) {
 std::string MessageType(const Message& m) {
   static const char* const kNames[] = {"hello",    "hello_reply",  "prepare",  "prepared",
                                        "run",      "result",       "error",    "shutdown",
-                                       "shutdown_ack", "heartbeat"};
+                                       "shutdown_ack", "heartbeat", "trace_fetch",
+                                       "trace_chunk"};
   static_assert(std::size(kNames) == std::variant_size_v<Message>);
   return kNames[m.index()];
 }

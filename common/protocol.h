@@ -5,8 +5,8 @@
 // `heartbeat` every kHeartbeatPeriod: the host is waiting then, and the heartbeats let it
 // tell a long job from a hung guest or QEMU within seconds.
 //
-//   host -> agent: hello, prepare, run, shutdown
-//   agent -> host: hello_reply, prepared, result, error, shutdown_ack; heartbeat
+//   host -> agent: hello, prepare, run, trace_fetch, shutdown
+//   agent -> host: hello_reply, prepared, result, trace_chunk, error, shutdown_ack; heartbeat
 //
 // Every message carries "type" and "v" (kProtocolVersion). An unknown type, a wrong
 // version or a malformed line is answered with `error`, never a crash.
@@ -29,7 +29,8 @@ namespace storbed {
 
 // 2: the agent sends heartbeats while it works on a request.
 // 3: hello_reply carries `boot`, the agent's boot breakdown when it runs as /init.
-inline constexpr int kProtocolVersion = 3;
+// 4: trace_fetch / trace_chunk: a traced job's IOs, in chunks after its result.
+inline constexpr int kProtocolVersion = 4;
 // How often the agent says it is still working on a request.
 inline constexpr std::chrono::milliseconds kHeartbeatPeriod{2000};
 // The virtio-serial port name the agent looks for under /sys/class/virtio-ports/*/name.
@@ -115,9 +116,18 @@ struct ShutdownAck {};
 struct Heartbeat {
   double elapsed_s = 0;  // since the request arrived
 };
+// The IOs of the last traced job, from the from-th on (io_trace.h).
+struct TraceFetchRequest {
+  size_t from = 0;
+};
+// Up to kTraceChunkIos of them: TracedIoChunk's JSON.
+struct TraceChunkReply {
+  nlohmann::json chunk;
+};
 
 using Message = std::variant<HelloRequest, HelloReply, PrepareRequest, Prepared, RunRequest,
-                             ResultReply, ErrorReply, ShutdownRequest, ShutdownAck, Heartbeat>;
+                             ResultReply, ErrorReply, ShutdownRequest, ShutdownAck, Heartbeat,
+                             TraceFetchRequest, TraceChunkReply>;
 
 // A line that is not a valid message. `raw` is the line as received.
 class ProtocolError : public std::runtime_error {

@@ -144,22 +144,23 @@ INSTANTIATE_TEST_SUITE_P(
     Malformed, ProtocolRejects,
     testing::Values(Bad{"", "malformed JSON"}, Bad{"{\"type\":\"hello\"", "malformed JSON"},
                     Bad{"[1,2]", "message is not a JSON object"},
-                    Bad{"{\"v\":3}", "message has no string field 'type'"},
+                    Bad{"{\"v\":4}", "message has no string field 'type'"},
                     Bad{"{\"type\":\"hello\"}", "message has no integer field 'v'"},
                     Bad{"{\"type\":\"hello\",\"v\":1}", "protocol version 1 is not supported"},
                     Bad{"{\"type\":\"hello\",\"v\":2}", "protocol version 2 is not supported"},
-                    Bad{"{\"type\":\"reboot\",\"v\":3}", "bad 'reboot' message: unknown message type"},
-                    Bad{"{\"type\":\"run\",\"v\":3}", "bad 'run' message"},
-                    Bad{"{\"type\":\"run\",\"v\":3,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"hello\",\"v\":3}", "protocol version 3 is not supported"},
+                    Bad{"{\"type\":\"reboot\",\"v\":4}", "bad 'reboot' message: unknown message type"},
+                    Bad{"{\"type\":\"run\",\"v\":4}", "bad 'run' message"},
+                    Bad{"{\"type\":\"run\",\"v\":4,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"spiral\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: unknown pattern 'spiral' (allowed: sequential, random, "
                         "gappy, strided)"},
-                    Bad{"{\"type\":\"run\",\"v\":3,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"run\",\"v\":4,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":100,"
                         "\"iodepth\":1}}",
                         "bad 'run' message: bs must be a nonzero multiple of 512"},
-                    Bad{"{\"type\":\"run\",\"v\":3,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
+                    Bad{"{\"type\":\"run\",\"v\":4,\"job\":{\"name\":\"a\",\"target\":\"/dev/vda\","
                         "\"pattern\":\"random\",\"rw\":\"read\",\"engine\":\"psync\",\"bs\":4096,"
                         "\"iodepth\":1,\"cache\":\"keep\",\"invalidate_each_pass\":true}}",
                         "bad 'run' message: invalidate_each_pass needs cache cold or cold-global "

@@ -71,6 +71,7 @@ void to_json(nlohmann::json& j, const JobResult& r) {
                      {"huge_buffer_bytes", r.huge_buffer_bytes},
                      {"buffer_bytes_mapped", r.buffer_bytes_mapped},
                      {"buffer_pieces", r.buffer_pieces}};
+  if (r.io_trace) j["io_trace"] = *r.io_trace;
 }
 
 void from_json(const nlohmann::json& j, JobResult& r) {
@@ -109,6 +110,7 @@ void from_json(const nlohmann::json& j, JobResult& r) {
   r.huge_buffer_bytes = j.value("huge_buffer_bytes", uint64_t{0});
   r.buffer_bytes_mapped = j.value("buffer_bytes_mapped", uint64_t{0});
   r.buffer_pieces = j.value("buffer_pieces", BufferPieces{});
+  if (j.contains("io_trace")) r.io_trace = j.at("io_trace").get<IoTraceSummary>();
 }
 
 }  // namespace storbed

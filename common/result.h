@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "diskstats.h"
+#include "io_trace.h"
 #include "job.h"
 #include "latency_histogram.h"
 #include "timeline.h"
@@ -92,6 +94,9 @@ struct JobResult {
   // O_DIRECT jobs on a block device: how the IO buffers lay in physical memory at the end
   // of the job, against the queue's max_segments (buffers 0: not measured).
   BufferPieces buffer_pieces;
+  // job.trace: what the agent traced (its IOs, joined to the block layer's events, travel
+  // apart: io_trace.h); unset for an untraced job.
+  std::optional<IoTraceSummary> io_trace;
 };
 
 void to_json(nlohmann::json& j, const BufferPieces& p);

@@ -9,7 +9,7 @@
 namespace storbed::agent {
 
 enum class Mode {
-  Standalone,  // --standalone JOB.json: run one job on the host, print its result
+  Standalone,  // --standalone JOB.json [--trace-out FILE]: run one job on the host, print its result
   ServeStdio,  // --serve-stdio: the protocol on stdin/stdout
   ServePort,   // --serve-port: the protocol on the agent port, not as PID 1 (port_mode.h)
   Version,     // --version
@@ -18,7 +18,8 @@ enum class Mode {
 
 struct AgentOptions {
   Mode mode = Mode::Help;
-  std::string job_file;  // Standalone only
+  std::string job_file;   // Standalone only
+  std::string trace_out;  // Standalone: --trace-out FILE, a traced job's IOs (io_trace.h)
 };
 
 // The arguments did not form a command.

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <iostream>
 #include <string>
@@ -23,9 +24,22 @@
 namespace storbed::agent {
 namespace {
 
-int RunStandalone(const std::string& job_file) {
+// The joined IOs of a traced job as chunk lines (io_trace.h), written before the result so
+// a result on stdout means the file is whole.
+void WriteTraceFile(const std::string& path, const std::vector<AgentTracedIo>& ios) {
+  std::ofstream out(path, std::ios::trunc);
+  for (size_t from = 0; from == 0 || from < ios.size(); from += kTraceChunkIos)
+    out << TracedIoChunk(ios, from, kTraceChunkIos).dump() << "\n";
+  out.flush();
+  if (!out) throw std::runtime_error("cannot write the trace to " + path);
+}
+
+int RunStandalone(const std::string& job_file, const std::string& trace_out) {
   const JobSpec spec = LoadJobFile(job_file);
-  const JobResult result = RunJob(spec, kHostLayer);
+  std::vector<AgentTracedIo> traced;
+  const JobResult result =
+      RunJob(spec, kHostLayer, {.start = {}, .private_mount = true, .ios = &traced});
+  if (spec.trace && !trace_out.empty()) WriteTraceFile(trace_out, traced);
   errno = 0;
   std::cout << nlohmann::json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
             << std::endl;
@@ -53,7 +67,7 @@ int ServeStdio() {
 int Run(const AgentOptions& options) {
   switch (options.mode) {
     case Mode::Standalone:
-      return RunStandalone(options.job_file);
+      return RunStandalone(options.job_file, options.trace_out);
     case Mode::ServeStdio:
       return ServeStdio();
     case Mode::ServePort:

@@ -23,10 +23,12 @@ void FillDefaultHooks(ServerHooks& hooks) {
       return PrepareTarget(request, layer);
     };
   if (!hooks.run)
-    hooks.run = [](const JobSpec& job, const std::string& layer) {
-      if (!job.filesystem.empty()) return RunJob(MountFilesystemTarget(job), layer);
+    hooks.run = [](const JobSpec& job, const std::string& layer,
+                   std::vector<AgentTracedIo>* traced) {
+      const JobTracing tracing{.start = {}, .private_mount = true, .ios = traced};
+      if (!job.filesystem.empty()) return RunJob(MountFilesystemTarget(job), layer, tracing);
       HoldBlockDeviceOpen(job.target);
-      return RunJob(job, layer);
+      return RunJob(job, layer, tracing);
     };
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
@@ -104,8 +106,17 @@ Message Server::Dispatch(const Message& request, const std::string& line) {
   if (std::holds_alternative<HelloRequest>(request)) return Hello();
   if (const auto* prepare = std::get_if<PrepareRequest>(&request))
     return options_.hooks.prepare(*prepare, options_.layer);
-  if (const auto* run = std::get_if<RunRequest>(&request))
-    return ResultReply{options_.hooks.run(run->job, options_.layer)};
+  if (const auto* run = std::get_if<RunRequest>(&request)) {
+    last_trace_.clear();
+    return ResultReply{options_.hooks.run(run->job, options_.layer, &last_trace_)};
+  }
+  if (const auto* fetch = std::get_if<TraceFetchRequest>(&request)) {
+    if (fetch->from > last_trace_.size())
+      throw std::invalid_argument("trace_fetch from " + std::to_string(fetch->from) +
+                                  ": the last traced job has " +
+                                  std::to_string(last_trace_.size()) + " IOs");
+    return TraceChunkReply{TracedIoChunk(last_trace_, fetch->from, kTraceChunkIos)};
+  }
   if (std::holds_alternative<ShutdownRequest>(request)) return ShutdownAck{};
   const std::string type = MessageType(request);
   return ErrorReply{"'" + type + "' is a message the agent sends, not a request it answers", type,

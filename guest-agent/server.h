@@ -32,7 +32,10 @@ inline constexpr const char* kHostLayer = kHostDeviceLayer;
 // function means the real one.
 struct ServerHooks {
   std::function<Prepared(const PrepareRequest&, const std::string& layer)> prepare;  // PrepareTarget
-  std::function<JobResult(const JobSpec&, const std::string& layer)> run;  // RunJob
+  // RunJob; a traced job's joined IOs go to `traced`.
+  std::function<JobResult(const JobSpec&, const std::string& layer,
+                          std::vector<AgentTracedIo>* traced)>
+      run;
   std::function<std::vector<BlockDeviceInfo>()> list_devices;  // ListBlockDevices("/sys")
   std::function<std::string()> kernel_release;                 // uname
   std::function<OsRelease()> os_release;                       // ReadOsRelease("/")
@@ -74,6 +77,7 @@ class Server {
   HelloReply Hello();
 
   ServerOptions options_;
+  std::vector<AgentTracedIo> last_trace_;  // the last traced job's IOs, for trace_fetch
 };
 
 }  // namespace storbed::agent

@@ -18,6 +18,7 @@ struct FakeRunner {
   std::vector<std::string> calls;
   std::string error;  // when set, run() throws JobError with this text
   std::chrono::milliseconds takes{0};  // how long each run takes
+  size_t traced_ios = 0;               // IOs a traced job hands back
 };
 
 ServerOptions FakeOptions(FakeRunner& runner) {
@@ -28,8 +29,18 @@ ServerOptions FakeOptions(FakeRunner& runner) {
     runner.calls.push_back("prepare " + r.target + " @ " + layer);
     return Prepared{r.target, 0.25, "sync, drop_caches=3"};
   };
-  options.hooks.run = [&runner](const JobSpec& spec, const std::string& layer) {
+  options.hooks.run = [&runner](const JobSpec& spec, const std::string& layer,
+                                std::vector<AgentTracedIo>* traced) {
     runner.calls.push_back("run " + spec.name + " @ " + layer);
+    if (spec.trace)
+      for (size_t i = 0; i < runner.traced_ios; ++i) {
+        AgentTracedIo io;
+        io.offset = i * 4096;
+        io.bytes = 4096;
+        io.submit_ns = 1000000 + i;
+        io.seen_ns = io.submit_ns + 50000;
+        traced->push_back(io);
+      }
     std::this_thread::sleep_for(runner.takes);
     if (!runner.error.empty()) throw JobError(runner.error);
     JobResult result;
@@ -117,6 +128,37 @@ TEST_F(ServerTest, HelloReportsVersionKernelDevicesClockAndModules) {
   EXPECT_FALSE(hello.boot.has_value()) << "an agent that is not /init has no boot to report";
 }
 
+// A traced job's IOs come after its result, in chunks the host asks for one by one; the
+// next job's run replaces them.
+TEST_F(ServerTest, ATracedJobsIosAreFetchedInChunksAfterItsResult) {
+  runner_.traced_ios = kTraceChunkIos + 10;
+  StartServer();
+  JobSpec job;
+  job.name = "traced";
+  job.trace = true;
+  ASSERT_TRUE(std::holds_alternative<ResultReply>(Ask(EncodeMessage(RunRequest{job}))));
+  size_t from = 0, total = 0;
+  std::vector<AgentTracedIo> got;
+  do {
+    const Message reply = Ask(EncodeMessage(TraceFetchRequest{from}));
+    ASSERT_TRUE(std::holds_alternative<TraceChunkReply>(reply)) << EncodeMessage(reply);
+    const TracedIoChunkView view = ParseTracedIoChunk(std::get<TraceChunkReply>(reply).chunk);
+    EXPECT_EQ(view.from, from);
+    total = view.total;
+    got.insert(got.end(), view.ios.begin(), view.ios.end());
+    from += view.ios.size();
+  } while (from < total);
+  EXPECT_EQ(got.size(), kTraceChunkIos + 10);
+  EXPECT_EQ(got.back().offset, (kTraceChunkIos + 9) * 4096);
+  EXPECT_NE(AskForError(EncodeMessage(TraceFetchRequest{total + 1})).message.find("has 4106 IOs"),
+            std::string::npos);
+  job.trace = false;
+  ASSERT_TRUE(std::holds_alternative<ResultReply>(Ask(EncodeMessage(RunRequest{job}))));
+  const Message empty = Ask(EncodeMessage(TraceFetchRequest{0}));
+  ASSERT_TRUE(std::holds_alternative<TraceChunkReply>(empty));
+  EXPECT_EQ(ParseTracedIoChunk(std::get<TraceChunkReply>(empty).chunk).total, 0u);
+}
+
 TEST_F(ServerTest, HelloAsInitReportsTheBootWithTheUptimeOfThisHello) {
   boot_ = GuestBoot{.init_start_s = 2.5, .modules_s = 0.5, .devices_s = 0.25};
   StartServer();
@@ -159,7 +201,7 @@ TEST_F(ServerTest, ALongRunSendsHeartbeatsBeforeItsOneResult) {
 
 TEST_F(ServerTest, UnknownTypeIsAnErrorWithTheRawLine) {
   StartServer();
-  const std::string line = R"({"type":"dance","v":3})";
+  const std::string line = R"({"type":"dance","v":4})";
   const ErrorReply error = AskForError(line);
   EXPECT_EQ(error.raw, line);
   EXPECT_EQ(error.request_type, "");

@@ -21,6 +21,36 @@
 
 namespace storbed {
 
+// One completed IO as an engine saw it (job.trace): the agent's half of its path.
+struct LoggedIo {
+  uint64_t offset = 0;
+  uint32_t bytes = 0;
+  bool write = false;
+  uint64_t submit_ns = 0;  // CLOCK_MONOTONIC just before the submit call that took it
+  uint64_t seen_ns = 0;    // ... when the engine saw it complete
+};
+
+// One thread's completed IOs for job.trace, up to `cap` (memory: 32 bytes an IO); the rest
+// are only counted.
+class IoLog {
+ public:
+  explicit IoLog(size_t cap) : cap_(cap) {}
+  void Add(const LoggedIo& io) {
+    if (ios_.size() < cap_)
+      ios_.push_back(io);
+    else
+      ++not_logged_;
+  }
+  const std::vector<LoggedIo>& ios() const { return ios_; }
+  uint64_t not_logged() const { return not_logged_; }
+  size_t cap() const { return cap_; }
+
+ private:
+  size_t cap_;
+  std::vector<LoggedIo> ios_;
+  uint64_t not_logged_ = 0;
+};
+
 // What an engine needs for one IO phase. The fd stays owned by the caller.
 struct EngineJob {
   int fd = -1;
@@ -50,6 +80,8 @@ struct EngineJob {
   // The thread's buffers, kept across the job's passes by the runner. Not owned; null:
   // the engine makes its own for this run.
   IoBuffers* buffers = nullptr;
+  // job.trace: every completion is logged here. Not owned; null = not logged.
+  IoLog* io_log = nullptr;
 };
 
 struct EngineStats {
@@ -103,11 +135,12 @@ class DirectionChooser {
   uint64_t state_;
 };
 
-// Counts one completed IO of bs bytes at `offset` into stats (latency, bytes, reads or
-// writes). A read of a verify job is checked sector by sector first: throws JobError
-// "verify failed on <target>: block at offset <o>: sector ... (expected ...)".
+// Counts one completed IO of bs bytes at `offset`, submitted at `submit_ns` and seen
+// complete at `seen_ns`, into stats (latency, bytes, reads or writes) and job.io_log. A
+// read of a verify job is checked sector by sector first: throws JobError "verify failed
+// on <target>: block at offset <o>: sector ... (expected ...)".
 void CountCompletion(const EngineJob& job, bool write, const uint8_t* data, uint64_t offset,
-                     uint64_t latency_ns, EngineStats& stats);
+                     uint64_t submit_ns, uint64_t seen_ns, EngineStats& stats);
 
 // True when fd was opened with O_DIRECT.
 bool OpenedDirect(int fd);

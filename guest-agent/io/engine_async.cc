@@ -31,7 +31,7 @@ void ReapRound(const EngineJob& job, AsyncBackend& backend, std::vector<AsyncSlo
     if (c.res < 0) throw IoError(job.target, syscall(), slot.offset, int(-c.res));
     if (uint64_t(c.res) != job.bs)
       throw ShortIoError(job.target, syscall(), slot.offset, uint64_t(c.res), job.bs);
-    CountCompletion(job, slot.write, slot.buf, slot.offset, st.now - slot.submit_ns, stats);
+    CountCompletion(job, slot.write, slot.buf, slot.offset, slot.submit_ns, st.now, stats);
     free_slots.push_back(c.slot);
   } while (backend.ReapMore(c));
   st.in_flight -= round;

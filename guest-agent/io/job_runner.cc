@@ -25,6 +25,7 @@
 #include "guest_sampler.h"
 #include "input_file.h"
 #include "io_buffer.h"
+#include "job_trace.h"
 #include "pattern.h"
 #include "target_device.h"
 #include "thp_setting.h"
@@ -103,6 +104,8 @@ void CheckSpec(const JobSpec& spec) {
       !S_ISBLK(st.st_mode))
     fail("target", spec.target + " is " + FileKindName(st.st_mode) +
                        "; a target must be a block device or a regular file");
+  if (const std::string why = WhyNotTraceable(spec, S_ISBLK(st.st_mode)); !why.empty())
+    throw JobSpecError(JobLabel(spec) + ": " + why);
 }
 
 // One /proc/diskstats line of the target's device and when it was read.
@@ -157,6 +160,7 @@ struct Worker {
   std::unique_ptr<OffsetGenerator> offsets;
   std::unique_ptr<IoEngine> engine;
   IoBuffers buffers;  // the same at every pass
+  std::unique_ptr<IoLog> io_log;  // job.trace: the thread's completed IOs
 };
 
 // Thread i of spec.numjobs: the whole region, or with numjobs_split the i-th bs-aligned
@@ -184,6 +188,7 @@ std::vector<Worker> MakeWorkers(const JobSpec& spec, UniqueFd first_fd, uint64_t
     try {
       w.offsets = MakeOffsetGenerator(part, w.size);
       w.engine = MakeEngine(spec.engine);
+      if (spec.trace) w.io_log = std::make_unique<IoLog>(kTraceLogCap / n);
     } catch (const std::invalid_argument& e) {
       throw JobError(JobLabel(spec) + ": " + e.what());
     }
@@ -339,7 +344,8 @@ EngineJob WholeJobFor(const JobSpec& spec, Worker& w, std::atomic<bool>* stop) {
                    .mmap_window = spec.mmap_window,
                    .madvise = spec.madvise,
                    .stop = stop,
-                   .buffers = &w.buffers};
+                   .buffers = &w.buffers,
+                   .io_log = w.io_log.get()};
 }
 
 // One pass of a job run in passes (loops > 1 or invalidate_each_pass): each engine stops
@@ -511,12 +517,29 @@ void ReportBufferPieces(const JobSpec& spec, const TargetDevice& dev,
 
 }  // namespace
 
-JobResult RunJob(const JobSpec& spec, const std::string& layer) {
+JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing& tracing) {
   CheckSpec(spec);
   JobResult result;
   result.job = spec.name;
   result.target = spec.target;
   const TargetDevice dev = ResolveTargetDevice(spec.target);
+  // Set up before anything is changed or read: a host that cannot trace runs nothing.
+  std::optional<TracedDisk> traced_disk;
+  std::unique_ptr<BlockTrace> trace;
+  if (spec.trace) {
+    traced_disk = TracedDiskOf(dev);
+    const BlockTraceStarter start =
+        tracing.start ? tracing.start : RealBlockTraceStarter(tracing.private_mount);
+    try {
+      trace = start({.major = traced_disk->major,
+                     .minor = traced_disk->minor,
+                     .buffer_kb_per_cpu = TraceBufferKbPerCpu(MemAvailableKb(),
+                                                              std::thread::hardware_concurrency()),
+                     .private_mount = tracing.private_mount});
+    } catch (const BlockTraceSetupError& e) {
+      throw JobError(JobLabel(spec) + ": trace: " + e.what());
+    }
+  }
   std::optional<TunablesRestore> restore;  // destroyed last: after the target is closed
   ApplyTunables(spec, dev, layer, result, restore);
 
@@ -545,9 +568,22 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer) {
                         .fast_ms = spec.inflight_sample_ms,
                         .slow_ms = spec.stats_sample_ms},
                        RealTextSource());
+  if (trace) trace->Begin();
   EngineStats stats = RunsInPasses(spec) ? RunPasses(spec, size, workers, sampler, result)
                                           : RunWorkers(spec, workers, sampler);
   const Snapshot after = dev.name ? TakeSnapshot(*dev.name) : Snapshot{};
+  if (trace) {
+    std::vector<const IoLog*> logs;
+    for (const Worker& w : workers) logs.push_back(w.io_log.get());
+    JobTraceOutcome joined = JoinJobTrace(logs, trace->Stop(), *traced_disk,
+                                          PlaceOf(layer) == AgentPlace::Guest
+                                              ? kGuestBlockLayer
+                                              : "host block layer");
+    result.io_trace = joined.summary;
+    if (!joined.summary.complete)
+      result.warnings.push_back("trace cut short: " + joined.summary.why_incomplete);
+    if (tracing.ios) *tracing.ios = std::move(joined.ios);
+  }
 
   // Timelines and sampler warnings before the engines' (the order results always had).
   result.timelines = sampler.Timelines(stats.start_ns);

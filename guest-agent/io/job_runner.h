@@ -2,13 +2,18 @@
 // phase with the job's engine and pattern, and the target's diskstats around it.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "cache_control.h"
+#include "io_trace.h"
 #include "job.h"
 #include "protocol.h"
 #include "result.h"
+#include "tracefs_session.h"
 
 namespace storbed {
 
@@ -44,6 +49,13 @@ Prepared PrepareTarget(const PrepareRequest& request, const std::string& layer);
 // device" (kHostDeviceLayer) on bare metal, where queue tunables are written only to a
 // device named as the target and restored afterwards. Throws JobError when the target
 // cannot be opened or IO fails.
-JobResult RunJob(const JobSpec& spec, const std::string& layer);
+// job.trace: how the block trace starts (empty: the real tracefs one, in a private mount
+// namespace when private_mount) and where the joined IOs go (null: dropped).
+struct JobTracing {
+  std::function<std::unique_ptr<BlockTrace>(const BlockTraceRequest&)> start;
+  bool private_mount = true;
+  std::vector<AgentTracedIo>* ios = nullptr;
+};
+JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing& tracing = {});
 
 }  // namespace storbed

@@ -225,6 +225,11 @@ void CheckJobFitsDisks(const Validator& check, const JobSpec& spec,
                  "the region of " + std::to_string(region) + " bytes cannot be split into "
                  "numjobs=" + std::to_string(spec.numjobs) + " slices of at least bs=" +
                  std::to_string(spec.bs) + " bytes");
+    if (spec.trace && on_file)
+      check.Fail(where + ".trace", "the job runs on a file in disk.filesystem \"" +
+                                       m.disk.filesystem + "\", whose own requests (journal, "
+                                       "metadata) the trace cannot tell from the job's; trace "
+                                       "needs disk.filesystem \"none\"");
     if (spec.rw != Direction::Read && !m.disk.passthrough.empty() && !m.disk.allow_writes)
       check.Fail(where + ".rw", "\"" + ToString(spec.rw) + "\" would overwrite the NVMe "
                                 "device " + m.disk.passthrough + " named in disk.passthrough; "

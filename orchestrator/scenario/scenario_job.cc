@@ -124,6 +124,13 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
     fail(Key(&BlockTunables::max_sectors_kb), "must be at least 1, or -1 to leave it");
   if (const std::string why = SchedulerNameProblem(spec.tunables.scheduler); !why.empty())
     fail(Key(&BlockTunables::scheduler), why);
+  // One request per IO is what the trace follows; the page cache breaks that.
+  if (spec.trace && !spec.direct)
+    fail(Key(&JobSpec::trace), "buffered IO reaches the block layer as page-cache readahead "
+                               "and writeback, not one request per IO: set direct true");
+  if (spec.trace && spec.engine == Engine::Mmap)
+    fail(Key(&JobSpec::trace), "ioengine mmap moves pages by faults and writeback, not one "
+                               "request per IO");
   return spec;
 }
 

@@ -195,7 +195,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "invalidate_in_runtime, fadvise_hint, "
                 "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
                 "max_sectors_kb, gappy_read, gappy_skip, random_run, fsync, end_fsync, inflight_sample_ms, "
-                "stats_sample_ms, seed)"},
+                "stats_sample_ms, trace, seed)"},
+        BadCase{R"({"name": "t", "jobs": [{"name": "a", "trace": true, "direct": false}]})",
+                "bad.json: jobs[0].trace: buffered IO reaches the block layer as page-cache "
+                "readahead and writeback, not one request per IO: set direct true"},
+        BadCase{R"({"name": "t", "disk": {"filesystem": "ext4"},
+                    "jobs": [{"name": "a", "trace": true}]})",
+                "bad.json: jobs[0].trace: the job runs on a file in disk.filesystem \"ext4\", "
+                "whose own requests (journal, metadata) the trace cannot tell from the job's; "
+                "trace needs disk.filesystem \"none\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "rw": "randread"}]})",
                 "bad.json: jobs[0].rw: expected one of read, write, mixed, got \"randread\""},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "pattern": "zigzag"}]})",

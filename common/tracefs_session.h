@@ -1,0 +1,85 @@
+// A private tracefs instance that records the block tracepoints of one disk, on
+// CLOCK_MONOTONIC ("mono"), for one job. Nothing of anyone else's tracing is touched: the
+// instance is storbed's own (instances/storbed-<pid>-<n>), filtered in the kernel to the
+// disk, and removed on every path out; where no tracefs is mounted, one is mounted on a
+// private directory (in a mount namespace of the calling thread's own when asked, so a
+// killed process leaves no mount) and unmounted after.
+//
+// Events are kept in the instance's ring buffer while the job runs and read after it:
+// the reading and the kernel's text formatting cost nothing inside the IO phase. A buffer
+// that fills drops the newest events (overwrite off), and the stop says how many were
+// lost: such a capture is not complete, and is never read as if it were.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "block_trace_event.h"
+
+namespace storbed {
+
+// Tracing cannot start here; the message names what is missing ("no tracefs in this
+// kernel", "tracing needs root: ...", "the kernel has no block tracepoints ...").
+class BlockTraceSetupError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct BlockTraceRequest {
+  uint32_t major = 0, minor = 0;  // the disk (whole disk: the tracepoints name it)
+  uint64_t buffer_kb_per_cpu = 16 * 1024;
+  // Mount tracefs (when none is mounted) in a new mount namespace of the calling thread.
+  bool private_mount = true;
+};
+
+struct BlockTraceCapture {
+  std::vector<BlockEvent> events;  // the disk's, in the order the trace printed them
+  uint64_t lost_events = 0;        // dropped for a full buffer, over every CPU
+  bool complete = true;            // false: lost events or a line cut short
+  std::string why_incomplete;      // "2047 events lost (the trace buffer of 16384 KiB ...)"
+  uint64_t buffer_kb_per_cpu = 0;
+  std::string tracefs;  // where tracefs was found or mounted ("/sys/kernel/tracing")
+};
+
+// What the agent's job runner traces through: the real one (TracefsBlockTrace) or a fake.
+class BlockTrace {
+ public:
+  virtual ~BlockTrace() = default;
+  // Empties the buffer and starts recording (set up, not recording, until then).
+  virtual void Begin() = 0;
+  // Stops recording and reads what was recorded. Called once.
+  virtual BlockTraceCapture Stop() = 0;
+};
+
+class TracefsBlockTrace : public BlockTrace {
+ public:
+  // Sets the instance up, not yet recording: everything tracing needs is checked here.
+  // Throws BlockTraceSetupError naming what is missing.
+  static std::unique_ptr<TracefsBlockTrace> Start(const BlockTraceRequest& request);
+  ~TracefsBlockTrace() override;
+  void Begin() override;
+  BlockTraceCapture Stop() override;
+
+ private:
+  TracefsBlockTrace() = default;
+  void Remove() noexcept;
+
+  std::string root_;        // the tracefs mount
+  std::string mounted_;     // the directory we mounted tracefs on ("" when found mounted)
+  std::string instance_;    // root_/instances/storbed-<pid>-<n>
+  BlockTraceRequest request_;
+  bool stopped_ = false;
+};
+
+// The mount point of a mounted tracefs in `mounts` (text of /proc/self/mounts); "" when
+// none. A debugfs mount's tracing/ counts too.
+std::string TracefsInMounts(const std::string& mounts);
+
+// Instances named storbed-<pid>-<n> under `instances_dir` whose process is gone (a killed
+// run's): removed, so their buffers and enabled events go. Returns how many.
+size_t RemoveStaleTraceInstances(const std::string& instances_dir);
+
+}  // namespace storbed

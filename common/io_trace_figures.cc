@@ -1,0 +1,121 @@
+#include "io_trace_figures.h"
+
+namespace storbed {
+
+using nlohmann::json;
+
+namespace {
+
+json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+std::optional<double> Opt(const json& j, const char* key) {
+  return j.contains(key) && !j.at(key).is_null() ? std::optional(j.at(key).get<double>())
+                                                  : std::nullopt;
+}
+
+}  // namespace
+
+void to_json(json& j, const IoTraceFigures& f) {
+  json segments = json::array(), waterfalls = json::array(), depth = json::array(),
+       not_traced = json::array();
+  for (const SegmentFigures& s : f.segments)
+    segments.push_back({{"name", s.name}, {"from", s.from}, {"to", s.to}, {"clocks", s.clocks},
+                        {"p50_us", s.p50_us}, {"p90_us", s.p90_us}, {"p99_us", s.p99_us},
+                        {"max_us", s.max_us}, {"mean_us", s.mean_us},
+                        {"percentiles_us", s.percentiles_us}});
+  for (const Waterfall& w : f.waterfalls) {
+    json steps = json::array();
+    for (const WaterfallStep& s : w.steps)
+      steps.push_back({{"segment", s.segment}, {"start_us", s.start_us}, {"us", s.us}});
+    waterfalls.push_back({{"which", w.which}, {"latency_us", w.latency_us}, {"steps", steps}});
+  }
+  for (const DepthFromIos& d : f.depth)
+    depth.push_back({{"layer", d.layer}, {"interval", d.interval}, {"depth", d.depth},
+                     {"ios_share", d.ios_share}, {"counter", Opt(d.counter)},
+                     {"diff_pct", Opt(d.diff_pct)}, {"note", d.note}});
+  for (const NotTraced& n : f.not_traced)
+    not_traced.push_back({{"layer", n.layer}, {"reason", n.reason}});
+  j = json{{"path", f.path},
+           {"ios", f.ios},
+           {"joined", f.joined},
+           {"joined_share", f.joined_share},
+           {"missing", {{"agent", f.agent_missing}, {"qemu", f.qemu_missing}, {"host", f.host_missing}}},
+           {"ambiguous",
+            {{"agent", f.agent_ambiguous}, {"qemu", f.qemu_ambiguous}, {"host", f.host_ambiguous}}},
+           {"points", f.points},
+           {"not_traced", not_traced},
+           {"clock",
+            {{"offset_ns", f.clock_offset_ns},
+             {"uncertainty_ns", f.clock_uncertainty_ns},
+             {"method", f.clock_method},
+             {"drift", f.clock_drift}}},
+           {"resolution_ns", f.resolution_ns},
+           {"segments", segments},
+           {"waterfalls", waterfalls},
+           {"depth", depth},
+           {"share_before_issue", f.share_before_issue},
+           {"share_after_complete", f.share_after_complete},
+           {"joined_p50_us", f.joined_p50_us},
+           {"histogram_p50_us", f.histogram_p50_us},
+           {"p50_diff_pct", f.p50_diff_pct},
+           {"file", f.file},
+           {"file_ios", f.file_ios},
+           {"file_cap", f.file_cap},
+           {"complete", f.complete},
+           {"warnings", f.warnings},
+           {"overhead", f.overhead}};
+}
+
+void from_json(const json& j, IoTraceFigures& f) {
+  f.path = j.at("path").get<std::string>();
+  f.ios = j.at("ios").get<uint64_t>();
+  f.joined = j.at("joined").get<uint64_t>();
+  f.joined_share = j.at("joined_share").get<double>();
+  const json& missing = j.at("missing");
+  const json& ambiguous = j.at("ambiguous");
+  f.agent_missing = missing.at("agent").get<uint64_t>();
+  f.qemu_missing = missing.at("qemu").get<uint64_t>();
+  f.host_missing = missing.at("host").get<uint64_t>();
+  f.agent_ambiguous = ambiguous.at("agent").get<uint64_t>();
+  f.qemu_ambiguous = ambiguous.at("qemu").get<uint64_t>();
+  f.host_ambiguous = ambiguous.at("host").get<uint64_t>();
+  f.points = j.at("points").get<std::vector<std::string>>();
+  for (const json& n : j.at("not_traced"))
+    f.not_traced.push_back({n.at("layer").get<std::string>(), n.at("reason").get<std::string>()});
+  const json& c = j.at("clock");
+  f.clock_offset_ns = c.at("offset_ns").get<int64_t>();
+  f.clock_uncertainty_ns = c.at("uncertainty_ns").get<uint64_t>();
+  f.clock_method = c.at("method").get<std::string>();
+  f.clock_drift = c.at("drift").get<bool>();
+  f.resolution_ns = j.at("resolution_ns").get<uint64_t>();
+  for (const json& s : j.at("segments"))
+    f.segments.push_back({s.at("name").get<std::string>(), s.at("from").get<std::string>(),
+                          s.at("to").get<std::string>(), s.at("clocks").get<std::string>(),
+                          s.at("p50_us").get<double>(), s.at("p90_us").get<double>(),
+                          s.at("p99_us").get<double>(), s.at("max_us").get<double>(),
+                          s.at("mean_us").get<double>(),
+                          s.at("percentiles_us").get<std::vector<double>>()});
+  for (const json& w : j.at("waterfalls")) {
+    Waterfall wf{w.at("which").get<std::string>(), w.at("latency_us").get<double>(), {}};
+    for (const json& s : w.at("steps"))
+      wf.steps.push_back({s.at("segment").get<std::string>(), s.at("start_us").get<double>(),
+                          s.at("us").get<double>()});
+    f.waterfalls.push_back(std::move(wf));
+  }
+  for (const json& d : j.at("depth"))
+    f.depth.push_back({d.at("layer").get<std::string>(), d.at("interval").get<std::string>(),
+                       d.at("depth").get<double>(), d.at("ios_share").get<double>(),
+                       Opt(d, "counter"), Opt(d, "diff_pct"), d.at("note").get<std::string>()});
+  f.share_before_issue = j.at("share_before_issue").get<double>();
+  f.share_after_complete = j.at("share_after_complete").get<double>();
+  f.joined_p50_us = j.at("joined_p50_us").get<double>();
+  f.histogram_p50_us = j.at("histogram_p50_us").get<double>();
+  f.p50_diff_pct = j.at("p50_diff_pct").get<double>();
+  f.file = j.at("file").get<std::string>();
+  f.file_ios = j.at("file_ios").get<uint64_t>();
+  f.file_cap = j.at("file_cap").get<uint64_t>();
+  f.complete = j.at("complete").get<bool>();
+  f.warnings = j.at("warnings").get<std::vector<std::string>>();
+  f.overhead = j.value("overhead", std::string());
+}
+
+}  // namespace storbed

@@ -1,0 +1,86 @@
+// What a traced run's joined IOs say (docs/tracing.md): where each IO's time went, segment
+// by segment along its path, the depth of each layer from the IOs' own intervals beside
+// the counters' ladder, and waterfalls of the median and the slow IOs. Made on the host
+// (orchestrator/tracing/io_path_figures), stored in the run's record, rendered by reports/.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace storbed {
+
+struct SegmentFigures {
+  std::string name;      // "to QEMU"
+  std::string from, to;  // the points: "issued", "QEMU pickup"
+  std::string clocks;    // "guest", "host", "guest -> host": where its two ends were timed
+  double p50_us = 0, p90_us = 0, p99_us = 0, max_us = 0, mean_us = 0;
+  std::vector<double> percentiles_us;  // 0th .. 100th (101 values), for the CDF
+};
+
+struct WaterfallStep {
+  std::string segment;
+  double start_us = 0;  // from the IO's submit
+  double us = 0;
+};
+
+struct Waterfall {
+  std::string which;  // "median IO", "p99 IO", "slowest 1% (mean)"
+  double latency_us = 0;
+  std::vector<WaterfallStep> steps;
+};
+
+struct DepthFromIos {
+  std::string layer;     // the ladder's id: "L0 app", "L1 guest block", ...
+  std::string interval;  // "app submit .. app seen"
+  double depth = 0;      // time-weighted over the IO phase, from the IOs that have it
+  double ios_share = 0;  // of the IOs, those that had this interval
+  std::optional<double> counter;   // the counter-based ladder's figure for the layer
+  std::optional<double> diff_pct;  // (depth - counter) / counter
+  std::string note;                // why the two differ, where known
+};
+
+struct NotTraced {
+  std::string layer;
+  std::string reason;
+};
+
+struct IoTraceFigures {
+  std::string path;  // "guest (virtio-blk)", "bare metal"
+  uint64_t ios = 0;     // IOs the agent logged
+  uint64_t joined = 0;  // seen at every traced layer
+  double joined_share = 0;
+  // Per layer: IOs not seen there, or left out because an event could be another's.
+  uint64_t agent_missing = 0, agent_ambiguous = 0;
+  uint64_t qemu_missing = 0, qemu_ambiguous = 0;
+  uint64_t host_missing = 0, host_ambiguous = 0;
+  std::vector<std::string> points;  // the path's points in order
+  std::vector<NotTraced> not_traced;
+  // The guest's clock on the host's (0 for bare metal).
+  int64_t clock_offset_ns = 0;
+  uint64_t clock_uncertainty_ns = 0;
+  std::string clock_method;
+  bool clock_drift = false;
+  uint64_t resolution_ns = 1000;  // the traces' own
+  std::vector<SegmentFigures> segments;
+  std::vector<Waterfall> waterfalls;
+  std::vector<DepthFromIos> depth;
+  // Of the application's in-flight time, the share before the (guest) block layer issued
+  // the request (waiting above it) and after it completed (on the way back).
+  double share_before_issue = 0, share_after_complete = 0;
+  // The joined IOs' median latency against the engine's histogram's (its own measure).
+  double joined_p50_us = 0, histogram_p50_us = 0, p50_diff_pct = 0;
+  std::string file;  // the joined IOs, beside the results: "traces/<run>.ios.tsv.zst"
+  uint64_t file_ios = 0, file_cap = 0;
+  bool complete = true;  // false: a trace was cut short (warnings say which)
+  std::vector<std::string> warnings;
+  std::string overhead;  // what tracing costs, as measured (docs/tracing.md)
+};
+
+void to_json(nlohmann::json& j, const IoTraceFigures& f);
+void from_json(const nlohmann::json& j, IoTraceFigures& f);
+
+}  // namespace storbed

@@ -15,6 +15,8 @@ std::vector<std::string> GuestModulesFor(const Scenario& scenario) {
     if (t.bus)
       for (const char* m : RowOf(*t.bus).guest_modules)
         if (m) add(m);
+  // The agent's port is a virtio-serial-pci device: virtio_pci finds it, whatever the disks.
+  add("virtio_pci");
   add("virtio_console");
   for (const MachineVariant& mv : scenario.machines) {
     if (mv.disk.filesystem.empty()) continue;

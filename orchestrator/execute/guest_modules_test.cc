@@ -19,6 +19,15 @@ TEST(GuestModulesTest, OnlyTheTargetsBusesAndTheAgentChannel) {
                                       "virtio_console"}));
 }
 
+// Regression: an NVMe-only (or AHCI-only) guest loaded virtio_console without virtio_pci,
+// so the agent's virtio-serial-pci port never appeared and the guest never booted.
+TEST(GuestModulesTest, TheAgentsPortNeedsVirtioPciWhateverTheDisks) {
+  EXPECT_EQ(ModulesOf(R"({"name": "t", "targets": ["nvme"], "jobs": [{"name": "a"}]})"),
+            (std::vector<std::string>{"nvme", "virtio_pci", "virtio_console"}));
+  EXPECT_EQ(ModulesOf(R"({"name": "t", "targets": ["ahci"], "jobs": [{"name": "a"}]})"),
+            (std::vector<std::string>{"ahci", "sd_mod", "virtio_pci", "virtio_console"}));
+}
+
 TEST(GuestModulesTest, AFilesystemBringsItsModuleAndCrc32c) {
   EXPECT_EQ(ModulesOf(R"({"name": "t", "targets": ["virtio-blk"],
                           "disk": {"filesystem": ["none", "xfs", "ext4"], "size": "300m"},

@@ -5,7 +5,8 @@
 namespace storbed {
 
 bool AgentTracedIo::operator==(const AgentTracedIo& o) const {
-  return offset == o.offset && bytes == o.bytes && write == o.write && submit_ns == o.submit_ns &&
+  return offset == o.offset && bytes == o.bytes && write == o.write && queued_ns == o.queued_ns &&
+         submit_ns == o.submit_ns &&
          seen_ns == o.seen_ns && std::memcmp(block.at, o.block.at, sizeof block.at) == 0 &&
          block.requests == o.block.requests && block.shared == o.block.shared && state == o.state;
 }
@@ -57,7 +58,7 @@ nlohmann::json TracedIoChunk(const std::vector<AgentTracedIo>& ios, size_t from,
   for (size_t i = from; i < ios.size() && i < from + count; ++i) {
     const AgentTracedIo& io = ios[i];
     nlohmann::json row = {io.offset, io.bytes, int(io.write), io.submit_ns,
-                          int64_t(io.seen_ns - io.submit_ns)};
+                          int64_t(io.submit_ns - io.queued_ns), int64_t(io.seen_ns - io.submit_ns)};
     for (uint64_t t : io.block.at) row.push_back(t ? int64_t(t - io.submit_ns) : int64_t(-1));
     row.push_back(io.block.requests);
     row.push_back(int(io.state));
@@ -68,7 +69,7 @@ nlohmann::json TracedIoChunk(const std::vector<AgentTracedIo>& ios, size_t from,
 }
 
 TracedIoChunkView ParseTracedIoChunk(const nlohmann::json& chunk) {
-  constexpr size_t kFields = 5 + kBlockEventKinds + 3;
+  constexpr size_t kFields = 6 + kBlockEventKinds + 3;
   TracedIoChunkView v;
   try {
     v.from = chunk.at("from").get<size_t>();
@@ -82,17 +83,18 @@ TracedIoChunkView ParseTracedIoChunk(const nlohmann::json& chunk) {
       io.bytes = row[1].get<uint32_t>();
       io.write = row[2].get<int>() != 0;
       io.submit_ns = row[3].get<uint64_t>();
-      io.seen_ns = io.submit_ns + row[4].get<int64_t>();
+      io.queued_ns = io.submit_ns - row[4].get<int64_t>();
+      io.seen_ns = io.submit_ns + row[5].get<int64_t>();
       for (int k = 0; k < kBlockEventKinds; ++k) {
-        const int64_t d = row[5 + k].get<int64_t>();
+        const int64_t d = row[6 + k].get<int64_t>();
         io.block.at[k] = d < 0 ? 0 : io.submit_ns + uint64_t(d);
       }
-      io.block.requests = row[5 + kBlockEventKinds].get<uint32_t>();
-      const int state = row[6 + kBlockEventKinds].get<int>();
+      io.block.requests = row[6 + kBlockEventKinds].get<uint32_t>();
+      const int state = row[7 + kBlockEventKinds].get<int>();
       if (state < 0 || state > int(JoinState::Ambiguous))
         throw IoTraceChunkError("an IO record has join state " + std::to_string(state));
       io.state = JoinState(state);
-      io.block.shared = row[7 + kBlockEventKinds].get<int>() != 0;
+      io.block.shared = row[8 + kBlockEventKinds].get<int>() != 0;
       v.ios.push_back(io);
     }
   } catch (const nlohmann::json::exception& e) {

@@ -21,9 +21,10 @@ struct AgentTracedIo {
   uint64_t offset = 0;  // bytes into the target
   uint32_t bytes = 0;
   bool write = false;
-  // The agent's CLOCK_MONOTONIC: just before the submit call that took the IO, and when the
-  // engine saw it complete.
-  uint64_t submit_ns = 0, seen_ns = 0;
+  // The agent's CLOCK_MONOTONIC: when the IO began to count in flight (its refill's first
+  // submit call), just before the submit call that took it, and when the engine saw it
+  // complete. Its latency is seen - submit.
+  uint64_t queued_ns = 0, submit_ns = 0, seen_ns = 0;
   BlockTimes block;  // the traced block layer's, 0 where not seen
   JoinState state = JoinState::Missing;
   bool operator==(const AgentTracedIo& o) const;
@@ -59,9 +60,9 @@ class IoTraceChunkError : public std::runtime_error {
 // IOs whose chunk stays under the protocol's 1 MiB line (about 120 bytes an IO).
 inline constexpr size_t kTraceChunkIos = 4096;
 
-// {"from": F, "total": T, "ios": [[offset, bytes, write, submit_ns, seen - submit,
-// bio_queue, getrq, insert, issue, complete (each minus submit, -1 = not seen), requests,
-// state, shared], ...]}: ios[from, from + count) of `ios`.
+// {"from": F, "total": T, "ios": [[offset, bytes, write, submit_ns, submit - queued,
+// seen - submit, bio_queue, getrq, insert, issue, complete (each minus submit, -1 = not
+// seen), requests, state, shared], ...]}: ios[from, from + count) of `ios`.
 nlohmann::json TracedIoChunk(const std::vector<AgentTracedIo>& ios, size_t from, size_t count);
 
 struct TracedIoChunkView {

@@ -31,6 +31,7 @@ void to_json(json& j, const IoTraceFigures& f) {
   for (const DepthFromIos& d : f.depth)
     depth.push_back({{"layer", d.layer}, {"interval", d.interval}, {"depth", d.depth},
                      {"ios_share", d.ios_share}, {"counter", Opt(d.counter)},
+                     {"counter_over_phase", Opt(d.counter_over_phase)}, {"window", d.window},
                      {"diff_pct", Opt(d.diff_pct)}, {"note", d.note}});
   for (const NotTraced& n : f.not_traced)
     not_traced.push_back({{"layer", n.layer}, {"reason", n.reason}});
@@ -54,6 +55,11 @@ void to_json(json& j, const IoTraceFigures& f) {
            {"depth", depth},
            {"share_before_issue", f.share_before_issue},
            {"share_after_complete", f.share_after_complete},
+           {"queued_before_submit_us", f.queued_before_submit_us},
+           {"configured_backend_us", Opt(f.configured_backend_us)},
+           {"backend_min_us", f.backend_min_us},
+           {"backend_p50_us", f.backend_p50_us},
+           {"qemu_timer_slack_us", Opt(f.qemu_timer_slack_us)},
            {"joined_p50_us", f.joined_p50_us},
            {"histogram_p50_us", f.histogram_p50_us},
            {"p50_diff_pct", f.p50_diff_pct},
@@ -104,9 +110,16 @@ void from_json(const json& j, IoTraceFigures& f) {
   for (const json& d : j.at("depth"))
     f.depth.push_back({d.at("layer").get<std::string>(), d.at("interval").get<std::string>(),
                        d.at("depth").get<double>(), d.at("ios_share").get<double>(),
-                       Opt(d, "counter"), Opt(d, "diff_pct"), d.at("note").get<std::string>()});
+                       Opt(d, "counter"), Opt(d, "counter_over_phase"),
+                       d.value("window", std::string()), Opt(d, "diff_pct"),
+                       d.at("note").get<std::string>()});
   f.share_before_issue = j.at("share_before_issue").get<double>();
   f.share_after_complete = j.at("share_after_complete").get<double>();
+  f.queued_before_submit_us = j.value("queued_before_submit_us", 0.0);
+  f.configured_backend_us = Opt(j, "configured_backend_us");
+  f.backend_min_us = j.value("backend_min_us", 0.0);
+  f.backend_p50_us = j.value("backend_p50_us", 0.0);
+  f.qemu_timer_slack_us = Opt(j, "qemu_timer_slack_us");
   f.joined_p50_us = j.at("joined_p50_us").get<double>();
   f.histogram_p50_us = j.at("histogram_p50_us").get<double>();
   f.p50_diff_pct = j.at("p50_diff_pct").get<double>();

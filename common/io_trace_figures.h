@@ -39,7 +39,11 @@ struct DepthFromIos {
   double depth = 0;      // time-weighted over the IO phase, from the IOs that have it
   double ios_share = 0;  // of the IOs, those that had this interval
   std::optional<double> counter;   // the counter-based ladder's figure for the layer
-  std::optional<double> diff_pct;  // (depth - counter) / counter
+  // The counter over the IO phase: counters read around a wider window spread the same
+  // request time over more seconds (their figure times span / window).
+  std::optional<double> counter_over_phase;
+  std::string window;              // "samples 2.100 s apart around the 2.001 s phase"
+  std::optional<double> diff_pct;  // (depth - counter over the phase) / it
   std::string note;                // why the two differ, where known
 };
 
@@ -71,6 +75,15 @@ struct IoTraceFigures {
   // Of the application's in-flight time, the share before the (guest) block layer issued
   // the request (waiting above it) and after it completed (on the way back).
   double share_before_issue = 0, share_after_complete = 0;
+  // The mean time an IO counted in flight before its own submit call began (the later IOs
+  // of an asynchronous refill, counted from the refill's first call as fio counts them):
+  // in the application's depth, not in its latency.
+  double queued_before_submit_us = 0;
+  // null-co: the latency it was configured with against what the QEMU backend segment
+  // measured, and the timer slack of QEMU's threads (/proc/PID/task/*/timerslack_ns).
+  std::optional<double> configured_backend_us;
+  double backend_min_us = 0, backend_p50_us = 0;
+  std::optional<double> qemu_timer_slack_us;
   // The joined IOs' median latency against the engine's histogram's (its own measure).
   double joined_p50_us = 0, histogram_p50_us = 0, p50_diff_pct = 0;
   std::string file;  // the joined IOs, beside the results: "traces/<run>.ios.tsv.zst"

@@ -9,6 +9,7 @@ AgentTracedIo Io(uint64_t offset, uint64_t submit) {
   AgentTracedIo io;
   io.offset = offset;
   io.bytes = 4096;
+  io.queued_ns = submit - 3000;
   io.submit_ns = submit;
   io.seen_ns = submit + 90000;
   io.block.at[int(BlockEventKind::BioQueue)] = submit + 2000;

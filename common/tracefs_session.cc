@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -98,6 +99,22 @@ void ReadTrace(const std::string& path, BlockTraceCapture& capture) {
 std::atomic<unsigned> instance_counter{0};
 
 }  // namespace
+
+uint64_t TraceBufferKbPerCpu(uint64_t mem_available_kb, unsigned cpus) {
+  const uint64_t share = mem_available_kb / 16 / std::max(1u, cpus);
+  return std::clamp<uint64_t>(share, 1024, 256 * 1024);
+}
+
+uint64_t MemAvailableKb() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kb = 0;
+  while (in >> key >> kb) {
+    if (key == "MemAvailable:") return kb;
+    in.ignore(256, '\n');
+  }
+  return 0;
+}
 
 std::string TracefsInMounts(const std::string& mounts) {
   std::istringstream in(mounts);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/cells.h"
+#include "reports/io_trace_text.h"
 #include "reports/ladder_text.h"
 
 namespace storbed {
@@ -72,7 +73,7 @@ std::string RenderLadders(const std::vector<RunRecord>& records) {
   for (const LadderPair& p : PairLadders(records)) {
     const RunRecord& r = *p.run;
     if (r.target == "bare-metal") {
-      out << RenderBareMetalLadder(r.run_id, *r.ladder) << "\n";
+      out << RenderBareMetalLadder(r.run_id, *r.ladder) << "\n" << RenderIoTrace(r, nullptr);
       continue;
     }
     std::string title = r.run_id + " (" + r.accel + ")";
@@ -81,7 +82,9 @@ std::string RenderLadders(const std::vector<RunRecord>& records) {
     out << RenderLadder(title, *r.ladder,
                         p.bare_metal_twin ? std::optional<Ladder>(*p.bare_metal_twin->ladder)
                                           : std::nullopt)
-        << "\n";
+        << "\n"
+        << (r.io_trace || !p.bare_metal_twin ? RenderIoTrace(r, p.bare_metal_twin)
+                                             : RenderIoTrace(*p.bare_metal_twin, nullptr));
   }
   for (const RepeatedCell& c : RepeatedLadderCells(records)) {
     std::vector<const Ladder*> ladders;

@@ -244,15 +244,17 @@ bool DirectionChooser::NextIsWrite() {
 }
 
 void CountCompletion(const EngineJob& job, bool write, const uint8_t* data, uint64_t offset,
-                     uint64_t submit_ns, uint64_t seen_ns, EngineStats& stats) {
+                     const IoTimes& times, EngineStats& stats) {
   if (!write && job.verify) {
     if (auto bad = FindStampMismatch(data, job.bs, offset, job.seed))
       throw JobError("verify failed on " + job.target + ": block at offset " +
                      std::to_string(offset) + ": " + bad->Describe(job.seed));
     stats.verified_bytes += job.bs;
   }
-  stats.latency.Record(seen_ns - submit_ns);
-  if (job.io_log) job.io_log->Add({offset, uint32_t(job.bs), write, submit_ns, seen_ns});
+  stats.latency.Record(times.seen_ns - times.submit_ns);
+  if (job.io_log)
+    job.io_log->Add({offset, uint32_t(job.bs), write, times.queued_ns, times.submit_ns,
+                     times.seen_ns});
   ++stats.ios;
   stats.bytes += job.bs;
   ++(write ? stats.writes : stats.reads);

@@ -26,8 +26,16 @@ struct LoggedIo {
   uint64_t offset = 0;
   uint32_t bytes = 0;
   bool write = false;
-  uint64_t submit_ns = 0;  // CLOCK_MONOTONIC just before the submit call that took it
+  uint64_t queued_ns = 0;  // CLOCK_MONOTONIC when it began to count in flight (L0)
+  uint64_t submit_ns = 0;  // ... just before the submit call that took it
   uint64_t seen_ns = 0;    // ... when the engine saw it complete
+};
+
+// When one IO began to count in flight (an async refill's first submit call, as fio counts
+// an IO from when it is queued), when its own submit call began, and when it was seen
+// complete. Its latency is seen - submit; the in-flight count runs from queued.
+struct IoTimes {
+  uint64_t queued_ns = 0, submit_ns = 0, seen_ns = 0;
 };
 
 // One thread's completed IOs for job.trace, up to `cap` (memory: 32 bytes an IO); the rest
@@ -135,12 +143,12 @@ class DirectionChooser {
   uint64_t state_;
 };
 
-// Counts one completed IO of bs bytes at `offset`, submitted at `submit_ns` and seen
-// complete at `seen_ns`, into stats (latency, bytes, reads or writes) and job.io_log. A
-// read of a verify job is checked sector by sector first: throws JobError "verify failed
-// on <target>: block at offset <o>: sector ... (expected ...)".
+// Counts one completed IO of bs bytes at `offset` with its times into stats (latency,
+// bytes, reads or writes) and job.io_log. A read of a verify job is checked sector by
+// sector first: throws JobError "verify failed on <target>: block at offset <o>: sector
+// ... (expected ...)".
 void CountCompletion(const EngineJob& job, bool write, const uint8_t* data, uint64_t offset,
-                     uint64_t submit_ns, uint64_t seen_ns, EngineStats& stats);
+                     const IoTimes& times, EngineStats& stats);
 
 // True when fd was opened with O_DIRECT.
 bool OpenedDirect(int fd);

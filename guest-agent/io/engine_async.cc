@@ -31,7 +31,8 @@ void ReapRound(const EngineJob& job, AsyncBackend& backend, std::vector<AsyncSlo
     if (c.res < 0) throw IoError(job.target, syscall(), slot.offset, int(-c.res));
     if (uint64_t(c.res) != job.bs)
       throw ShortIoError(job.target, syscall(), slot.offset, uint64_t(c.res), job.bs);
-    CountCompletion(job, slot.write, slot.buf, slot.offset, slot.submit_ns, st.now, stats);
+    CountCompletion(job, slot.write, slot.buf, slot.offset,
+                    {slot.queued_ns, slot.submit_ns, st.now}, stats);
     free_slots.push_back(c.slot);
   } while (backend.ReapMore(c));
   st.in_flight -= round;
@@ -76,6 +77,7 @@ EngineStats RunAsyncEngine(const EngineJob& job, OffsetGenerator& offsets,
       if (stats.start_ns == 0) st.budget.StartAt(stats.start_ns = refill_start);
     }
     refill_ios += unsigned(queued.size());
+    for (const unsigned s : queued) slots[s].queued_ns = refill_start;
     backend->Submit(queued, slots, wait_for_one, st.batches);
     queued.clear();
   };

@@ -19,6 +19,8 @@ struct AsyncSlot {
   uint8_t* buf = nullptr;
   uint64_t offset = 0;
   uint64_t submit_ns = 0;  // CLOCK_MONOTONIC just before the submit call that took it
+  // ... just before the first submit call of its refill: from here it counts in flight.
+  uint64_t queued_ns = 0;
   bool write = false;
   StampedBody body;  // what buf holds from its last write's stamp
 };

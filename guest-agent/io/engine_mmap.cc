@@ -149,7 +149,7 @@ class MmapEngine : public IoEngine {
       }
       now = MonotonicNs();
       in_flight_time.Set(now, 0);
-      CountCompletion(job, write, buf, off, t0, now, stats);
+      CountCompletion(job, write, buf, off, {t0, t0, now}, stats);
       if (write) {
         fsync.Wrote();
         dirty_here = true;

@@ -40,7 +40,7 @@ EngineStats RunSyncEngine(const EngineJob& job, OffsetGenerator& offsets, const 
     in_flight_time.Set(now, 0);
     if (n < 0) throw IoError(job.target, syscall, off, errno);
     if (uint64_t(n) != job.bs) throw ShortIoError(job.target, syscall, off, uint64_t(n), job.bs);
-    CountCompletion(job, write, buf, off, t0, now, stats);
+    CountCompletion(job, write, buf, off, {t0, t0, now}, stats);
     if (write) fsync.Wrote();
     if (fsync.Due()) now = fsync.Fsync(stats);
   }

@@ -1,7 +1,6 @@
 #include "job_trace.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include "job_runner.h"
 
@@ -55,22 +54,6 @@ TracedDisk TracedDiskOf(const TargetDevice& dev, const SysfsReader& sys) {
   return d;
 }
 
-uint64_t TraceBufferKbPerCpu(uint64_t mem_available_kb, unsigned cpus) {
-  const uint64_t share = mem_available_kb / 16 / std::max(1u, cpus);
-  return std::clamp<uint64_t>(share, 1024, 256 * 1024);
-}
-
-uint64_t MemAvailableKb() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  uint64_t kb = 0;
-  while (in >> key >> kb) {
-    if (key == "MemAvailable:") return kb;
-    in.ignore(256, '\n');
-  }
-  return 0;
-}
-
 BlockTraceStarter RealBlockTraceStarter(bool private_mount) {
   return [private_mount](const BlockTraceRequest& request) -> std::unique_ptr<BlockTrace> {
     BlockTraceRequest r = request;
@@ -115,8 +98,8 @@ JobTraceOutcome JoinJobTrace(const std::vector<const IoLog*>& logs,
   s.unmatched_events = j.unmatched_events;
   out.ios.reserve(ios.size());
   for (size_t i = 0; i < ios.size(); ++i)
-    out.ios.push_back({ios[i].offset, ios[i].bytes, ios[i].write, ios[i].submit_ns,
-                       ios[i].seen_ns, j.times[i], j.state[i]});
+    out.ios.push_back({ios[i].offset, ios[i].bytes, ios[i].write, ios[i].queued_ns,
+                       ios[i].submit_ns, ios[i].seen_ns, j.times[i], j.state[i]});
   return out;
 }
 

@@ -35,12 +35,6 @@ struct TracedDisk {
 };
 TracedDisk TracedDiskOf(const TargetDevice& dev, const SysfsReader& sys = RealSysfs());
 
-// The ring buffer per CPU: a 16th of the memory available, spread over the CPUs, within
-// 1 MiB .. 256 MiB (about 64 bytes an event, 5 events an IO).
-uint64_t TraceBufferKbPerCpu(uint64_t mem_available_kb, unsigned cpus);
-// /proc/meminfo's MemAvailable in KiB; 0 when it cannot be read.
-uint64_t MemAvailableKb();
-
 // Starts a block trace (real: TracefsBlockTrace::Start).
 using BlockTraceStarter =
     std::function<std::unique_ptr<BlockTrace>(const BlockTraceRequest& request)>;

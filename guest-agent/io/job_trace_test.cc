@@ -57,12 +57,6 @@ TEST(JobTrace, APartitionIsTracedOnItsDiskFromItsStart) {
                JobError);
 }
 
-TEST(JobTrace, TheBufferIsASixteenthOfFreeMemoryWithinBounds) {
-  EXPECT_EQ(TraceBufferKbPerCpu(450 * 1024, 2), 450 * 1024 / 32);  // a 512 MiB guest
-  EXPECT_EQ(TraceBufferKbPerCpu(20ull << 20, 2), 256u * 1024);     // a big host: capped
-  EXPECT_EQ(TraceBufferKbPerCpu(0, 4), 1024u);
-}
-
 BlockEvent Ev(BlockEventKind kind, uint64_t t_ns, uint64_t sector) {
   BlockEvent e;
   e.kind = kind;
@@ -79,9 +73,9 @@ BlockEvent Ev(BlockEventKind kind, uint64_t t_ns, uint64_t sector) {
 // from the target's first sector; a capture that lost events stays incomplete.
 TEST(JobTrace, ThreadsLogsAreJoinedInSubmissionOrderOnTheDisksSectors) {
   IoLog a(10), b(1);
-  a.Add({4096, 4096, false, 2000000, 2090000});
-  b.Add({0, 4096, false, 1000000, 1090000});
-  b.Add({8192, 4096, false, 3000000, 3090000});  // over b's cap: counted, not logged
+  a.Add({4096, 4096, false, 1990000, 2000000, 2090000});
+  b.Add({0, 4096, false, 1000000, 1000000, 1090000});
+  b.Add({8192, 4096, false, 3000000, 3000000, 3090000});  // over b's cap: counted, not logged
   BlockTraceCapture capture;
   for (int k = 0; k < kBlockEventKinds; ++k) {
     capture.events.push_back(Ev(BlockEventKind(k), 1001000 + k * 1000, 100));
@@ -93,6 +87,7 @@ TEST(JobTrace, ThreadsLogsAreJoinedInSubmissionOrderOnTheDisksSectors) {
   const JobTraceOutcome out = JoinJobTrace({&a, &b}, capture, {"loop3", 7, 3, 100}, "host block layer");
   ASSERT_EQ(out.ios.size(), 2u);
   EXPECT_EQ(out.ios[0].offset, 0u);
+  EXPECT_EQ(out.ios[1].queued_ns, 1990000u);
   EXPECT_EQ(out.ios[0].state, JoinState::Joined);
   EXPECT_EQ(out.ios[1].block.At(BlockEventKind::RqIssue), 2004000u);
   EXPECT_EQ(out.summary.joined, 2u);

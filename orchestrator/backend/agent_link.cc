@@ -34,7 +34,7 @@ AgentSilentError::AgentSilentError(const std::string& request_type,
 bool IsReplyType(const Message& m) {
   return std::holds_alternative<HelloReply>(m) || std::holds_alternative<Prepared>(m) ||
          std::holds_alternative<ResultReply>(m) || std::holds_alternative<ErrorReply>(m) ||
-         std::holds_alternative<ShutdownAck>(m);
+         std::holds_alternative<ShutdownAck>(m) || std::holds_alternative<TraceChunkReply>(m);
 }
 
 AgentLink AgentLink::ConnectUnix(const std::string& path, Clock::time_point deadline,

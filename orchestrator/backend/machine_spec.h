@@ -82,6 +82,9 @@ struct MachineSpec {
   std::vector<DiskSpec> disks;
   std::optional<ForeignRoot> foreign;
   std::string run_dir;            // sockets, logs and the pid file go here
+  // job.trace: QEMU stamps its log lines (-msg timestamp=on), so the trace events a traced
+  // job turns on and sends to a log file (QMP) carry their times. libvirt does so always.
+  bool qemu_trace = false;
   std::string qemu_binary = "qemu-system-x86_64";
 };
 

@@ -291,6 +291,7 @@ std::vector<std::string> BuildQemuArgv(const MachineSpec& spec, const MachinePat
        "-device", std::string("virtserialport,bus=vser0.0,chardev=agent,name=") + kAgentPortName,
        "-qmp", "unix:" + EscapeCommas(paths.qmp_socket) + ",server=on,wait=off",
        "-pidfile", paths.pid_file});
+  if (spec.qemu_trace) argv.insert(argv.end(), {"-msg", "timestamp=on"});
   if (spec.foreign) AppendForeignRoot(*spec.foreign, spec.kernel.empty(), paths, argv);
   for (const DiskSpec& d : spec.disks) AppendDiskArgs(d, argv);
   if (spec.foreign) AppendCloudInitDisks(*spec.foreign, argv);

@@ -106,6 +106,19 @@ TEST(QemuArgvTest, NoInitrdNoCmdlineOmitsThem) {
   EXPECT_EQ(std::count(argv.begin(), argv.end(), "-append"), 0);
 }
 
+// A traced scenario's machines stamp QEMU's log lines, which the trace events need; others
+// keep QEMU's messages as they were.
+TEST(QemuArgvTest, TracingStampsQemusLogLines) {
+  MachineSpec m = BaseSpec();
+  const auto plain = BuildQemuArgv(m, PathsIn(m.run_dir));
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), "-msg"), 0);
+  m.qemu_trace = true;
+  const auto traced = BuildQemuArgv(m, PathsIn(m.run_dir));
+  const auto msg = std::find(traced.begin(), traced.end(), "-msg");
+  ASSERT_NE(msg, traced.end());
+  EXPECT_EQ(*(msg + 1), "timestamp=on");
+}
+
 // Expects BuildQemuArgv to throw MachineSpecError naming disk, field and `text`.
 void ExpectDiskError(const DiskSpec& disk, const std::string& field, const std::string& text) {
   MachineSpec m = BaseSpec();

@@ -16,6 +16,7 @@
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
 #include "execute/progress.h"
+#include "execute/trace_record.h"
 #include "sampling/job_sampler.h"
 #include "strict_json.h"
 
@@ -37,11 +38,14 @@ std::string KeptLogName(const JobSpec& job) { return "bare-metal/agent-" + job.n
 }  // namespace
 
 JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
-                             const std::string& work_dir, std::chrono::milliseconds timeout) {
+                             const std::string& work_dir, std::chrono::milliseconds timeout,
+                             const std::string& trace_out) {
   const std::string job_file = work_dir + "/job-" + job.name + ".json";
   const std::string out_file = work_dir + "/agent-" + job.name + ".log";
   std::ofstream(job_file) << nlohmann::json(job).dump(2) << "\n";
-  ChildProcess agent = ChildProcess::Start({agent_path, "--standalone", job_file}, out_file);
+  std::vector<std::string> argv = {agent_path, "--standalone", job_file};
+  if (!trace_out.empty()) argv.insert(argv.end(), {"--trace-out", trace_out});
+  ChildProcess agent = ChildProcess::Start(argv, out_file);
   const auto deadline = Clock::now() + timeout;
   while (agent.Running()) {
     ThrowIfInterrupted();  // ~ChildProcess kills the agent on the way out
@@ -85,8 +89,10 @@ void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
     sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
     JobSampler sampler(SamplerSource{}, sampling);
     sampler.Start();
+    const std::string trace_out =
+        record.job.trace ? work_dir + "/trace-" + record.job.name + ".jsonl" : "";
     record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
-                                       JobReplyTimeout(record.job));
+                                       JobReplyTimeout(record.job), trace_out);
     sampler.Stop();
     const HostLayers host =
         sampler.Summarize(record.result->io_start_ns, record.result->io_end_ns);
@@ -96,6 +102,16 @@ void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
     record.ladder = BareMetalLadder(*record.result);
     record.durability = CheckDurability(record.job, *record.result, std::nullopt,
                                         BareMetalHostFlushes(*record.result));
+    if (record.result->io_trace) {
+      try {
+        StoreBareMetalTrace(ctx, record, ReadAgentTraceFile(trace_out));
+      } catch (const std::exception& e) {
+        record.host["warnings"].push_back(std::string("trace: ") + e.what());
+        ctx.log << "    warning: trace: " << e.what() << "\n";
+      }
+      std::error_code ec;
+      std::filesystem::remove(trace_out, ec);
+    }
     StoreFinishedRecord(ctx, record, host.timelines);
     ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
   } catch (const InterruptedError&) {

@@ -13,6 +13,7 @@
 #include "backend/interrupt.h"
 #include "execute/boot_breakdown.h"
 #include "execute/foreign_image.h"
+#include "execute/guest_trace.h"
 #include "execute/nocloud_seed.h"
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
@@ -59,10 +60,12 @@ ClockOffset MeasureClockOffset(Machine& machine, const std::function<void()>& ch
 }
 
 // The host's view of the job (QEMU block layer, virtqueues, host device, QEMU threads),
-// cut to the agent's IO phase, makes the ladder and the durability check, then stores the
-// record (StoreFinishedRecord).
+// cut to the agent's IO phase, makes the ladder and the durability check, lets
+// `before_store` add to it (the trace's figures), then stores the record
+// (StoreFinishedRecord).
 void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler,
-                   const ClockOffset& offset, const DiskSpec& disk) {
+                   const ClockOffset& offset, const DiskSpec& disk,
+                   const std::function<void(RunRecord&)>& before_store) {
   const JobResult& r = *record.result;
   const HostLayers host = sampler.Summarize(AgentToHostNs(offset, r.io_start_ns),
                                             AgentToHostNs(offset, r.io_end_ns));
@@ -82,6 +85,7 @@ void AddHostLayers(RunContext& ctx, RunRecord& record, const JobSampler& sampler
                  {"qemu_thread_cpu", host.qemu_thread_cpu},
                  {"warnings", host.warnings}};
   record.host.update(host.figures);  // the samplers' further figures ("host_cpu")
+  if (before_store) before_store(record);
   StoreFinishedRecord(ctx, record, host.timelines);
 }
 
@@ -241,6 +245,13 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
   ctx.manifest.SetMachine(label, entry);
 }
 
+// The guest disk's logical block size (NVMe's LBA), 512 when the hello did not say.
+uint32_t LogicalBlockSize(Machine& machine, const std::string& device) {
+  for (const BlockDeviceInfo& d : machine.Hello().devices)
+    if (d.path == device && d.logical_block_size > 0) return d.logical_block_size;
+  return 512;
+}
+
 // One job on the booted guest, with the host samplers beside it; the record goes to the
 // results, failed or not. When the machine went away during it: why, for the runs after.
 std::optional<MachineLoss> RunOnGuest(RunContext& ctx, Machine& machine, const DiskSpec& disk, RunRecord record,
@@ -254,15 +265,30 @@ std::optional<MachineLoss> RunOnGuest(RunContext& ctx, Machine& machine, const D
     sampling.period = std::chrono::milliseconds(ctx.machine.sample_period_ms);
     sampling.fast_period = std::chrono::milliseconds(ctx.machine.virtqueue_sample_ms);
     JobSampler sampler(SourceFromMachine(machine, disk), sampling);
+    // job.trace: QEMU's events and the host device's trace around the job (guest_trace.h).
+    std::optional<GuestJobTrace> trace;
+    if (record.job.trace) trace.emplace(ctx, machine, disk, run.run_id, LogicalBlockSize(machine, device));
     sampler.Start();
     const Message reply =
         machine.Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);
     sampler.Stop();
+    if (trace) trace->Stop();
     record.wall_s = SecondsSince(start);
     if (const auto* r = std::get_if<ResultReply>(&reply)) {
       record.result = r->result;
       if (run.warmup) record.status = RunStatus::Warmup;
-      AddHostLayers(ctx, record, sampler, offset, disk);  // stores the record
+      AddHostLayers(ctx, record, sampler, offset, disk, [&](RunRecord& rec) {
+        if (!trace) return;
+        try {
+          trace->Finish(rec, offset, check);
+        } catch (const InterruptedError&) {
+          throw;
+        } catch (const std::exception& e) {
+          // The measurement stands; only the trace's figures are missing, and why.
+          rec.host["warnings"].push_back(std::string("trace: ") + e.what());
+          ctx.log << "    warning: trace: " << e.what() << "\n";
+        }
+      });  // stores the record
       ctx.log << "    " << r->result.mib_s << " MiB/s, " << r->result.iops << " IOPS\n";
     } else if (const auto* e = std::get_if<ErrorReply>(&reply)) {
       RecordFailure(ctx, record, RunStatus::Failed, "agent error: " + e->message);
@@ -295,6 +321,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   const std::string machine_dir = "machine-" + label;
   const std::string run_dir = ctx.results.File(machine_dir);
   MachineSpec spec = GuestMachineSpec(ctx, target, label, image, accel.accel, run_dir);
+  for (const PlannedRun& run : runs) spec.qemu_trace |= run.job.trace;
   auto base_record = [&](const PlannedRun& run) {
     RunRecord r;
     r.run_id = run.run_id;

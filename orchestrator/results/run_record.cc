@@ -25,6 +25,7 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
   j["result"] = r.result ? nlohmann::json(*r.result) : nlohmann::json(nullptr);
   j["ladder"] = r.ladder ? nlohmann::json(*r.ladder) : nlohmann::json(nullptr);
   j["durability"] = r.durability ? nlohmann::json(*r.durability) : nlohmann::json(nullptr);
+  if (r.io_trace) j["io_trace"] = *r.io_trace;
   j["host"] = r.host;
   j["timelines_file"] = r.timelines_file;
   j["params"] = r.params;
@@ -57,6 +58,8 @@ void from_json(const nlohmann::json& j, RunRecord& r) {
   if (j.contains("ladder") && !j["ladder"].is_null()) r.ladder = j["ladder"].get<Ladder>();
   if (j.contains("durability") && !j["durability"].is_null())
     r.durability = j["durability"].get<Durability>();
+  if (j.contains("io_trace") && !j["io_trace"].is_null())
+    r.io_trace = j["io_trace"].get<IoTraceFigures>();
   r.host = j.value("host", nlohmann::json::object());
   r.timelines_file = j.value("timelines_file", std::string());
   r.params = j.value("params", nlohmann::json::object());

@@ -9,6 +9,7 @@
 
 #include "analysis/durability.h"
 #include "job.h"
+#include "io_trace_figures.h"
 #include "job_fields.h"
 #include "ladder.h"
 #include "result.h"
@@ -38,6 +39,7 @@ struct RunRecord {
   double wall_s = 0;        // wall time of the whole run, preparation included
   std::optional<Ladder> ladder;          // depth per layer, application to host device
   std::optional<Durability> durability;  // write jobs with fsync: did the flushes arrive?
+  std::optional<IoTraceFigures> io_trace;  // job.trace: where each IO's time went
   nlohmann::json host = nlohmann::json::object();  // clock offset, QEMU thread CPU, warnings
   std::string timelines_file;  // relative path of this run's guest and host timelines
   // The run's matrix combination: list fields' values ("disk.aio", "job.bs"), "repeat"

@@ -177,7 +177,7 @@ void JoinHostDevice(const PathInputs& in, const QemuIndex& q, const std::vector<
 
 const char* PathPointName(PathPoint p) {
   static const char* const kNames[kPathPoints] = {
-      "app submit",  "bio queued",   "request",       "inserted",      "issued",
+      "app queued",  "app submit",  "bio queued",   "request",       "inserted",      "issued",
       "QEMU pickup", "QEMU block",   "QEMU submit",   "host issue",    "host complete",
       "QEMU complete", "completed",  "app seen"};
   return kNames[int(p)];
@@ -248,6 +248,7 @@ PathJoin JoinPaths(const PathInputs& in) {
     auto set = [&](PathPoint point, uint64_t agent_time) {
       p.at[int(point)] = agent_time ? uint64_t(int64_t(agent_time) - offset) : 0;
     };
+    set(PathPoint::AppQueued, a.queued_ns);
     set(PathPoint::AppSubmit, a.submit_ns);
     set(PathPoint::AppSeen, a.seen_ns);
     set(PathPoint::BioQueue, a.block.At(BlockEventKind::BioQueue));

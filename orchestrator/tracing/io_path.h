@@ -26,7 +26,8 @@ namespace storbed {
 
 // The points an IO passes, in path order; a path has the ones its layers have.
 enum class PathPoint : int {
-  AppSubmit,     // the agent: just before the submit call
+  AppQueued,     // the agent: its refill's first submit call (it counts in flight from here)
+  AppSubmit,     // ... just before its own submit call
   BioQueue,      // block layer (guest's, or bare metal's): the bio arrives
   GetRq,         // ... a request is allocated for it (a tag is free)
   RqInsert,      // ... queued in the scheduler
@@ -40,7 +41,7 @@ enum class PathPoint : int {
   RqComplete,    // block layer: the request completed
   AppSeen,       // the agent saw the IO complete
 };
-inline constexpr int kPathPoints = 13;
+inline constexpr int kPathPoints = 14;
 const char* PathPointName(PathPoint p);  // "app submit", "guest issue", ...
 
 struct TracedPath {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace storbed {
 namespace {
@@ -59,10 +60,38 @@ const LayerStats* Rung(const Ladder* ladder, const std::string& id) {
   return nullptr;
 }
 
+// A counter read over `span_s` around the `phase_s` IO phase spread its request time over
+// the span: over the phase it is span / phase times larger.
+struct Counter {
+  std::optional<double> depth;
+  double span_s = 0, phase_s = 0;
+};
+
+Counter FromRung(const LayerStats* rung, double phase_s) {
+  if (!rung) return {};
+  Counter c{rung->avg_depth, 0, phase_s};
+  // SetSpanBound's bound: the counters' span beyond the window, as a share of the depth.
+  if (rung->has_depth_bound && rung->avg_depth > 0 && rung->bound_basis.rfind("counters ", 0) == 0)
+    c.span_s = phase_s * (1 + rung->depth_bound / rung->avg_depth);
+  return c;
+}
+
 void AddDepth(IoTraceFigures& f, const std::string& layer, const std::string& interval,
-              LayerDepth d, std::optional<double> counter, std::string note) {
-  DepthFromIos row{layer, interval, d.depth, d.share, counter, std::nullopt, std::move(note)};
-  if (counter && *counter > 0) row.diff_pct = 100 * (d.depth - *counter) / *counter;
+              LayerDepth d, const Counter& counter, std::string note) {
+  DepthFromIos row{layer, interval, d.depth, d.share, counter.depth, std::nullopt, "",
+                   std::nullopt, std::move(note)};
+  if (counter.depth && *counter.depth > 0) {
+    double over_phase = *counter.depth;
+    if (counter.span_s > counter.phase_s && counter.phase_s > 0) {
+      over_phase *= counter.span_s / counter.phase_s;
+      char w[96];
+      std::snprintf(w, sizeof w, "the counter's %.3f s around the %.3f s IO phase",
+                    counter.span_s, counter.phase_s);
+      row.window = w;
+    }
+    row.counter_over_phase = over_phase;
+    row.diff_pct = 100 * (d.depth - over_phase) / over_phase;
+  }
   f.depth.push_back(std::move(row));
 }
 
@@ -121,7 +150,7 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
   const size_t segs = pts.size() - 1;
   std::vector<std::vector<double>> per_segment(segs);
   std::vector<std::vector<double>> rows;  // per joined IO: its segments, then its latency
-  double before_issue = 0, after_complete = 0, in_flight = 0;
+  double before_issue = 0, after_complete = 0, in_flight = 0, queued = 0;
   const size_t issue_at = size_t(std::find(pts.begin(), pts.end(), P::RqIssue) - pts.begin());
   const size_t complete_at =
       size_t(std::find(pts.begin(), pts.end(), P::RqComplete) - pts.begin());
@@ -136,6 +165,7 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
     row[segs] = double(t.back() - t.front()) / 1000.0;
     rows.push_back(std::move(row));
     before_issue += double(t[issue_at] - t.front());
+    if (p.At(P::AppQueued)) queued += double(p.At(P::AppSubmit) - p.At(P::AppQueued));
     after_complete += double(t.back() - t[complete_at]);
     in_flight += double(t.back() - t.front());
   }
@@ -143,6 +173,7 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
     f.share_before_issue = before_issue / in_flight;
     f.share_after_complete = after_complete / in_flight;
   }
+  if (!rows.empty()) f.queued_before_submit_us = queued / double(rows.size()) / 1000.0;
   for (size_t s = 0; s < segs; ++s) {
     std::vector<double>& v = per_segment[s];
     std::sort(v.begin(), v.end());
@@ -192,29 +223,42 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
       for (size_t s = 0; s <= segs; ++s) mean[s] += rows[i][s] / double(n - p99);
     waterfall("slowest 1% (mean of " + std::to_string(n - p99) + " IOs)", mean);
   }
+  // null-co: its configured latency against the backend segment that holds it.
+  f.configured_backend_us = in.configured_backend_us;
+  f.qemu_timer_slack_us = in.qemu_timer_slack_us;
+  for (const SegmentFigures& s : f.segments)
+    if (s.from == PathPointName(P::QemuBlock) && s.to == PathPointName(P::QemuComplete) &&
+        !s.percentiles_us.empty()) {
+      f.backend_min_us = s.percentiles_us.front();
+      f.backend_p50_us = s.p50_us;
+    }
   // Depth per layer, from every IO that has the layer's interval.
   const uint64_t a = in.phase_start_ns, b = in.phase_end_ns;
+  const double phase_s = b > a ? double(b - a) / 1e9 : 0;
   const LayerStats* app = Rung(in.ladder, kLayerApp);
-  AddDepth(f, kLayerApp, "app submit .. app seen", DepthOver(join, P::AppSubmit, P::AppSubmit, P::AppSeen, a, b),
-           app ? std::optional(app->avg_depth) : std::nullopt,
-           "the agent's own in-flight count over the same phase");
+  AddDepth(f, kLayerApp, "app queued .. app seen",
+           DepthOver(join, P::AppQueued, P::AppSubmit, P::AppSeen, a, b),
+           FromRung(app, phase_s), "the agent's own in-flight count over the same phase");
   AddDepth(f, in.agent_layer, "request .. completed (bio queued where no request event)",
-           DepthOver(join, P::GetRq, P::BioQueue, P::RqComplete, a, b), in.agent_layer_counter,
-           "diskstats counts a request from its start to its completion; its window is the "
-           "sampler's, a little wider than the IO phase");
+           DepthOver(join, P::GetRq, P::BioQueue, P::RqComplete, a, b),
+           Counter{in.agent_layer_counter, in.agent_counter_span_s, phase_s},
+           "diskstats stops a request's clock in __blk_mq_end_request, after bio_endio has "
+           "woken the thread waiting for it; the completion tracepoint fires before that "
+           "wake-up (under TCG an emulated IPI), so the counter is higher by it (the "
+           "'completion' segment holds it)");
   const bool guest = std::find(pts.begin(), pts.end(), P::QemuPickup) != pts.end();
   if (guest) {
     const LayerStats* qemu = Rung(in.ladder, kLayerQemuBlock);
     AddDepth(f, kLayerQemuBlock, "QEMU pickup .. QEMU complete",
              DepthOver(join, P::QemuPickup, P::QemuPickup, P::QemuComplete, a, b),
-             qemu ? std::optional(qemu->avg_depth) : std::nullopt,
+             FromRung(qemu, phase_s),
              "query-blockstats accounts a request from when QEMU took it to its completion");
   }
   if (std::find(pts.begin(), pts.end(), P::HostIssue) != pts.end()) {
     const LayerStats* dev = Rung(in.ladder, kLayerHostDevice);
     AddDepth(f, kLayerHostDevice, "host issue .. host complete",
              DepthOver(join, P::HostIssue, P::HostIssue, P::HostComplete, a, b),
-             dev ? std::optional(dev->avg_depth) : std::nullopt,
+             FromRung(dev, phase_s),
              "diskstats counts every request of the device, other host IO included; the trace "
              "only the guest's");
   }

@@ -25,7 +25,10 @@ struct FigureInputs {
   const Ladder* ladder = nullptr;       // the counters' ladder of the same run, if any
   std::string agent_layer;              // the agent's block layer's rung ("L1 guest block")
   std::optional<double> agent_layer_counter;  // its diskstats depth (the result's block stats)
+  double agent_counter_span_s = 0;            // the seconds that depth is over (0: the phase)
   double histogram_p50_us = 0;          // the engine's own p50
+  std::optional<double> configured_backend_us;  // null-co's null_latency
+  std::optional<double> qemu_timer_slack_us;    // QEMU's threads' timer slack
 };
 
 IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& in);

@@ -64,15 +64,18 @@ std::string PointColumn(PathPoint p) {
 
 uint64_t WriteIoPathFile(const std::string& path, const PathJoin& join, uint64_t cap) {
   ZstdFile file(path);
+  // The queued time is in no segment but in the application's depth: kept too.
+  std::vector<PathPoint> columns = {PathPoint::AppQueued};
+  columns.insert(columns.end(), join.points.begin(), join.points.end());
   std::string text = "offset\tbytes\twrite\tjoined";
-  for (const PathPoint p : join.points) text += "\t" + PointColumn(p);
+  for (const PathPoint p : columns) text += "\t" + PointColumn(p);
   text += "\n";
   uint64_t written = 0;
   for (const TracedPath& io : join.paths) {
     if (written == cap) break;
     text += std::to_string(io.offset) + '\t' + std::to_string(io.bytes) + '\t' +
             (io.write ? '1' : '0') + '\t' + (io.joined ? '1' : '0');
-    for (const PathPoint p : join.points) text += '\t' + std::to_string(io.At(p));
+    for (const PathPoint p : columns) text += '\t' + std::to_string(io.At(p));
     text += '\n';
     ++written;
     if (text.size() > (1 << 20)) {

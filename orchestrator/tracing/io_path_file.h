@@ -1,7 +1,8 @@
 // The joined IOs of a traced run beside its results, zstd-compressed TSV (docs/tracing.md):
 // a header line, then one row per IO: offset, bytes, write (0/1), joined (0/1), and the time
 // of each point of the path in host CLOCK_MONOTONIC ns (0 = not seen), columns named after
-// the points ("app_submit_ns", "issued_ns", ...). `zstdcat FILE | head` reads it.
+// the points ("app_queued_ns", "app_submit_ns", "issued_ns", ...). `zstdcat FILE | head`
+// reads it.
 #pragma once
 
 #include <cstdint>

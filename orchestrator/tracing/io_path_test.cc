@@ -42,6 +42,7 @@ Sim Simulate(size_t ios, int64_t link_error_ns, uint64_t link_uncertainty_ns) {
     a.offset = offset;
     a.bytes = 4096;
     a.submit_ns = host_submit + kGuestAhead;
+    a.queued_ns = a.submit_ns;
     uint64_t t = a.submit_ns;
     a.block.at[int(BlockEventKind::BioQueue)] = t += 10000;
     a.block.at[int(BlockEventKind::GetRq)] = t += 2000;

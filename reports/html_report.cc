@@ -12,6 +12,7 @@ std::string RenderHtmlReport(const ReportInput& input) {
       {"environment", "Environment", EnvironmentSectionHtml(input)},
       {"results", "Results", TableSectionHtml(input)},
       {"ladders", "Depth ladders", LaddersSectionHtml(input)},
+      {"traces", "Per-IO traces", TracesSectionHtml(input)},
       {"timelines", "Timelines", TimelinesSectionHtml(input)},
       {"latency", "Latency distributions", LatencySectionHtml(input)},
   };

@@ -128,6 +128,35 @@ TEST_F(HtmlReportTest, AnUnreadableBaseIsBadInputNamingIt) {
   }
 }
 
+// A traced run gets its CDF of every segment and its waterfall chart; a run without a trace
+// adds nothing, and a report without any says so in a sentence.
+TEST_F(HtmlReportTest, ATracedRunGetsItsSegmentCdfAndWaterfalls) {
+  EXPECT_NE(RenderHtmlReport(input_).find("No run was traced"), std::string::npos);
+  ASSERT_FALSE(input_.records.empty());
+  RunRecord& traced = input_.records.front();
+  traced.status = RunStatus::Ok;
+  IoTraceFigures f;
+  f.path = "guest (virtio-blk)";
+  f.ios = f.joined = 100;
+  f.joined_share = 1;
+  f.clock_method = "causal bounds";
+  f.not_traced = {{"host device", "null-co has no device"}};
+  for (const char* name : {"submit", "to QEMU"}) {
+    SegmentFigures s{name, "a", "b", "guest", 1, 2, 3, 4, 1.5, {}};
+    for (int q = 0; q <= 100; ++q) s.percentiles_us.push_back(q / 10.0);
+    f.segments.push_back(s);
+  }
+  f.waterfalls = {{"median IO", 3, {{"submit", 0, 1}, {"to QEMU", 1, 2}}}};
+  traced.io_trace = f;
+  const std::string html = RenderHtmlReport(input_);
+  EXPECT_EQ(MarkupProblem(html), "");
+  EXPECT_NE(html.find("<section id=\"traces\">"), std::string::npos);
+  EXPECT_EQ(Charts(html, "io-trace-cdf"), 1u);
+  EXPECT_EQ(Charts(html, "io-trace-waterfall"), 1u);
+  EXPECT_NE(html.find("null-co has no device"), std::string::npos);
+  EXPECT_EQ(html.find("No run was traced"), std::string::npos);
+}
+
 TEST(HtmlReportEmptyTest, NoRecordsIsAPageSayingSo) {
   const std::string html = RenderHtmlReport(ReportInput{});
   EXPECT_EQ(MarkupProblem(html), "");

@@ -22,6 +22,11 @@ std::string TableSectionHtml(const ReportInput& input);
 // bare-metal twin, with the largest depth loss and the latency each layer adds.
 std::string LaddersSectionHtml(const ReportInput& input);
 
+// Per traced run (job.trace): each segment's CDF, the waterfalls of the median IO, the p99
+// IO and the slowest 1%, the segments' figures and each layer's depth from the IOs against
+// the counters; a sentence when no run was traced.
+std::string TracesSectionHtml(const ReportInput& input);
+
 // One chart per run with a timelines file: in flight, IOPS, request size and host device
 // depth over the IO phase, stacked on one time axis.
 std::string TimelinesSectionHtml(const ReportInput& input);

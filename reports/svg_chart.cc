@@ -179,6 +179,43 @@ std::string RenderBarChart(const BarChart& chart) {
   return SvgOpen(chart.kind, chart.title, kChartWidth, plot.bottom + 48) + body + SvgClose();
 }
 
+std::string RenderWaterfallChart(const WaterfallChart& chart) {
+  double longest = 0;
+  for (const WaterfallRow& r : chart.rows) longest = std::max(longest, TextWidth(r.label));
+  const double left = std::clamp(longest + 20, 120.0, 300.0);
+  const double right = kChartWidth - kRight - 60;  // room for the span labels
+  std::string body = Heading(8, 20, chart.title, chart.note);
+  double legend_height = 0;
+  body += Legend(left, 30, right - left, chart.series, &legend_height);
+  const double top = 38 + legend_height;
+  double height = 0;
+  for (const WaterfallRow& r : chart.rows)
+    height += kGroupGap + double(r.spans.size()) * (kBarHeight + kBarGap);
+  const PlotArea plot{left, top, right, top + std::max(height + kGroupGap, 30.0)};
+  Range range;
+  range.Add(0);
+  for (const WaterfallRow& r : chart.rows)
+    for (const Span& s : r.spans) range.Add(s.start + std::max(0.0, s.length));
+  const Scale x{AxisTicks(chart.x, range), left, right, false};
+  body += XAxis(plot, x, AxisTitle(chart.x));
+  body += Line(left, plot.top, left, plot.bottom, "#333");
+  double y = top + kGroupGap;
+  for (const WaterfallRow& r : chart.rows) {
+    const double group_height = double(r.spans.size()) * (kBarHeight + kBarGap);
+    body += SvgText(left - 8, y + group_height / 2 + 4, r.label, "end");
+    for (size_t i = 0; i < r.spans.size(); ++i) {
+      const Span& s = r.spans[i];
+      const double from = x.At(s.start), to = x.At(s.start + std::max(0.0, s.length));
+      // A step of a microsecond or less is still drawn: the reader sees it was there.
+      body += Rect(from, y, std::max(1.0, to - from), kBarHeight, SeriesColour(i));
+      body += SvgText(std::max(from, to) + 4, y + kBarHeight - 3, BarValue(s.length));
+      y += kBarHeight + kBarGap;
+    }
+    y += kGroupGap;
+  }
+  return SvgOpen(chart.kind, chart.title, kChartWidth, plot.bottom + 48) + body + SvgClose();
+}
+
 std::string RenderWhiskerChart(const WhiskerChart& chart) {
   // The label column as wide as the longest label (within reason); verdicts at the right.
   double longest = 0;

@@ -4,7 +4,9 @@
 //     latency CDFs on a log axis);
 //   bar charts: horizontal bars, groups top down (the depth ladder, app above host device);
 //   whisker charts: a point and its interval per row around a reference line with a
-//     shaded band (compare ratios with their 95% CI and the noise band around 1.0).
+//     shaded band (compare ratios with their 95% CI and the noise band around 1.0);
+//   waterfall charts: per row a span that starts where the row above ended, one span per
+//     series (where a traced IO's time went, segment by segment).
 #pragma once
 
 #include <optional>
@@ -77,5 +79,23 @@ struct WhiskerChart {
 };
 
 std::string RenderWhiskerChart(const WhiskerChart& chart);
+
+struct Span {
+  double start = 0, length = 0;
+};
+
+struct WaterfallRow {
+  std::string label;        // "to QEMU"
+  std::vector<Span> spans;  // one per series
+};
+
+struct WaterfallChart {
+  std::string kind, title, note;
+  AxisSpec x;  // time from the IO's submit
+  std::vector<std::string> series;  // "median IO (962 us)", ...
+  std::vector<WaterfallRow> rows;   // top down, in path order
+};
+
+std::string RenderWaterfallChart(const WaterfallChart& chart);
 
 }  // namespace storbed

@@ -72,8 +72,9 @@ struct IoTraceFigures {
   std::vector<SegmentFigures> segments;
   std::vector<Waterfall> waterfalls;
   std::vector<DepthFromIos> depth;
-  // Of the application's in-flight time, the share before the (guest) block layer issued
-  // the request (waiting above it) and after it completed (on the way back).
+  // Of the application's in-flight time (its depth: each IO from when it began to count),
+  // the share before the (guest) block layer issued the request (waiting above it) and
+  // after it completed (on the way back); the rest was issued, in the device and below.
   double share_before_issue = 0, share_after_complete = 0;
   // The mean time an IO counted in flight before its own submit call began (the later IOs
   // of an asynchronous refill, counted from the refill's first call as fio counts them):

@@ -78,6 +78,8 @@ struct JobSpec {
   // Follow every IO through the traced layers (docs/tracing.md): the block tracepoints of
   // the target's disk, and under a guest QEMU's trace events and the host device's.
   bool trace = false;
+  // trace: also QEMU's block layer and host submissions (two more QEMU events per IO).
+  bool trace_detail = false;
 
   uint32_t read_pct = 100;      // Mixed: percent of IOs that are reads (fio rwmixread)
   uint32_t stride_blocks = 2;   // Strided: distance between consecutive IOs, in blocks

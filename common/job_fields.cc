@@ -201,6 +201,12 @@ std::vector<Row> Tail() {
                "report where its time went (docs/tracing.md). Needs direct IO on a block "
                "device, root and tracefs; costs IOPS (measured: docs/tracing.md)."),
            &JobSpec::trace),
+      Bind(Job("trace_detail", FieldType::Bool, "false", 0, 0, "",
+               "trace: also follow each IO through QEMU's block layer and its submission to "
+               "the host (two more QEMU trace events per IO), splitting QEMU's time into device "
+               "emulation, block layer and host; needed to join a qcow2 backing's host device. "
+               "Costs more IOPS (docs/tracing.md)."),
+           &JobSpec::trace_detail),
       Bind(Job("seed", FieldType::Integer, "1", 0, kMaxSeed, "", "Seed of the random pattern."),
            &JobSpec::seed),
       // Filled in per run from the target and disk.filesystem.

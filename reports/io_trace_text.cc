@@ -22,11 +22,16 @@ std::string PadLeft(const std::string& s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
+std::string SegmentLabel(const SegmentFigures& s) { return s.name + " (" + s.from + " -> " + s.to + ")"; }
+
+// The label column is as wide as the longest label, so the figures line up whichever segments ran.
 void Segments(std::ostringstream& out, const IoTraceFigures& f, const std::string& indent) {
-  out << indent << Pad("segment", 34) << PadLeft("p50 us", 9) << PadLeft("p90 us", 9)
+  size_t width = 34;
+  for (const SegmentFigures& s : f.segments) width = std::max(width, SegmentLabel(s).size() + 1);
+  out << indent << Pad("segment", width) << PadLeft("p50 us", 9) << PadLeft("p90 us", 9)
       << PadLeft("p99 us", 9) << PadLeft("max us", 10) << PadLeft("mean us", 9) << "  clocks\n";
   for (const SegmentFigures& s : f.segments)
-    out << indent << Pad(s.name + " (" + s.from + " -> " + s.to + ")", 34)
+    out << indent << Pad(SegmentLabel(s), width)
         << PadLeft(Fixed(s.p50_us), 9) << PadLeft(Fixed(s.p90_us), 9)
         << PadLeft(Fixed(s.p99_us), 9) << PadLeft(Fixed(s.max_us), 10)
         << PadLeft(Fixed(s.mean_us), 9) << "  " << s.clocks << "\n";
@@ -86,12 +91,14 @@ std::string RenderIoTrace(const RunRecord& run, const RunRecord* twin) {
     if (d.diff_pct && std::abs(*d.diff_pct) > 5) out << "; " << d.note;
     out << "\n";
   }
-  out << "  of the application's in-flight time: " << Fixed(100 * f.share_before_issue)
-      << "% before the block layer issued the request, " << Fixed(100 * f.share_after_complete)
+  out << "  of the application's depth (in-flight time): " << Fixed(100 * f.share_before_issue)
+      << "% before the block layer issued the request, "
+      << Fixed(100 * (1 - f.share_before_issue - f.share_after_complete))
+      << "% issued (the device and below), " << Fixed(100 * f.share_after_complete)
       << "% after it completed\n";
   if (f.configured_backend_us)
     out << "  null-co answers after " << Fixed(*f.configured_backend_us) << " us (configured); "
-        << "the QEMU backend segment measured min " << Fixed(f.backend_min_us) << ", p50 "
+        << "the segment that holds it measured min " << Fixed(f.backend_min_us) << ", p50 "
         << Fixed(f.backend_p50_us) << " us: its timer fired "
         << Fixed(f.backend_min_us - *f.configured_backend_us) << " .. "
         << Fixed(f.backend_p50_us - *f.configured_backend_us) << " us late"

@@ -267,7 +267,8 @@ std::optional<MachineLoss> RunOnGuest(RunContext& ctx, Machine& machine, const D
     JobSampler sampler(SourceFromMachine(machine, disk), sampling);
     // job.trace: QEMU's events and the host device's trace around the job (guest_trace.h).
     std::optional<GuestJobTrace> trace;
-    if (record.job.trace) trace.emplace(ctx, machine, disk, run.run_id, LogicalBlockSize(machine, device));
+    if (record.job.trace)
+      trace.emplace(ctx, machine, disk, record.job, run.run_id, LogicalBlockSize(machine, device));
     sampler.Start();
     const Message reply =
         machine.Agent().Call(RunRequest{record.job}, JobReplyTimeout(record.job), check);

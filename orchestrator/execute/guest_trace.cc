@@ -65,8 +65,13 @@ std::vector<AgentTracedIo> FetchAgentIos(Machine& machine, const std::function<v
 }  // namespace
 
 GuestJobTrace::GuestJobTrace(RunContext& ctx, Machine& machine, const DiskSpec& disk,
-                             const std::string& run_id, uint32_t lba_bytes)
-    : ctx_(ctx), machine_(machine), disk_(disk), run_id_(run_id), lba_bytes_(lba_bytes) {
+                             const JobSpec& job, const std::string& run_id, uint32_t lba_bytes)
+    : ctx_(ctx),
+      machine_(machine),
+      disk_(disk),
+      run_id_(run_id),
+      lba_bytes_(lba_bytes),
+      detail_(job.trace_detail) {
   if (!machine_.OnThisHost()) {
     untraced_.push_back({"QEMU", "the machine runs on another host, whose QEMU log storbed "
                                  "does not read"});
@@ -94,7 +99,7 @@ void GuestJobTrace::StartQemu() {
     const QmpExecutor qmp = machine_.Qmp(kQmpTimeout);
     qmp("human-monitor-command", {{"command-line", "logfile " + qemu_log_}});
     qemu_on_ = true;
-    for (const std::string& name : QemuTraceEventNames(*bus_))
+    for (const std::string& name : QemuTraceEventNames(*bus_, detail_))
       qmp("trace-event-set-state", {{"name", name}, {"enable", true}});
     realtime_to_mono_ns_ = RealtimeToMono();
   } catch (const std::exception& e) {
@@ -115,6 +120,14 @@ void GuestJobTrace::StartHostDevice() {
     untraced_.push_back({"host device", "the backing goes through the host's page cache "
                                         "(cache writeback): its device requests are not the "
                                         "guest's"});
+    return;
+  }
+  // Without QEMU's own submissions, a request's bytes in the backing are its bytes on the
+  // guest's disk: so for raw only.
+  if (!detail_ && disk_.format != "raw") {
+    untraced_.push_back({"host device", "a " + disk_.format + " backing maps the guest's offsets "
+                                        "itself: trace_detail adds QEMU's submissions, which "
+                                        "name the file's"});
     return;
   }
   backing_ = MapBacking(disk_.backing);
@@ -140,7 +153,7 @@ void GuestJobTrace::QemuOff() noexcept {
   qemu_on_ = false;
   try {
     const QmpExecutor qmp = machine_.Qmp(kQmpTimeout);
-    for (const std::string& name : QemuTraceEventNames(bus_.value_or(QemuBus::VirtioBlk)))
+    for (const std::string& name : QemuTraceEventNames(bus_.value_or(QemuBus::VirtioBlk), detail_))
       qmp("trace-event-set-state", {{"name", name}, {"enable", false}});
     qmp("human-monitor-command", {{"command-line", "logfile /dev/null"}});
   } catch (const std::exception&) {
@@ -185,7 +198,8 @@ void GuestJobTrace::Finish(RunRecord& record, const ClockOffset& link,
     warnings.push_back("the guest's block trace is cut short: " + r.io_trace->why_incomplete);
   if (bus_) {
     try {
-      const QemuTraceRead read = ReadQemuTraceLog(qemu_log_, 0, QemuTraceEventNames(*bus_));
+      const QemuTraceRead read =
+          ReadQemuTraceLog(qemu_log_, 0, QemuTraceEventNames(*bus_, detail_));
       if (!read.complete) warnings.push_back("QEMU's trace log is cut short: " + read.why_incomplete);
       if (read.events.empty() && read.other_lines > 0)
         warnings.push_back("QEMU's trace log has lines but no stamped events: is -msg "

@@ -26,8 +26,8 @@ namespace storbed {
 class GuestJobTrace {
  public:
   // Before the job. `lba_bytes`: the guest disk's logical block size (NVMe's LBA).
-  GuestJobTrace(RunContext& ctx, Machine& machine, const DiskSpec& disk, const std::string& run_id,
-                uint32_t lba_bytes);
+  GuestJobTrace(RunContext& ctx, Machine& machine, const DiskSpec& disk, const JobSpec& job,
+                const std::string& run_id, uint32_t lba_bytes);
   // Turns QEMU's events off and removes the log; stops the host trace. Never throws.
   ~GuestJobTrace();
   GuestJobTrace(const GuestJobTrace&) = delete;
@@ -49,6 +49,7 @@ class GuestJobTrace {
   DiskSpec disk_;
   std::string run_id_;
   uint32_t lba_bytes_;
+  bool detail_ = false;  // job.trace_detail
   std::vector<UntracedLayer> untraced_;
   std::vector<std::string> warnings_;
   std::optional<QemuBus> bus_;

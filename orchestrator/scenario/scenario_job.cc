@@ -128,6 +128,8 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
   if (spec.trace && !spec.direct)
     fail(Key(&JobSpec::trace), "buffered IO reaches the block layer as page-cache readahead "
                                "and writeback, not one request per IO: set direct true");
+  if (spec.trace_detail && !spec.trace)
+    fail(Key(&JobSpec::trace_detail), "applies to traced jobs only: set trace true");
   if (spec.trace && spec.engine == Engine::Mmap)
     fail(Key(&JobSpec::trace), "ioengine mmap moves pages by faults and writeback, not one "
                                "request per IO");

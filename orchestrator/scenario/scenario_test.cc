@@ -195,7 +195,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "invalidate_in_runtime, fadvise_hint, "
                 "madvise_hint, mmap_window, verify, read_ahead_kb, scheduler, nr_requests, "
                 "max_sectors_kb, gappy_read, gappy_skip, random_run, fsync, end_fsync, inflight_sample_ms, "
-                "stats_sample_ms, trace, seed)"},
+                "stats_sample_ms, trace, trace_detail, seed)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "trace": true, "direct": false}]})",
                 "bad.json: jobs[0].trace: buffered IO reaches the block layer as page-cache "
                 "readahead and writeback, not one request per IO: set direct true"},

@@ -133,16 +133,21 @@ void JoinHostDevice(const PathInputs& in, const QemuIndex& q, const std::vector<
   joined.assign(q.req.size(), false);
   ambiguous.assign(q.req.size(), false);
   std::map<std::tuple<uint64_t, uint64_t, uint64_t>, std::vector<size_t>> ranges;
-  for (size_t k = 0; k < q.req.size(); ++k)
-    if (used[k] && q.req[k].block && q.req[k].file_bytes)
-      ranges[{q.req[k].file_offset, q.req[k].file_bytes, q.req[k].block}].push_back(k);
+  for (size_t k = 0; k < q.req.size(); ++k) {
+    const QemuRequest& r = q.req[k];
+    if (!used[k]) continue;
+    if (r.file_bytes)
+      ranges[{r.file_offset, r.file_bytes, r.block}].push_back(k);
+    else  // QEMU's block layer not traced: a raw backing holds the guest's bytes as they are
+      ranges[{r.sector * 512, r.sectors * 512, r.pickup}].push_back(k);
+  }
   std::vector<IoWindow> windows;
   std::vector<size_t> window_range;  // which range each window is a piece of
   std::vector<std::vector<size_t>> range_requests;
   for (const auto& [key, requests] : ranges) {
     const auto& [offset, bytes, block] = key;
     const QemuRequest& r = q.req[requests.front()];
-    const uint64_t begin = r.submit ? r.submit : r.block;
+    const uint64_t begin = r.submit ? r.submit : r.block ? r.block : r.pickup;
     for (const SectorRange& s : BackingSectors(in.backing, offset, bytes)) {
       windows.push_back({s.sector, s.sectors, r.write, begin, r.complete});
       window_range.push_back(range_requests.size());
@@ -241,7 +246,7 @@ PathJoin JoinPaths(const PathInputs& in) {
         for (const size_t k : owned[i]) used[k] = true;
     JoinHostDevice(in, q, used, host_issue, host_complete, host_joined, host_ambiguous);
   }
-  bool any_submit = false;
+  bool any_submit = false, any_block = false;
   for (size_t i = 0; i < n; ++i) {
     const AgentTracedIo& a = in.agent[i];
     TracedPath& p = out.paths[i];
@@ -275,6 +280,7 @@ PathJoin JoinPaths(const PathInputs& in) {
           first(PathPoint::QemuSubmit, r.submit);
           at[int(PathPoint::QemuComplete)] = std::max(at[int(PathPoint::QemuComplete)], r.complete);
           any_submit |= r.submit != 0;
+          any_block |= r.block != 0;
           if (host) {
             host_ok = host_ok && host_joined[k];
             host_amb = host_amb || host_ambiguous[k];
@@ -296,7 +302,8 @@ PathJoin JoinPaths(const PathInputs& in) {
   using P = PathPoint;
   out.points = {P::AppSubmit, P::BioQueue, P::GetRq, P::RqInsert, P::RqIssue};
   if (in.guest && in.qemu) {
-    out.points.insert(out.points.end(), {P::QemuPickup, P::QemuBlock});
+    out.points.push_back(P::QemuPickup);
+    if (any_block) out.points.push_back(P::QemuBlock);
     if (any_submit) out.points.push_back(P::QemuSubmit);
     if (host) out.points.insert(out.points.end(), {P::HostIssue, P::HostComplete});
     out.points.push_back(P::QemuComplete);

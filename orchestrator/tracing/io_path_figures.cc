@@ -116,6 +116,8 @@ std::string SegmentName(P from, P to) {
       {P::HostComplete, P::QemuComplete, "back to QEMU"},
       {P::QemuSubmit, P::QemuComplete, "host (not traced)"},
       {P::QemuBlock, P::QemuComplete, "QEMU backend"},
+      {P::QemuPickup, P::QemuComplete, "QEMU"},
+      {P::QemuPickup, P::HostIssue, "QEMU to the host device"},
       {P::QemuComplete, P::RqComplete, "to the guest"},
       {P::RqIssue, P::RqComplete, "device"},
       {P::RqComplete, P::AppSeen, "completion"},
@@ -164,10 +166,12 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
     }
     row[segs] = double(t.back() - t.front()) / 1000.0;
     rows.push_back(std::move(row));
-    before_issue += double(t[issue_at] - t.front());
-    if (p.At(P::AppQueued)) queued += double(p.At(P::AppSubmit) - p.At(P::AppQueued));
+    // Over the application's depth: each IO from when it began to count in flight.
+    const uint64_t from = p.At(P::AppQueued) ? std::min(p.At(P::AppQueued), t.front()) : t.front();
+    queued += double(t.front() - from);
+    before_issue += double(t[issue_at] - from);
     after_complete += double(t.back() - t[complete_at]);
-    in_flight += double(t.back() - t.front());
+    in_flight += double(t.back() - from);
   }
   if (in_flight > 0) {
     f.share_before_issue = before_issue / in_flight;
@@ -227,8 +231,8 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
   f.configured_backend_us = in.configured_backend_us;
   f.qemu_timer_slack_us = in.qemu_timer_slack_us;
   for (const SegmentFigures& s : f.segments)
-    if (s.from == PathPointName(P::QemuBlock) && s.to == PathPointName(P::QemuComplete) &&
-        !s.percentiles_us.empty()) {
+    if ((s.from == PathPointName(P::QemuBlock) || s.from == PathPointName(P::QemuPickup)) &&
+        s.to == PathPointName(P::QemuComplete) && !s.percentiles_us.empty()) {
       f.backend_min_us = s.percentiles_us.front();
       f.backend_p50_us = s.p50_us;
     }

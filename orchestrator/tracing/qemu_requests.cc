@@ -77,9 +77,9 @@ class Builder {
 
 }  // namespace
 
-std::vector<std::string> QemuTraceEventNames(QemuBus bus) {
-  std::vector<std::string> names = {"blk_co_preadv", "blk_co_pwritev", "luring_co_submit",
-                                    "file_paio_submit"};
+std::vector<std::string> QemuTraceEventNames(QemuBus bus, bool detail) {
+  std::vector<std::string> names;
+  if (detail) names = {"blk_co_preadv", "blk_co_pwritev", "luring_co_submit", "file_paio_submit"};
   if (bus == QemuBus::VirtioBlk) {
     for (const char* n : {"virtio_blk_handle_read", "virtio_blk_handle_write",
                           "virtio_blk_rw_complete"})

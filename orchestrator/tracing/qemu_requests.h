@@ -35,8 +35,10 @@ struct QemuRequests {
   uint64_t stray_events = 0;          // completions or submissions no open request takes
 };
 
-// The events QEMU must log for `bus` (its -trace / trace-event-set-state names).
-std::vector<std::string> QemuTraceEventNames(QemuBus bus);
+// The events QEMU must log for `bus` (its trace-event-set-state names): where a request is
+// picked up and completed; with `detail` also QEMU's block layer and host submissions.
+// Each is a line QEMU's log backend writes and flushes in the thread that serves the disk.
+std::vector<std::string> QemuTraceEventNames(QemuBus bus, bool detail);
 
 // `events` in the log's order. `lba_bytes`: the NVMe namespace's logical block size.
 QemuRequests BuildQemuRequests(const std::vector<QemuTraceEvent>& events, QemuBus bus,

@@ -156,7 +156,7 @@ std::vector<BadInput> JobValues() {
           "cached_fraction, loops, invalidate_each_pass, invalidate_in_runtime, "
           "fadvise_hint, madvise_hint, mmap_window, verify, read_ahead_kb, "
           "scheduler, nr_requests, max_sectors_kb, gappy_read, gappy_skip, random_run, fsync, end_fsync, "
-          "inflight_sample_ms, stats_sample_ms, seed)"),
+          "inflight_sample_ms, stats_sample_ms, trace, trace_detail, seed)"),
       Job("DirectAsAString", R"("direct": "yes")", "direct: expected true or false, got \"yes\""),
       Job("NumjobsZero", R"("numjobs": 0)", "numjobs: value 0 is out of range [1, 64]"),
       Job("IoSizeBelowOneBlock", R"("bs": "64k", "io_size": "4k")",

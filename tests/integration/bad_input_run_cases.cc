@@ -166,6 +166,11 @@ std::vector<BadInput> JobValues() {
       Job("ListForBsIsEmpty", R"("bs": [])", "bs: an empty list gives no runs"),
       Job("MmapWithDirect", R"("ioengine": "mmap")",
           "ioengine: mmap reads go through the page cache: set direct false"),
+      Job("TraceBuffered", R"("trace": true, "direct": false)",
+          "trace: buffered IO reaches the block layer as page-cache readahead and writeback, "
+          "not one request per IO: set direct true"),
+      Job("TraceDetailUntraced", R"("trace_detail": true)",
+          "trace_detail: applies to traced jobs only: set trace true"),
   };
 }
 

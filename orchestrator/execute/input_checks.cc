@@ -6,7 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cctype>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <filesystem>
 #include <linux/magic.h>
 #include <map>
@@ -162,6 +166,19 @@ std::string DirectoryPathProblem(const std::string& path) {
   return "";
 }
 
+std::string TraceHostProblem(bool root, const std::string& proc_filesystems) {
+  if (!root)
+    return "needs root on this host: the host device's block tracepoints (and the bare-metal "
+           "twin's) are read through tracefs, which only root may instrument";
+  std::istringstream lines(proc_filesystems);
+  for (std::string line; std::getline(lines, line);)
+    if (line.size() >= 7 && line.compare(line.size() - 7, 7, "tracefs") == 0 &&
+        (line.size() == 7 || std::isspace(static_cast<unsigned char>(line[line.size() - 8]))))
+      return "";
+  return "this host's kernel has no tracefs (not in /proc/filesystems: a kernel without "
+         "CONFIG_TRACING), so its block tracepoints cannot be read";
+}
+
 void CheckRunInputs(const Scenario& s, const RunOptions& o) {
   // A bare name is looked up in PATH, as starting the agent does.
   const std::string found = ProgramPath(o.agent_path);
@@ -185,6 +202,16 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
       CheckBacking(s, m.disk, writes);
     if (!m.disk.passthrough.empty()) CheckPassthrough(s, o, m.disk.passthrough);
   }
+  // Tracing needs the host's tracefs: found out before anything runs, not after a boot.
+  for (const auto& j : s.jobs)
+    if (j.trace) {
+      std::ifstream in("/proc/filesystems");
+      const std::string filesystems((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+      if (const std::string why = TraceHostProblem(geteuid() == 0, filesystems); !why.empty())
+        Fail(s, "job \"" + j.name + "\": trace", why);
+      break;
+    }
   CheckFreeSpace(s, o);
 }
 

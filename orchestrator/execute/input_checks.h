@@ -30,4 +30,8 @@ std::string BackingPathProblem(const std::string& path);
 // ancestor is in the way).
 std::string DirectoryPathProblem(const std::string& path);
 
+// "" when this host can trace block devices for job.trace (docs/tracing.md): root, and
+// tracefs among `proc_filesystems` (/proc/filesystems' text); else what is missing.
+std::string TraceHostProblem(bool root, const std::string& proc_filesystems);
+
 }  // namespace storbed

@@ -9,6 +9,7 @@
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
 #include "reports/svg_chart.h"
+#include "reports/trace_cost.h"
 
 namespace storbed {
 namespace {
@@ -80,7 +81,7 @@ std::string DepthTable(const IoTraceFigures& f) {
                    rows, 1, 3);
 }
 
-std::string RunBlock(const RunRecord& r) {
+std::string RunBlock(const RunRecord& r, const std::vector<RunRecord>& records) {
   const IoTraceFigures& f = *r.io_trace;
   std::string out = HtmlHeading(r.run_id + ": " + f.path);
   std::vector<std::string> facts = {
@@ -106,6 +107,7 @@ std::string RunBlock(const RunRecord& r) {
   if (!f.file.empty())
     facts.push_back("the joined IOs: " + f.file + " (" + std::to_string(f.file_ios) + " IOs)");
   if (!f.overhead.empty()) facts.push_back(f.overhead);
+  if (const std::string cost = TraceCostLine(r, records); !cost.empty()) facts.push_back(cost);
   out += HtmlList(facts);
   out += HtmlFigure(CdfChart(r, f), "") + HtmlFigure(WaterfallSvg(r, f), "");
   out += SegmentTable(f) + DepthTable(f);
@@ -117,7 +119,7 @@ std::string RunBlock(const RunRecord& r) {
 std::string TracesSectionHtml(const ReportInput& input) {
   std::string out;
   for (const RunRecord& r : input.records)
-    if (r.io_trace && r.status == RunStatus::Ok) out += RunBlock(r);
+    if (r.io_trace && r.status == RunStatus::Ok) out += RunBlock(r, input.records);
   if (out.empty()) return HtmlParagraph("No run was traced (job.trace).", "note");
   return HtmlParagraph(
              "Each traced IO followed through every layer of its path, its layers' events "

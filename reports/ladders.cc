@@ -7,6 +7,7 @@
 #include "reports/cells.h"
 #include "reports/io_trace_text.h"
 #include "reports/ladder_text.h"
+#include "reports/trace_cost.h"
 
 namespace storbed {
 namespace {
@@ -15,6 +16,12 @@ namespace {
 bool ShownInReports(const RunRecord& r) { return r.status != RunStatus::Warmup && r.ladder; }
 
 bool IsRepeatKey(const std::string& k) { return k == "repeat" || k == "warmup"; }
+
+// After a traced run's block: what tracing cost, where the results hold untraced runs too.
+std::string CostLine(const RunRecord& r, const std::vector<RunRecord>& records) {
+  const std::string line = TraceCostLine(r, records);
+  return line.empty() ? "" : "  " + line + "\n";
+}
 
 }  // namespace
 
@@ -73,7 +80,8 @@ std::string RenderLadders(const std::vector<RunRecord>& records) {
   for (const LadderPair& p : PairLadders(records)) {
     const RunRecord& r = *p.run;
     if (r.target == "bare-metal") {
-      out << RenderBareMetalLadder(r.run_id, *r.ladder) << "\n" << RenderIoTrace(r, nullptr);
+      out << RenderBareMetalLadder(r.run_id, *r.ladder) << "\n" << RenderIoTrace(r, nullptr)
+          << CostLine(r, records);
       continue;
     }
     std::string title = r.run_id + " (" + r.accel + ")";
@@ -84,7 +92,8 @@ std::string RenderLadders(const std::vector<RunRecord>& records) {
                                           : std::nullopt)
         << "\n"
         << (r.io_trace || !p.bare_metal_twin ? RenderIoTrace(r, p.bare_metal_twin)
-                                             : RenderIoTrace(*p.bare_metal_twin, nullptr));
+                                             : RenderIoTrace(*p.bare_metal_twin, nullptr))
+        << CostLine(r, records);
   }
   for (const RepeatedCell& c : RepeatedLadderCells(records)) {
     std::vector<const Ladder*> ladders;

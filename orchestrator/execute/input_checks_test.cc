@@ -304,3 +304,18 @@ TEST_F(PassthroughInputTest, ARemoteLibvirtHostIsRefused) {
 
 }  // namespace
 }  // namespace storbed
+
+namespace storbed {
+namespace {
+
+TEST(TraceHostProblemTest, NamesWhatIsMissingForTracing) {
+  const std::string with = "nodev\tsysfs\nnodev\ttracefs\n\text4\n";
+  const std::string without = "nodev\tsysfs\nnodev\tdebugfs\n\text4\n";
+  EXPECT_EQ(TraceHostProblem(true, with), "");
+  EXPECT_NE(TraceHostProblem(false, with).find("needs root"), std::string::npos);
+  EXPECT_NE(TraceHostProblem(true, without).find("no tracefs"), std::string::npos);
+  EXPECT_NE(TraceHostProblem(true, "nodev\tnottracefs\n").find("no tracefs"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace storbed

@@ -147,6 +147,9 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   fio_args_opt->excludes(scenario_opt)->excludes(fio_opt);
   run_cmd->add_option("--target", run.fio_targets,
                       "With --fio or --fio-args: targets, e.g. virtio-blk,nvme (default all three)");
+  run_cmd->add_flag("--trace", run.trace,
+                    "Trace every job that does not set job.trace itself: where each IO's time "
+                    "goes (docs/tracing.md); needs direct IO, root and tracefs");
   run_cmd->add_flag("--dry-run", dry_run,
                     "Validate and print the plan, the boots and a time estimate; create nothing");
   run_cmd->add_option("--out", run.out_dir,

@@ -16,6 +16,8 @@
 #include "images/kernel_locator.h"
 #include "plan/host_backend.h"
 #include "scenario/fio_import.h"
+#include "input_file.h"
+#include "strict_json.h"
 
 namespace storbed {
 
@@ -96,12 +98,39 @@ RunDeps RealRunDeps() {
   return deps;
 }
 
+namespace {
+
+// --trace: "trace": true in every job that does not set trace itself (a job that says
+// false, or lists [false, true], keeps what it says), then the scenario's own checks, so a
+// buffered job is refused naming its field as if the file had said it.
+Scenario WithTraceOnEveryJob(nlohmann::json doc, const std::string& path, uint64_t max_runs) {
+  if (doc.is_object() && doc.contains("jobs") && doc["jobs"].is_array())
+    for (nlohmann::json& job : doc["jobs"])
+      if (job.is_object() && !job.contains("trace")) job["trace"] = true;
+  return ScenarioFromJson(doc, path + " (with --trace)", max_runs);
+}
+
+}  // namespace
+
 Scenario LoadScenarioFor(const RunOptions& options) {
-  if (options.fio_path.empty() && options.fio_args.empty())
-    return LoadScenario(options.scenario_path, options.max_runs);
-  return ImportFioSource(options.fio_path, options.fio_args, ParseFioTargets(options.fio_targets),
-                         options.max_runs)
-      .scenario;
+  if (options.fio_path.empty() && options.fio_args.empty()) {
+    if (!options.trace) return LoadScenario(options.scenario_path, options.max_runs);
+    nlohmann::json doc;
+    try {
+      doc = ParseJsonNoDuplicateKeys(ReadInputFile(options.scenario_path, "scenario file"));
+    } catch (const InputFileError& e) {
+      throw ScenarioError(e.what());
+    } catch (const std::invalid_argument& e) {
+      throw ScenarioError(options.scenario_path + ": " + e.what());
+    }
+    return WithTraceOnEveryJob(std::move(doc), options.scenario_path, options.max_runs);
+  }
+  FioImport imported = ImportFioSource(options.fio_path, options.fio_args,
+                                       ParseFioTargets(options.fio_targets), options.max_runs);
+  if (!options.trace) return std::move(imported.scenario);
+  return WithTraceOnEveryJob(std::move(imported.document),
+                             options.fio_path.empty() ? "fio-args" : options.fio_path,
+                             options.max_runs);
 }
 
 RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {

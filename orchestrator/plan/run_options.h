@@ -27,6 +27,7 @@ struct RunOptions {
   std::string inventory_path;     // several hosts, in parallel
   std::string host_label;         // with inventory_path: only hosts with this label
   bool quiet = false;             // no progress line (execute/progress.h)
+  bool trace = false;             // --trace: every job traced that does not say (docs/tracing.md)
   uint64_t max_runs = 10000;      // a larger matrix is refused (scenario.h kDefaultMaxRuns)
   // --allow-pci: the PCI devices disk.passthrough may hand to a guest (docs/passthrough.md).
   std::vector<std::string> allow_pci;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "judging/verdict.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
 #include "reports/svg_chart.h"
@@ -14,11 +15,8 @@
 namespace storbed {
 namespace {
 
-std::string Fixed(double v, const char* format = "%.1f") {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+// Figures here are microseconds, percents and milliseconds: one decimal unless told.
+std::string Fixed(double v, const char* format = "%.1f") { return FixedText(v, format); }
 
 std::string CdfChart(const RunRecord& r, const IoTraceFigures& f) {
   LineChart chart;

@@ -5,14 +5,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "judging/verdict.h"
+
 namespace storbed {
 namespace {
 
-std::string Fixed(double v, const char* format = "%.1f") {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+// Figures here are microseconds, percents and milliseconds: one decimal unless told.
+std::string Fixed(double v, const char* format = "%.1f") { return FixedText(v, format); }
 
 std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');

@@ -140,16 +140,30 @@ std::string RenderLineChart(const LineChart& chart) {
   return SvgOpen(chart.kind, chart.title, kChartWidth, cursor) + body + SvgClose();
 }
 
-std::string RenderBarChart(const BarChart& chart) {
-  const double left = 170, right = kChartWidth - kRight - 50;  // room for the value labels
-  std::string body = Heading(8, 20, chart.title, chart.note);
+namespace {
+
+// The frame of a chart of labelled groups of horizontal bars (bar and waterfall charts):
+// heading and legend into `body`, and a plot area tall enough for every group's bars.
+PlotArea GroupedBarsFrame(const std::string& title, const std::string& note,
+                          const std::vector<std::string>& series, double left, double right,
+                          const std::vector<size_t>& bars_per_group, std::string& body) {
+  body += Heading(8, 20, title, note);
   double legend_height = 0;
-  body += Legend(left, 30, right - left, chart.series, &legend_height);
+  body += Legend(left, 30, right - left, series, &legend_height);
   const double top = 38 + legend_height;
   double height = 0;
-  for (const BarGroup& g : chart.groups)
-    height += kGroupGap + double(g.bars.size()) * (kBarHeight + kBarGap);
-  const PlotArea plot{left, top, right, top + std::max(height + kGroupGap, 30.0)};
+  for (const size_t bars : bars_per_group) height += kGroupGap + double(bars) * (kBarHeight + kBarGap);
+  return {left, top, right, top + std::max(height + kGroupGap, 30.0)};
+}
+
+}  // namespace
+
+std::string RenderBarChart(const BarChart& chart) {
+  const double left = 170, right = kChartWidth - kRight - 50;  // room for the value labels
+  std::vector<size_t> bars;
+  for (const BarGroup& g : chart.groups) bars.push_back(g.bars.size());
+  std::string body;
+  const PlotArea plot = GroupedBarsFrame(chart.title, chart.note, chart.series, left, right, bars, body);
   Range r;
   for (const BarGroup& g : chart.groups)
     for (const Bar& b : g.bars)
@@ -158,7 +172,7 @@ std::string RenderBarChart(const BarChart& chart) {
   body += XAxis(plot, x, AxisTitle(chart.value));
   body += Line(left, plot.top, left, plot.bottom, "#333");
   const double zero = x.At(chart.value.log ? x.ticks.lo : 0.0);
-  double y = top + kGroupGap;
+  double y = plot.top + kGroupGap;
   for (const BarGroup& g : chart.groups) {
     const double group_height = double(g.bars.size()) * (kBarHeight + kBarGap);
     body += SvgText(left - 8, y + group_height / 2 + 4, g.label, "end");
@@ -184,14 +198,10 @@ std::string RenderWaterfallChart(const WaterfallChart& chart) {
   for (const WaterfallRow& r : chart.rows) longest = std::max(longest, TextWidth(r.label));
   const double left = std::clamp(longest + 20, 120.0, 300.0);
   const double right = kChartWidth - kRight - 60;  // room for the span labels
-  std::string body = Heading(8, 20, chart.title, chart.note);
-  double legend_height = 0;
-  body += Legend(left, 30, right - left, chart.series, &legend_height);
-  const double top = 38 + legend_height;
-  double height = 0;
-  for (const WaterfallRow& r : chart.rows)
-    height += kGroupGap + double(r.spans.size()) * (kBarHeight + kBarGap);
-  const PlotArea plot{left, top, right, top + std::max(height + kGroupGap, 30.0)};
+  std::vector<size_t> bars;
+  for (const WaterfallRow& r : chart.rows) bars.push_back(r.spans.size());
+  std::string body;
+  const PlotArea plot = GroupedBarsFrame(chart.title, chart.note, chart.series, left, right, bars, body);
   Range range;
   range.Add(0);
   for (const WaterfallRow& r : chart.rows)
@@ -199,7 +209,7 @@ std::string RenderWaterfallChart(const WaterfallChart& chart) {
   const Scale x{AxisTicks(chart.x, range), left, right, false};
   body += XAxis(plot, x, AxisTitle(chart.x));
   body += Line(left, plot.top, left, plot.bottom, "#333");
-  double y = top + kGroupGap;
+  double y = plot.top + kGroupGap;
   for (const WaterfallRow& r : chart.rows) {
     const double group_height = double(r.spans.size()) * (kBarHeight + kBarGap);
     body += SvgText(left - 8, y + group_height / 2 + 4, r.label, "end");

@@ -16,8 +16,6 @@
 #include "images/kernel_locator.h"
 #include "plan/host_backend.h"
 #include "scenario/fio_import.h"
-#include "input_file.h"
-#include "strict_json.h"
 
 namespace storbed {
 
@@ -115,15 +113,8 @@ Scenario WithTraceOnEveryJob(nlohmann::json doc, const std::string& path, uint64
 Scenario LoadScenarioFor(const RunOptions& options) {
   if (options.fio_path.empty() && options.fio_args.empty()) {
     if (!options.trace) return LoadScenario(options.scenario_path, options.max_runs);
-    nlohmann::json doc;
-    try {
-      doc = ParseJsonNoDuplicateKeys(ReadInputFile(options.scenario_path, "scenario file"));
-    } catch (const InputFileError& e) {
-      throw ScenarioError(e.what());
-    } catch (const std::invalid_argument& e) {
-      throw ScenarioError(options.scenario_path + ": " + e.what());
-    }
-    return WithTraceOnEveryJob(std::move(doc), options.scenario_path, options.max_runs);
+    return WithTraceOnEveryJob(LoadScenarioDocument(options.scenario_path),
+                               options.scenario_path, options.max_runs);
   }
   FioImport imported = ImportFioSource(options.fio_path, options.fio_args,
                                        ParseFioTargets(options.fio_targets), options.max_runs);

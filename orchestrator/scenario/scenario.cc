@@ -360,24 +360,34 @@ std::string ToString(RunOrder order) {
   return "sequential";
 }
 
-Scenario ParseScenario(const std::string& text, const std::string& path, uint64_t max_runs) {
-  json doc;
+namespace {
+
+json ParseScenarioDocument(const std::string& text, const std::string& path) {
   try {
-    doc = ParseJsonNoDuplicateKeys(text);
+    return ParseJsonNoDuplicateKeys(text);
   } catch (const std::invalid_argument& e) {
     throw ScenarioError(path + ": " + e.what());
   }
-  return ScenarioFromJson(doc, path, max_runs);
 }
 
-Scenario LoadScenario(const std::string& path, uint64_t max_runs) {
+}  // namespace
+
+Scenario ParseScenario(const std::string& text, const std::string& path, uint64_t max_runs) {
+  return ScenarioFromJson(ParseScenarioDocument(text, path), path, max_runs);
+}
+
+json LoadScenarioDocument(const std::string& path) {
   std::string text;
   try {
     text = ReadInputFile(path, "scenario file");
   } catch (const InputFileError& e) {
     throw ScenarioError(e.what());
   }
-  return ParseScenario(text, path, max_runs);
+  return ParseScenarioDocument(text, path);
+}
+
+Scenario LoadScenario(const std::string& path, uint64_t max_runs) {
+  return ScenarioFromJson(LoadScenarioDocument(path), path, max_runs);
 }
 
 }  // namespace storbed

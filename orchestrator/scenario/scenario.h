@@ -119,6 +119,9 @@ inline constexpr uint64_t kDefaultMaxRuns = 10000;
 // more than `max_runs` runs before expanding it.
 Scenario ScenarioFromJson(const nlohmann::json& doc, const std::string& path,
                           uint64_t max_runs = kDefaultMaxRuns);
+// The JSON document of a scenario file, not yet validated (a regular file of at most
+// 16 MiB, no duplicate keys). Throws ScenarioError("FILE: reason").
+nlohmann::json LoadScenarioDocument(const std::string& path);
 // Reads and validates a scenario file (a regular file of at most 16 MiB, no duplicate
 // keys). Throws ScenarioError("FILE: FIELD: reason").
 Scenario LoadScenario(const std::string& path, uint64_t max_runs = kDefaultMaxRuns);

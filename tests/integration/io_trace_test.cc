@@ -133,7 +133,9 @@ TEST(IoTraceTest, BareMetalJoinsEveryIoOnOneClock) {
   ASSERT_EQ(o.records.size(), 2u);
   for (const RunRecord& r : o.records) {
     ExpectAWholeTrace(o, r);
-    if (r.io_trace) EXPECT_EQ(r.io_trace->clock_method, "one clock (bare metal)");
+    if (r.io_trace) {
+      EXPECT_EQ(r.io_trace->clock_method, "one clock (bare metal)");
+    }
   }
 }
 

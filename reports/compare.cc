@@ -84,9 +84,11 @@ std::vector<double> ValuesOf(const std::vector<Sample>& s) {
   return out;
 }
 
-// The rounds both sides ran, in round order: base[i] and cand[i] of one block.
+// The rounds both sides ran, in round order: base[i] and cand[i] of one block, which ran in
+// round rounds[i] when asked.
 bool MatchRounds(const std::vector<Sample>& b, const std::vector<Sample>& c,
-                 std::vector<double>& base, std::vector<double>& cand) {
+                 std::vector<double>& base, std::vector<double>& cand,
+                 std::vector<int>* rounds = nullptr) {
   std::map<int, std::vector<double>> by_round_b, by_round_c;
   for (const Sample& s : b) by_round_b[s.round].push_back(s.value);
   for (const Sample& s : c) by_round_c[s.round].push_back(s.value);
@@ -97,14 +99,34 @@ bool MatchRounds(const std::vector<Sample>& b, const std::vector<Sample>& c,
       continue;
     base.push_back(values.front());
     cand.push_back(it->second.front());
+    if (rounds) rounds->push_back(round);
   }
   return base.size() >= 3;
+}
+
+// The paired test at every look of a sequential plan: after each round from the first
+// look on, the blocks of the rounds up to it.
+void SequentialLooks(const std::vector<double>& base, const std::vector<double>& cand,
+                     const std::vector<int>& rounds, const SequentialPlan& plan, Band band,
+                     std::vector<size_t>& look_rounds, std::vector<ShiftTest>& looks) {
+  const size_t last = rounds.empty() ? 0 : size_t(rounds.back());
+  for (size_t r = plan.first_look; r <= std::min(last, plan.max_rounds); ++r) {
+    std::vector<double> b, c;
+    for (size_t i = 0; i < rounds.size() && size_t(rounds[i]) <= r; ++i) {
+      b.push_back(base[i]);
+      c.push_back(cand[i]);
+    }
+    if (b.size() < 3) continue;
+    look_rounds.push_back(r);
+    looks.push_back(PairedShift(b, c, band));
+  }
 }
 
 // A row waiting for its family's verdicts.
 struct Pending {
   size_t report = 0, row = 0;
   std::optional<ShiftTest> test;
+  SequentialMember sequential;  // its looks, when the options say the rounds were sequential
 };
 
 bool AllPositive(const std::vector<double>& x) {
@@ -113,7 +135,7 @@ bool AllPositive(const std::vector<double>& x) {
 
 MetricRow MakeRow(const std::string& cell, const CompareMetric& m, const std::vector<Sample>& b,
                   const std::vector<Sample>& c, const CompareOptions& o, bool blocked,
-                  std::optional<ShiftTest>& test) {
+                  std::optional<ShiftTest>& test, SequentialMember& sequential) {
   MetricRow row;
   row.cell = cell;
   row.metric = m.name;
@@ -138,9 +160,14 @@ MetricRow MakeRow(const std::string& cell, const CompareMetric& m, const std::ve
   }
   const Band band = Band::FromNoise(o.noise);
   std::vector<double> pb, pc;
-  if (blocked && MatchRounds(b, c, pb, pc)) {
+  std::vector<int> rounds;
+  if (blocked && MatchRounds(b, c, pb, pc, &rounds)) {
     test = PairedShift(pb, pc, band);
     row.design = "paired by round";
+    if (o.sequential) {
+      SequentialLooks(pb, pc, rounds, *o.sequential, band, sequential.rounds, sequential.looks);
+      row.design = "paired by round, sequential";
+    }
   } else {
     test = UnpairedShift(bv, cv, band);
     row.design = "unpaired";
@@ -241,8 +268,8 @@ CompareReport GatherPair(const CompareSides& sides, const CompareOptions& option
   const std::vector<CompareMetric> metrics = CompareMetrics(all);
   auto add = [&](const std::string& cell, const CompareMetric& m, const std::vector<Sample>& b,
                  const std::vector<Sample>& c) {
-    Pending p{index, report.rows.size(), std::nullopt};
-    report.rows.push_back(MakeRow(cell, m, b, c, options, sides.blocked, p.test));
+    Pending p{index, report.rows.size(), std::nullopt, {}};
+    report.rows.push_back(MakeRow(cell, m, b, c, options, sides.blocked, p.test, p.sequential));
     pending.push_back(std::move(p));
   };
   for (const std::string& cell : order) {
@@ -273,9 +300,43 @@ CompareReport GatherPair(const CompareSides& sides, const CompareOptions& option
   return report;
 }
 
+// Rounds gathered sequentially: the family judged at every look (judging/sequential.h); a
+// row shows its repeated 95% interval, and no Holm-adjusted p (the boundary replaces it).
+void JudgeRoleSequentially(MetricRole role, std::vector<CompareReport>& reports,
+                           const std::vector<Pending>& pending, const CompareOptions& o) {
+  std::vector<SequentialMember> family;
+  std::vector<const Pending*> members;
+  for (const Pending& p : pending) {
+    if (!p.test || reports[p.report].rows[p.row].role != role) continue;
+    SequentialMember m = p.sequential;
+    m.direction = reports[p.report].rows[p.row].direction;
+    family.push_back(std::move(m));
+    members.push_back(&p);
+  }
+  const std::vector<SequentialJudgement> judged =
+      JudgeSequentialFamily(family, *o.sequential, VerdictRule{o.alpha, o.noise});
+  for (CompareReport& r : reports) {
+    FamilyInfo& info = role == MetricRole::Primary ? r.primary : r.secondary;
+    info.tests = family.size();
+    info.comparisons = reports.size();
+    info.correction = "Holm, sequential (" + std::string(kSequentialBoundary) + ")";
+  }
+  for (size_t i = 0; i < members.size(); ++i) {
+    MetricRow& row = reports[members[i]->report].rows[members[i]->row];
+    row.adjusted_p.reset();
+    row.verdict = ToString(judged[i].verdict);
+    row.detail = Join(row.detail, judged[i].detail);
+    if (judged[i].rci95) {
+      row.ci_low = std::exp(judged[i].rci95->low);
+      row.ci_high = std::exp(judged[i].rci95->high);
+    }
+  }
+}
+
 // Holm over one role's tests across every pair, then each row's verdict.
 void JudgeRole(MetricRole role, std::vector<CompareReport>& reports,
                const std::vector<Pending>& pending, const CompareOptions& o) {
+  if (o.sequential) return JudgeRoleSequentially(role, reports, pending, o);
   std::vector<FamilyMember> family;
   std::vector<const Pending*> members;
   for (const Pending& p : pending) {

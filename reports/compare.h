@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "judging/sequential.h"
 #include "judging/shift.h"
 #include "judging/verdict.h"
 #include "reports/compare_environment.h"
@@ -31,6 +32,10 @@ struct CompareOptions {
   double noise = 0.02;     // relative: 0.02 = +-2%
   std::string by;          // the field that splits one directory; "" for two directories
   bool all_pairs = false;  // k levels: every pair, not only every level against BASE
+  // Rounds gathered by `storbed run --until-conclusive` (the manifest's "sequential"): a
+  // paired row is judged at every look the run took, with its boundary, and shows the
+  // repeated 95% interval (judging/sequential.h); a fixed-n test would be anti-conservative.
+  std::optional<SequentialPlan> sequential;
 };
 
 struct CompareSides {

@@ -33,6 +33,19 @@ std::string FamilySentence(const CompareReport& report) {
       report.primary.comparisons > 1
           ? " over " + std::to_string(report.primary.comparisons) + " comparisons"
           : "";
+  if (report.options.sequential) {
+    const SequentialPlan& plan = *report.options.sequential;
+    return "judged sequentially (storbed run --until-conclusive): " +
+           std::to_string(report.primary.tests) + " primary tests (iops, p50_us, p99_us per cell" +
+           over + ") at a look after every round from round " + std::to_string(plan.first_look) +
+           " of the " + std::to_string(plan.max_rounds) + " planned, " + kSequentialBoundary +
+           ", with Holm's step-down passing a decided test's share on, to a family-wise alpha "
+           "of " + FormatNumber(report.options.alpha, "%g") +
+           " over every look (p adj: none; each verdict names its look and boundary); 95% CI: "
+           "the repeated interval, which holds at every look at once; \"no change\": the "
+           "repeated 90% interval inside the band; secondary tests in a family of their own, "
+           "judged the same way, never the exit code";
+  }
   return "judged: " + std::to_string(report.primary.tests) +
          " primary tests (iops, p50_us, p99_us per cell" + over +
          "), p adj by Holm's correction to a family-wise alpha of " +

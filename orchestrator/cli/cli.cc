@@ -19,6 +19,7 @@
 #include "cli/parse_messages.h"
 #include "cli/verdict_options.h"
 #include "execute/input_checks.h"
+#include "execute/round_gate.h"
 #include "execute/runner.h"
 #include "history/nightly_series.h"
 #include "images/binary_checks.h"
@@ -150,6 +151,21 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   run_cmd->add_flag("--trace", run.trace,
                     "Trace every job that does not set job.trace itself: where each IO's time "
                     "goes (docs/tracing.md); needs direct IO, root and tracefs");
+  auto* until = run_cmd->add_flag(
+      "--until-conclusive", run.until_conclusive,
+      "Interleaved rounds with a look after each: stop once every primary test of --by is "
+      "better, worse or no change, or the budget is spent (docs/compare.md)");
+  run_cmd->add_option("--by", run.until_by,
+                      "With --until-conclusive: the field compared, as compare --by takes it")
+      ->needs(until);
+  run_cmd->add_option("--budget", run.budget_text,
+                      "With --until-conclusive: rounds planned (40), a time (30m, 2h, 900s), "
+                      "or both (40,30m); default the scenario's repeats")
+      ->needs(until);
+  run_cmd->add_option("--first-look", run.first_look,
+                      "With --until-conclusive: the round of the first look (at least 3)")
+      ->capture_default_str()
+      ->needs(until);
   run_cmd->add_flag("--dry-run", dry_run,
                     "Validate and print the plan, the boots and a time estimate; create nothing");
   run_cmd->add_option("--out", run.out_dir,
@@ -361,6 +377,7 @@ int RunMain(int argc, char** argv) {
         throw ScenarioError("run: give a scenario file, --fio JOB_FILE or --fio-args '...'");
       if (!run.fio_targets.empty() && run.fio_path.empty() && run.fio_args.empty())
         throw ScenarioError("run: --target applies with --fio or --fio-args only");
+      if (run.until_conclusive) ParseBudget(run.budget_text, &run.budget_rounds, &run.budget_s);
       if (dry_run) return DryRunMain(run);
       const std::string source = !run.fio_args.empty() ? "fio-args"
                                  : run.fio_path.empty() ? run.scenario_path

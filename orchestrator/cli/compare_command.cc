@@ -63,6 +63,31 @@ bool Interleaved(const nlohmann::json& manifest) {
   return scenario.is_object() && scenario.value("order", "") == "interleaved";
 }
 
+// `storbed run --until-conclusive` gathered the rounds with looks: its manifest's
+// "sequential" plan (execute/round_gate.h), checked; nullopt for any other run.
+std::optional<SequentialPlan> SequentialPlanOf(const nlohmann::json& manifest,
+                                               const std::string& dir) {
+  const auto it = manifest.find("sequential");
+  if (it == manifest.end() || it->is_null()) return std::nullopt;
+  const std::string where = dir + "/manifest.json: sequential";
+  if (!it->is_object()) throw std::invalid_argument(where + ": not an object");
+  SequentialPlan plan;
+  for (const auto& [field, value] :
+       {std::pair<const char*, size_t*>{"max_rounds", &plan.max_rounds},
+        std::pair<const char*, size_t*>{"first_look", &plan.first_look}}) {
+    const auto f = it->find(field);
+    if (f == it->end() || !f->is_number_unsigned())
+      throw std::invalid_argument(where + "." + field + ": missing or not a whole number");
+    *value = f->get<size_t>();
+  }
+  try {
+    NominalLevels(plan, 0.05);  // refuses a plan without looks, naming the numbers
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
+  return plan;
+}
+
 void CheckMeasured(const std::vector<RunRecord>& side, const std::string& name) {
   if (std::none_of(side.begin(), side.end(),
                    [](const RunRecord& r) { return r.status != RunStatus::Warmup; }))
@@ -71,11 +96,13 @@ void CheckMeasured(const std::vector<RunRecord>& side, const std::string& name) 
 }
 
 // Every level of --by: each against BASE (or every pair), one family over all of them.
-int CompareLevelsOf(const CompareArgs& a, const CompareOptions& options) {
+int CompareLevelsOf(const CompareArgs& a, const CompareOptions& base_options) {
   if (!a.cand.empty())
     throw std::invalid_argument("compare: --by splits one directory; give BASE only");
   const std::vector<RunRecord> records = LoadCompareSide(a.base, "BASE");
   const nlohmann::json manifest = LoadCompareManifest(a.base, "BASE");
+  CompareOptions options = base_options;
+  options.sequential = SequentialPlanOf(manifest, a.base);
   CompareLevels levels =
       SplitLevels(records, a.by, DeclaredValues(manifest.value("scenario", nlohmann::json()), a.by),
                   Interleaved(manifest));
@@ -101,6 +128,17 @@ int RunCompare(const CompareArgs& a) {
     throw std::invalid_argument("compare: --pairs takes base or all, not " + a.pairs);
   options.all_pairs = a.pairs == "all";
   if (!a.by.empty()) return CompareLevelsOf(a, options);
+  // An adaptive run's directory alone: the field it compared.
+  if (a.cand.empty() && !a.base.empty()) {
+    const nlohmann::json manifest = LoadCompareManifest(a.base, "BASE");
+    const auto it = manifest.find("sequential");
+    if (it != manifest.end() && it->is_object() && it->contains("by") && (*it)["by"].is_string()) {
+      CompareArgs with_by = a;
+      with_by.by = (*it)["by"].get<std::string>();
+      options.by = with_by.by;
+      return CompareLevelsOf(with_by, options);
+    }
+  }
   if (a.cand.empty())
     throw std::invalid_argument("compare: give BASE and CAND directories, or one with --by");
   const CompareSides sides{a.base, a.cand, LoadCompareSide(a.base, "BASE"),

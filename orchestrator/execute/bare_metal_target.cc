@@ -1,4 +1,5 @@
 #include "execute/bare_metal_target.h"
+#include "execute/round_gate.h"
 
 #include "execute/temp_dir.h"
 
@@ -181,6 +182,7 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
   const std::string work_dir = agent_dir.path();
   const std::string log_dir = ctx.results.File("bare-metal");
   for (const auto& run : runs) {
+    if (ctx.rounds && !ctx.rounds->Wanted(run)) continue;  // its round is not needed
     RunRecord record = base_record(run);
     record.device = device;
     record.job.target = device;

@@ -1,4 +1,5 @@
 #include "execute/guest_target.h"
+#include "execute/round_gate.h"
 
 #include <chrono>
 #include <functional>
@@ -442,6 +443,7 @@ void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label
   };
   std::string lost_why;  // set when the machine went away: "<reason> during <run>"
   for (const auto& run : runs) {
+    if (ctx.rounds && !ctx.rounds->Wanted(run)) continue;  // its round is not needed
     RunRecord record = base_record(run);
     record.device = device;
     record.job.target = device;

@@ -1,4 +1,5 @@
 #include "execute/input_checks.h"
+#include "execute/round_gate.h"
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -180,6 +181,7 @@ std::string TraceHostProblem(bool root, const std::string& proc_filesystems) {
 }
 
 void CheckRunInputs(const Scenario& s, const RunOptions& o) {
+  if (o.until_conclusive) UntilConclusiveOf(o, s);  // throws what is wrong with it
   // A bare name is looked up in PATH, as starting the agent does.
   const std::string found = ProgramPath(o.agent_path);
   if (const std::string why = StaticAgentProblem(found.empty() ? o.agent_path : found);

@@ -1,4 +1,5 @@
 #include "execute/plan_executor.h"
+#include "execute/round_gate.h"
 
 #include <optional>
 #include <stdexcept>
@@ -31,6 +32,8 @@ std::vector<PlannedRun> PlanExecutor::RunsOf(size_t unit) const {
 
 void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   const PlannedMachine& m = run_.plan.machines[unit];
+  // Rounds that stopped early boot nothing more.
+  if (run_.rounds && m.run_count && !run_.rounds->Wanted(run_.plan.runs[m.first_run])) return;
   const RunHost& host = HostNamed(host_name);
   LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
   // The unit's own machine variant and disk combination, passed as such: the scenario's
@@ -47,7 +50,8 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   if (in_place) lease.emplace(run_.backings.Acquire(disk));
   const Backing& backing = lease ? lease->backing() : run_.backings.Shared(disk);
   RunContext ctx{run_.scenario, run_.options, run_.results,    log,  backing,
-                 run_.manifest, host,         variant.machine, disk, run_.progress};
+                 run_.manifest, host,         variant.machine, disk, run_.progress,
+                 run_.rounds};
   if (m.target == TargetKind::BareMetal) {
     RunBareMetalTarget(ctx, RunsOf(unit));
     return;

@@ -23,6 +23,7 @@
 namespace storbed {
 
 class Progress;
+class RoundGate;
 
 // What the runner prepared before any unit starts. image_for must not create anything any
 // more (every image exists), so threads only read; backings are leased (backing_leases.h).
@@ -39,6 +40,7 @@ struct PreparedRun {
   std::vector<RunHost> hosts;
   bool prefix_lines = false;  // several hosts: every log line starts with "[host] "
   Progress* progress = nullptr;
+  RoundGate* rounds = nullptr;  // --until-conclusive
 };
 
 // Makes the backend for one unit on `host`; throws LibvirtError when the host is unreachable.

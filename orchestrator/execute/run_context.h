@@ -21,6 +21,7 @@
 namespace storbed {
 
 class Progress;
+class RoundGate;
 
 struct RunContext {
   const Scenario& scenario;  // scenario-wide facts only (name, jobs); never .machine/.disk
@@ -33,6 +34,7 @@ struct RunContext {
   const MachineConfig& machine;  // the unit's machine variant (scenario.machines[i].machine)
   const DiskConfig& disk;        // its disk; bare metal's has format "raw"
   Progress* progress = nullptr;  // told of boots and runs; null in tests
+  RoundGate* rounds = nullptr;   // --until-conclusive: which runs are still wanted
 };
 
 // Records a run that did not produce a result (a failed one is in ResultsDir::Failures).

@@ -227,6 +227,12 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
   p->plan = PlanScenario(p->scenario);
   p->session = SessionId(std::time(nullptr), getpid());
   p->manifest.emplace(*p->results, InitialManifest(*p));
+  if (options.until_conclusive) {
+    ResultsDir* results = &*p->results;
+    p->rounds = std::make_unique<RoundGate>(
+        UntilConclusiveOf(options, p->scenario), p->plan, p->scenario.expanded,
+        [results] { return results->records(); }, *p->manifest, *p->sink);
+  }
   p->work.emplace(options.work_dir, "storbed-work-");
   // A local libvirt daemon uses the backing in place, from QEMU running as its own user
   // (libvirt-qemu): that user must be able to pass through the (0700) work directory.
@@ -267,7 +273,7 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
                     [&p] { return p.results->size(); });
   PreparedRun prepared{p.scenario,  p.plan,    p.options, *p.results, *p.manifest,       *p.sink,
                        *p.backings, image_for, p.accel,   p.hosts,    p.hosts.size() > 1,
-                       &progress};
+                       &progress,   p.rounds.get()};
   PlanExecutor executor(prepared,
                         [&](const RunHost& h) { return deps.make_backend(h, p.session); });
   if (!sequential) PrepareBackendsForThreads(p.hosts);
@@ -282,6 +288,7 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
     status.resize(p.hosts.size(), HostStatus::Unused);
     return status;
   } catch (const InterruptedError&) {
+    if (p.rounds) p.rounds->Finish(/*interrupted=*/true);
     MarkPendingSkipped(p);
     p.manifest->MarkInterrupted();
     p.manifest->Finish(UtcTimestamp(), p.results->Failures(), nullptr);
@@ -294,6 +301,7 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
 }
 
 RunOutcome FinishRun(PreparedScenario& p, const std::vector<HostStatus>& status) {
+  if (p.rounds) p.rounds->Finish(/*interrupted=*/false);
   std::vector<std::string> statuses;
   for (const auto s : status) statuses.push_back(ToString(s));
   p.manifest->Finish(UtcTimestamp(), p.results->Failures(),

@@ -16,6 +16,7 @@
 #include "backend/backend.h"
 #include "execute/backing_leases.h"
 #include "execute/line_log.h"
+#include "execute/round_gate.h"
 #include "execute/runner.h"
 #include "execute/temp_dir.h"
 #include "images/image_builder.h"
@@ -68,6 +69,7 @@ struct PreparedScenario {
   std::map<std::string, GuestImage> images;  // by GuestImageKey
   AccelDecision accel;
   bool reads = false, writes = false;  // the scenario has read (write) jobs
+  std::unique_ptr<RoundGate> rounds;   // --until-conclusive
 };
 
 // The images map's key of `machine`'s kernel.

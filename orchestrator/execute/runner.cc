@@ -98,30 +98,39 @@ RunDeps RealRunDeps() {
 
 namespace {
 
-// --trace: "trace": true in every job that does not set trace itself (a job that says
-// false, or lists [false, true], keeps what it says), then the scenario's own checks, so a
-// buffered job is refused naming its field as if the file had said it.
-Scenario WithTraceOnEveryJob(nlohmann::json doc, const std::string& path, uint64_t max_runs) {
-  if (doc.is_object() && doc.contains("jobs") && doc["jobs"].is_array())
+// The options that rewrite the scenario, then the scenario's own checks, so a field they set
+// is refused by name as if the file had said it:
+// - --trace: "trace": true in every job that does not set trace itself (a job that says
+//   false, or lists [false, true], keeps what it says);
+// - --until-conclusive: interleaved rounds (an order the file sets otherwise is refused
+//   later, by name), and --budget's rounds as the repeats.
+Scenario WithOptions(nlohmann::json doc, const std::string& path, const RunOptions& options) {
+  std::string said;
+  if (options.trace && doc.is_object() && doc.contains("jobs") && doc["jobs"].is_array()) {
     for (nlohmann::json& job : doc["jobs"])
       if (job.is_object() && !job.contains("trace")) job["trace"] = true;
-  return ScenarioFromJson(doc, path + " (with --trace)", max_runs);
+    said = " (with --trace)";
+  }
+  if (options.until_conclusive && doc.is_object()) {
+    if (!doc.contains("order")) doc["order"] = "interleaved";
+    if (options.budget_rounds) doc["repeats"] = options.budget_rounds;
+  }
+  return ScenarioFromJson(doc, path + said, options.max_runs);
 }
 
 }  // namespace
 
 Scenario LoadScenarioFor(const RunOptions& options) {
+  const bool rewritten = options.trace || options.until_conclusive;
   if (options.fio_path.empty() && options.fio_args.empty()) {
-    if (!options.trace) return LoadScenario(options.scenario_path, options.max_runs);
-    return WithTraceOnEveryJob(LoadScenarioDocument(options.scenario_path),
-                               options.scenario_path, options.max_runs);
+    if (!rewritten) return LoadScenario(options.scenario_path, options.max_runs);
+    return WithOptions(LoadScenarioDocument(options.scenario_path), options.scenario_path, options);
   }
   FioImport imported = ImportFioSource(options.fio_path, options.fio_args,
                                        ParseFioTargets(options.fio_targets), options.max_runs);
-  if (!options.trace) return std::move(imported.scenario);
-  return WithTraceOnEveryJob(std::move(imported.document),
-                             options.fio_path.empty() ? "fio-args" : options.fio_path,
-                             options.max_runs);
+  if (!rewritten) return std::move(imported.scenario);
+  return WithOptions(std::move(imported.document),
+                     options.fio_path.empty() ? "fio-args" : options.fio_path, options);
 }
 
 RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {

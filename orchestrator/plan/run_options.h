@@ -28,6 +28,15 @@ struct RunOptions {
   std::string host_label;         // with inventory_path: only hosts with this label
   bool quiet = false;             // no progress line (execute/progress.h)
   bool trace = false;             // --trace: every job traced that does not say (docs/tracing.md)
+  // --until-conclusive (execute/round_gate.h, docs/compare.md): interleaved rounds with a
+  // look after each, stopped once every primary test of the split by until_by is decided.
+  bool until_conclusive = false;
+  std::string until_by;
+  std::string budget_text;     // --budget as typed: "40", "30m", "40,30m"
+  uint64_t budget_rounds = 0;  // its rounds: the rounds planned; 0: the scenario's repeats
+  double budget_s = 0;         // its time: stop before a round that would end after it
+  uint64_t first_look = 5;
+  double alpha = 0.01, noise = 0.02;
   uint64_t max_runs = 10000;      // a larger matrix is refused (scenario.h kDefaultMaxRuns)
   // --allow-pci: the PCI devices disk.passthrough may hand to a guest (docs/passthrough.md).
   std::vector<std::string> allow_pci;

@@ -65,6 +65,7 @@ void to_json(json& j, const ManifestDoc& m) {
   if (!m.finished_at.empty()) j["finished_at"] = m.finished_at;
   if (m.failures) j["failures"] = *m.failures;
   if (m.interrupted) j["interrupted"] = true;
+  if (!m.sequential.is_null()) j["sequential"] = m.sequential;
 }
 
 Manifest::Manifest(ResultsDir& dir, ManifestDoc initial)
@@ -122,6 +123,10 @@ void Manifest::AddHostFailure(ManifestHostFailure failure) {
       if (h["name"] == failure.host) h["status"] = "failed";
     m.host_failures.push_back(std::move(failure));
   });
+}
+
+void Manifest::SetSequential(nlohmann::json record) {
+  Update([&record](ManifestDoc& m) { m.sequential = std::move(record); });
 }
 
 void Manifest::MarkInterrupted() {

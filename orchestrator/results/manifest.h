@@ -70,6 +70,9 @@ struct ManifestDoc {
   std::vector<ManifestBareMetal> bare_metal;
   std::optional<std::vector<std::string>> failures;  // set when the run ends
   bool interrupted = false;
+  // --until-conclusive: the plan, the looks taken and why the rounds stopped
+  // (execute/round_gate.h, docs/results.md); null otherwise.
+  nlohmann::json sequential;
 };
 void to_json(nlohmann::json& j, const ManifestDoc& m);
 
@@ -92,6 +95,7 @@ class Manifest {
   // Adds the failure and marks its host "failed" in hosts.
   void AddHostFailure(ManifestHostFailure failure);
   void MarkInterrupted();
+  void SetSequential(nlohmann::json record);
   // Stamps finished_at and the failures; `hosts` replaces hosts unless null.
   void Finish(const std::string& finished_at, const std::vector<std::string>& failures,
               const nlohmann::json& hosts);

@@ -1,0 +1,143 @@
+// storbed-calibrate sequential: `storbed run --until-conclusive`'s judgement (Compare() with
+// a sequential plan on simulated interleaved rounds, the code every look runs) against a
+// known truth: the A/A rate of a false better/worse over every look, and the rounds to a
+// verdict for a true 10% change at CV 10% against the fixed-n design of the same power.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "calibration.h"
+#include "judging/seeded_draws.h"
+#include "reports/compare.h"
+#include "reports/simulated_runs_for_test.h"
+
+namespace storbed {
+namespace {
+
+using testing_support::SimSpec;
+using testing_support::SimulatedSides;
+
+std::string Rate(size_t k, size_t n) {
+  char buf[48];
+  const double p = double(k) / double(n);
+  std::snprintf(buf, sizeof buf, "%.3f (+-%.3f)", p, std::sqrt(p * (1 - p) / double(n)));
+  return buf;
+}
+
+struct Outcome {
+  bool false_call = false;  // some primary row better or worse
+  bool worse = false;       // the first cell's iops row worse
+  size_t stop = 0;          // the round the run would stop at: every primary row decided
+};
+
+// One simulated adaptive run: K rounds simulated, judged as the looks would have judged
+// them (each test's verdict is final at its look, so one judgement of all K rounds gives
+// every look's decisions); it stops at the last test's decision, or spends K.
+Outcome SimulateRun(const SimSpec& spec, size_t first_look, SeededDraws& d) {
+  CompareOptions o;
+  o.sequential = SequentialPlan{spec.runs, first_look};
+  const CompareReport r = Compare(SimulatedSides(spec, d, /*blocked=*/true), o);
+  Outcome out;
+  size_t last = 0;
+  bool all = true;
+  for (const MetricRow& row : r.rows) {
+    if (row.role != MetricRole::Primary) continue;
+    out.false_call |= row.verdict == "better" || row.verdict == "worse";
+    const size_t at = row.detail.find("at round ");
+    if (row.verdict == "better" || row.verdict == "worse" || row.verdict == "no change")
+      last = std::max(last, at == std::string::npos ? spec.runs
+                                                     : size_t(std::stoul(row.detail.substr(at + 9))));
+    else
+      all = false;
+  }
+  for (const MetricRow& row : r.rows)
+    if (row.metric == "iops") {
+      out.worse = row.verdict == "worse";
+      break;
+    }
+  out.stop = all ? last : spec.runs;
+  return out;
+}
+
+void AA(size_t reps, SeededDraws& d, std::ostream& out) {
+  out << "A/A, 9 cells x iops, p50, p99 (27 primary tests), alpha 0.01, rounds paired (round "
+         "CV 30%), a look after every round from round 5: share of runs with a false better or "
+         "worse at any look\n  rounds  cv    false better/worse   rounds run (mean)\n";
+  for (const size_t k : {10, 20, 40})
+    for (const double cv : {0.05, 0.15}) {
+      SimSpec s;
+      s.runs = k;
+      s.cv = cv;
+      s.round_cv = 0.30;
+      size_t false_calls = 0, rounds = 0;
+      for (size_t i = 0; i < reps; ++i) {
+        const Outcome o = SimulateRun(s, kDefaultFirstLook, d);
+        false_calls += o.false_call;
+        rounds += o.stop;
+      }
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-6zu  %.2f  %-19s  %.1f\n", k, cv,
+                    Rate(false_calls, reps).c_str(), double(rounds) / double(reps));
+      out << line;
+    }
+}
+
+// One cell, IOPS alone (no latencies), CAND 10% lower, run CV 10%: the fixed-n design's
+// rounds for 80% power (compare's paired t at the same alpha, searched), and the sequential
+// design whose plan gives the same power, with its mean rounds to a verdict.
+void RoundsToVerdict(size_t reps, SeededDraws& d, std::ostream& out) {
+  SimSpec base;
+  base.cells = 1;
+  base.cv = 0.10;
+  base.round_cv = 0.30;
+  base.latencies = false;
+  base.iops_ratio = {0.90};
+  auto fixed_power = [&](size_t n) {
+    SimSpec s = base;
+    s.runs = n;
+    size_t worse = 0;
+    for (size_t i = 0; i < reps; ++i) {
+      const CompareReport r = Compare(SimulatedSides(s, d, true), {});
+      for (const MetricRow& row : r.rows)
+        if (row.metric == "iops") worse += row.verdict == "worse";
+    }
+    return double(worse) / double(reps);
+  };
+  size_t n_fixed = 5;
+  double p_fixed = 0;
+  for (; n_fixed <= 200; n_fixed += 1)
+    if ((p_fixed = fixed_power(n_fixed)) >= 0.80) break;
+  out << "a true 10% drop, run CV 10% (round CV 30%, paired), 1 cell, iops alone, alpha "
+         "0.01:\n  fixed n: " << n_fixed << " rounds for 80% power (measured " << p_fixed
+      << ")\n  sequential plan (rounds)  power               mean rounds to stop  / fixed n\n";
+  for (const double factor : {1.0, 1.2, 1.4, 1.6}) {
+    SimSpec s = base;
+    s.runs = size_t(std::lround(factor * double(n_fixed)));
+    size_t worse = 0, rounds = 0;
+    for (size_t i = 0; i < reps; ++i) {
+      const Outcome o = SimulateRun(s, kDefaultFirstLook, d);
+      worse += o.worse;
+      rounds += o.stop;
+    }
+    const double mean = double(rounds) / double(reps);
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-24zu  %-18s  %-19.1f  %.2f\n", s.runs,
+                  Rate(worse, reps).c_str(), mean, mean / double(n_fixed));
+    out << line;
+  }
+}
+
+void Run(const CalibrationArgs& args, std::ostream& out) {
+  SeededDraws d(args.seed);
+  AA(args.reps ? args.reps : 1000, d, out);
+  RoundsToVerdict(args.reps ? args.reps : 1000, d, out);
+}
+
+const bool registered = RegisterCalibration(
+    {"sequential",
+     "--until-conclusive: A/A false better/worse over every look, and rounds to a verdict "
+     "against the fixed-n design of the same power",
+     Run});
+
+}  // namespace
+}  // namespace storbed

@@ -1,0 +1,195 @@
+#include "execute/round_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "results/results_dir.h"
+#include "execute/temp_dir.h"
+
+namespace storbed {
+namespace {
+
+TEST(ParseBudgetTest, RoundsTimesAndBoth) {
+  uint64_t rounds = 0;
+  double s = 0;
+  ParseBudget("40", &rounds, &s);
+  EXPECT_EQ(rounds, 40u);
+  EXPECT_EQ(s, 0);
+  ParseBudget("30m", &rounds, &s);
+  EXPECT_EQ(rounds, 0u);
+  EXPECT_EQ(s, 1800);
+  ParseBudget("12,2h", &rounds, &s);
+  EXPECT_EQ(rounds, 12u);
+  EXPECT_EQ(s, 7200);
+  ParseBudget("90s", &rounds, &s);
+  EXPECT_EQ(s, 90);
+}
+
+TEST(ParseBudgetTest, BadBudgetsAreRefusedByName) {
+  uint64_t rounds = 0;
+  double s = 0;
+  for (const char* bad : {"", "ten", "4.5", "30x", "-3", "0", "40,", "2000"}) {
+    try {
+      ParseBudget(bad, &rounds, &s);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const ScenarioError& e) {
+      EXPECT_NE(std::string(e.what()).find("--budget '" + std::string(bad) + "'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+Scenario TwoLevelScenario(uint32_t repeats, RunOrder order = RunOrder::Interleaved) {
+  Scenario s;
+  s.path = "ab.json";
+  s.repeats = repeats;
+  s.order = order;
+  s.expanded = {{"targets", {"bare-metal"}},
+                {"jobs", {{{"name", "r"}, {"read_ahead_kb", {128, 4096}}}}}};
+  return s;
+}
+
+TEST(UntilConclusiveOfTest, ChecksOrderFieldAndLooks) {
+  RunOptions o;
+  o.until_conclusive = true;
+  o.until_by = "job.read_ahead_kb";
+  const UntilConclusive c = UntilConclusiveOf(o, TwoLevelScenario(20));
+  EXPECT_EQ(c.plan.max_rounds, 20u);
+  EXPECT_EQ(c.plan.first_look, 5u);
+  auto message = [&](const Scenario& s, const RunOptions& opt) {
+    try {
+      UntilConclusiveOf(opt, s);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message(TwoLevelScenario(20, RunOrder::Random), o).find("order: --until-conclusive "
+                                                                    "needs interleaved rounds"),
+            std::string::npos);
+  EXPECT_NE(message(TwoLevelScenario(4), o).find("repeats 4 rounds leave no look"),
+            std::string::npos);
+  RunOptions other = o;
+  other.until_by = "disk.cache";
+  EXPECT_NE(message(TwoLevelScenario(20), other).find("--by disk.cache: the scenario does not "
+                                                       "list two or more values"),
+            std::string::npos);
+  other.until_by = "";
+  EXPECT_NE(message(TwoLevelScenario(20), other).find("needs --by FIELD"), std::string::npos);
+}
+
+// Records of two levels of job.read_ahead_kb over `rounds` rounds: CAND's IOPS `ratio`
+// times BASE's, with a little noise per round.
+std::vector<RunRecord> Rounds(size_t rounds, double ratio) {
+  std::vector<RunRecord> out;
+  for (size_t r = 1; r <= rounds; ++r)
+    for (int side = 0; side < 2; ++side) {
+      RunRecord rec;
+      rec.run_id = "r" + std::to_string(r) + "-" + std::to_string(side);
+      rec.target = "bare-metal";
+      rec.accel = "host";
+      rec.status = RunStatus::Ok;
+      rec.job.name = "r";
+      rec.params = {{"job.read_ahead_kb", side ? 4096 : 128}, {"repeat", r}, {"warmup", false}};
+      JobResult res;
+      const double wobble = 1 + 0.01 * double((r * 7 + side * 3) % 5);
+      res.iops = 1000 * (side ? ratio : 1.0) * wobble;
+      res.latency.p50_us = 100 / (side ? ratio : 1.0) * wobble;
+      res.latency.p99_us = 400 / (side ? ratio : 1.0) * wobble;
+      rec.result = res;
+      out.push_back(rec);
+    }
+  return out;
+}
+
+TEST(LookAtRoundsTest, AClearDropIsDecidedAtTheFirstLookAndLaterRoundsAreLeftOut) {
+  UntilConclusive c;
+  c.by = "job.read_ahead_kb";
+  c.plan = {.max_rounds = 20, .first_look = 5};
+  const nlohmann::json scenario = TwoLevelScenario(20).expanded;
+  const LookSummary s = LookAtRounds(Rounds(8, 0.5), scenario, c, 5);
+  EXPECT_EQ(s.rows, 3u);
+  EXPECT_EQ(s.open, 0u);
+  ASSERT_EQ(s.lines.size(), 3u);
+  EXPECT_NE(s.lines[0].find("bare-metal r iops: worse, ratio 0.500"), std::string::npos)
+      << s.lines[0];
+}
+
+TEST(LookAtRoundsTest, AnOpenTestSaysSo) {
+  UntilConclusive c;
+  c.by = "job.read_ahead_kb";
+  c.plan = {.max_rounds = 20, .first_look = 5};
+  const LookSummary s =
+      LookAtRounds(Rounds(5, 0.99), TwoLevelScenario(20).expanded, c, 5);
+  EXPECT_EQ(s.rows, 3u);
+  EXPECT_GT(s.open, 0u);
+  bool open = false;
+  for (const auto& l : s.lines) open |= l.find("; open") != std::string::npos;
+  EXPECT_TRUE(open);
+}
+
+// The gate over a plan of 20 rounds: once a look decides every test, no run of a later round
+// is wanted, and the manifest says why the rounds stopped.
+TEST(RoundGateTest, StopsAfterTheLookThatDecidesEverythingAndSaysSo) {
+  const TempDir dir("/var/tmp", "storbed-round-gate-");
+  ResultsDir results(dir.path() + "/out");
+  Manifest manifest(results, ManifestDoc{});
+  RunPlan plan;
+  std::vector<RunRecord> all = Rounds(20, 0.5);
+  for (const RunRecord& r : all) plan.runs.push_back({r.run_id, TargetKind::BareMetal, r.job, 0,
+                                                      r.params, false});
+  UntilConclusive c;
+  c.by = "job.read_ahead_kb";
+  c.plan = {.max_rounds = 20, .first_look = 5};
+  std::vector<RunRecord> recorded;
+  std::ostringstream text;
+  LogSink sink(text);
+  RoundGate gate(c, plan, TwoLevelScenario(20).expanded, [&] { return recorded; }, manifest, sink);
+  size_t ran = 0;
+  for (size_t i = 0; i < plan.runs.size(); ++i) {
+    if (!gate.Wanted(plan.runs[i])) continue;
+    recorded.push_back(all[i]);
+    ++ran;
+  }
+  gate.Finish(false);
+  EXPECT_EQ(ran, 10u);  // rounds 1..5, both sides
+  ASSERT_TRUE(gate.Stopped());
+  EXPECT_EQ(*gate.Stopped(), "conclusive at round 5");
+  const nlohmann::json record = manifest.Snapshot()["sequential"];
+  EXPECT_EQ(record["stopped"], "conclusive at round 5");
+  EXPECT_EQ(record["looks"], nlohmann::json::array({5}));
+  EXPECT_EQ(record["rounds_run"], 5);
+  EXPECT_EQ(record["max_rounds"], 20);
+  EXPECT_NE(text.str().find("every primary test decided at round 5"), std::string::npos)
+      << text.str();
+}
+
+TEST(RoundGateTest, AnUndecidedRunSpendsItsRoundsAndSaysBudget) {
+  const TempDir dir("/var/tmp", "storbed-round-gate-");
+  ResultsDir results(dir.path() + "/out");
+  Manifest manifest(results, ManifestDoc{});
+  RunPlan plan;
+  std::vector<RunRecord> all = Rounds(6, 0.99);
+  for (const RunRecord& r : all) plan.runs.push_back({r.run_id, TargetKind::BareMetal, r.job, 0,
+                                                      r.params, false});
+  UntilConclusive c;
+  c.by = "job.read_ahead_kb";
+  c.plan = {.max_rounds = 6, .first_look = 5};
+  std::vector<RunRecord> recorded;
+  std::ostringstream text;
+  LogSink sink(text);
+  RoundGate gate(c, plan, TwoLevelScenario(6).expanded, [&] { return recorded; }, manifest, sink);
+  for (size_t i = 0; i < plan.runs.size(); ++i)
+    if (gate.Wanted(plan.runs[i])) recorded.push_back(all[i]);
+  gate.Finish(false);
+  EXPECT_EQ(recorded.size(), 12u);
+  const nlohmann::json record = manifest.Snapshot()["sequential"];
+  EXPECT_EQ(record["stopped"], "budget: 6 rounds");
+  EXPECT_EQ(record["looks"], nlohmann::json::array({5, 6}));
+  EXPECT_FALSE(record["open"].empty());
+}
+
+}  // namespace
+}  // namespace storbed

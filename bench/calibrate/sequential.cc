@@ -41,7 +41,7 @@ Outcome SimulateRun(const SimSpec& spec, size_t first_look, SeededDraws& d) {
   size_t last = 0;
   bool all = true;
   for (const MetricRow& row : r.rows) {
-    if (row.role != MetricRole::Primary) continue;
+    if (row.role != MetricRole::Primary || !row.ratio) continue;  // no test: no values above 0
     out.false_call |= row.verdict == "better" || row.verdict == "worse";
     const size_t at = row.detail.find("at round ");
     if (row.verdict == "better" || row.verdict == "worse" || row.verdict == "no change")

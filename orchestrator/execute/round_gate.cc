@@ -101,7 +101,8 @@ LookSummary LookAtRounds(const std::vector<RunRecord>& records, const nlohmann::
   s.round = round;
   for (const CompareReport& report : reports) {
     for (const MetricRow& row : report.rows) {
-      if (row.role != MetricRole::Primary) continue;
+      // A row without a ratio (values of 0: a job with no such figure) can never be decided.
+      if (row.role != MetricRole::Primary || (!row.ratio && row.n_base && row.n_cand)) continue;
       ++s.rows;
       const bool decided = row.verdict == "better" || row.verdict == "worse" ||
                            row.verdict == "no change";

@@ -49,12 +49,6 @@ std::string ToString(CacheMode cache) { return NameOf(kCacheNames, cache); }
 std::string ToString(Accel accel) { return NameOf(kAccelNames, accel); }
 std::string ToString(AgentPushWay way) { return NameOf(kPushNames, way); }
 
-std::string GuestCmdline(Accel accel) {
-  std::string line = kGuestCmdline;
-  if (accel == Accel::Tcg) line += " tsc=reliable";
-  return line;
-}
-
 // The bus names are the bus table's.
 Bus ParseBus(const std::string& text) {
   if (const BusRow* row = FindBusRow(text)) return row->bus;

@@ -47,14 +47,6 @@ struct DiskSpec {
 // at once instead of hanging until a timeout.
 inline constexpr const char* kGuestCmdline = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init";
 
-// kGuestCmdline for a guest under `accel`. Under TCG it adds tsc=reliable: TCG's TSC is the
-// host's, one counter for every vCPU, but the guest's sync check fails under emulation's
-// timing and falls back to the HPET, whose every read is an exit into QEMU under its big
-// lock. Every clock read (each IO's timestamps, each block trace event) then costs one:
-// 21% of 4k QD8 IOPS untraced and 0.75 -> 0.87 traced/untraced here (docs/tracing.md).
-// Under KVM the guest's kvm-clock needs nothing.
-std::string GuestCmdline(Accel accel);
-
 // How the agent gets into a foreign guest: through its QEMU guest agent (guest-file-write
 // + guest-exec), through cloud-init reading a NoCloud seed disk, or whichever works (auto).
 enum class AgentPushWay { Auto, Qga, CloudInit };

@@ -48,10 +48,5 @@ TEST(MachineSpecTest, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(m.qemu_binary, "qemu-system-x86_64");
 }
 
-TEST(MachineSpecTest, TcgGuestsTrustTheTscKvmGuestsKeepTheirClock) {
-  EXPECT_EQ(GuestCmdline(Accel::Tcg), std::string(kGuestCmdline) + " tsc=reliable");
-  EXPECT_EQ(GuestCmdline(Accel::Kvm), kGuestCmdline);
-}
-
 }  // namespace
 }  // namespace storbed

@@ -105,7 +105,7 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   spec.kernel = image.boot_kernel_path.empty() ? image.kernel_path : image.boot_kernel_path;
   spec.initrd = image.initrd_path;
   // panic=-1 with QEMU's -no-reboot turns a guest panic into a QEMU exit we notice at once.
-  spec.cmdline = GuestCmdline(accel);
+  spec.cmdline = kGuestCmdline;
   spec.run_dir = run_dir;
   if (!ctx.machine.image.empty()) {
     // The image's own kernel and command line; the overlay is made when the machine boots.

@@ -76,7 +76,7 @@ MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
   // The vmlinux through its PVH note, as `storbed run` boots it (docs/boot.md).
   spec.kernel = image.boot_kernel_path.empty() ? image.kernel_path : image.boot_kernel_path;
   spec.initrd = image.initrd_path;
-  spec.cmdline = GuestCmdline(spec.accel);  // as storbed run boots it
+  spec.cmdline = kGuestCmdline;
   spec.run_dir = run_dir;
   return spec;
 }

@@ -80,7 +80,8 @@ int Run(const RunOptions& options) {
   if (!outcome.unsaved.empty()) return ReportUnsaved(options, outcome);
   std::cout << "\n" << FindReportFormat("text").render(input);
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
-            << "/manifest.json\n";
+            << "/manifest.json\n"
+            << EfficiencyLine(outcome.io_phase_s, outcome.wall_s) << "\n";
   if (outcome.interrupted) {
     std::cerr << "storbed: interrupted; finished runs are in " << options.out_dir
               << "/results.json, the rest are marked skipped (interrupted); report: "

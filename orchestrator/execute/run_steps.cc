@@ -206,6 +206,17 @@ void MarkPendingSkipped(PreparedScenario& p) {
   }
 }
 
+// The measured runs' IO phases and the wall time so far, into the manifest and `outcome`.
+void RecordEfficiency(PreparedScenario& p, RunOutcome& outcome) {
+  double io = 0;
+  for (const RunRecord& r : outcome.records)
+    if (r.status != RunStatus::Warmup && r.result) io += r.result->runtime_s;
+  outcome.io_phase_s = io;
+  outcome.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+  p.manifest->SetEfficiency(outcome.io_phase_s, outcome.wall_s);
+}
+
 }  // namespace
 
 std::string GuestImageKey(const MachineConfig& machine) {
@@ -310,6 +321,7 @@ RunOutcome FinishRun(PreparedScenario& p, const std::vector<HostStatus>& status)
   outcome.records = p.results->records();
   outcome.failures = p.results->Failures();
   outcome.out_dir_claim = p.claim;
+  RecordEfficiency(p, outcome);
   if (!p.results->FlushUnsaved()) outcome.unsaved = p.results->UnsavedError();
   return outcome;
 }
@@ -325,6 +337,7 @@ RunOutcome RunScenarioWith(const RunOptions& options, const RunDeps& deps, std::
     outcome.failures = run->results->Failures();
     outcome.interrupted = true;
     outcome.out_dir_claim = run->claim;
+    RecordEfficiency(*run, outcome);
     if (!run->results->FlushUnsaved()) outcome.unsaved = run->results->UnsavedError();
     return outcome;
   }

@@ -4,6 +4,7 @@
 // and the outcome). RunDeps holds the side effects a test swaps for fakes.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <iosfwd>
 #include <map>
@@ -70,6 +71,7 @@ struct PreparedScenario {
   AccelDecision accel;
   bool reads = false, writes = false;  // the scenario has read (write) jobs
   std::unique_ptr<RoundGate> rounds;   // --until-conclusive
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 // The images map's key of `machine`'s kernel.

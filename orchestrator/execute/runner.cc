@@ -133,6 +133,13 @@ Scenario LoadScenarioFor(const RunOptions& options) {
                      options.fio_path.empty() ? "fio-args" : options.fio_path, options);
 }
 
+std::string EfficiencyLine(double io_phase_s, double wall_s) {
+  char line[160];
+  std::snprintf(line, sizeof line, "efficiency: %.1f s of IO phases in %.1f s of wall time (%.2f)",
+                io_phase_s, wall_s, wall_s > 0 ? io_phase_s / wall_s : 0.0);
+  return line;
+}
+
 RunOutcome RunScenario(const RunOptions& options, std::ostream& out) {
   return RunScenarioWith(options, RealRunDeps(), out);
 }

@@ -66,6 +66,7 @@ void to_json(json& j, const ManifestDoc& m) {
   if (m.failures) j["failures"] = *m.failures;
   if (m.interrupted) j["interrupted"] = true;
   if (!m.sequential.is_null()) j["sequential"] = m.sequential;
+  if (!m.efficiency.is_null()) j["efficiency"] = m.efficiency;
 }
 
 Manifest::Manifest(ResultsDir& dir, ManifestDoc initial)
@@ -127,6 +128,14 @@ void Manifest::AddHostFailure(ManifestHostFailure failure) {
 
 void Manifest::SetSequential(nlohmann::json record) {
   Update([&record](ManifestDoc& m) { m.sequential = std::move(record); });
+}
+
+void Manifest::SetEfficiency(double io_phase_s, double wall_s) {
+  Update([&](ManifestDoc& m) {
+    m.efficiency = {{"io_phase_s", io_phase_s},
+                    {"wall_s", wall_s},
+                    {"share", wall_s > 0 ? io_phase_s / wall_s : 0.0}};
+  });
 }
 
 void Manifest::MarkInterrupted() {

@@ -42,6 +42,11 @@ TEST(UntilConclusiveTest, BareMetalStopsAtTheLookThatDecidesEverything) {
   EXPECT_EQ(seq["max_rounds"], 12);
   EXPECT_EQ(seq["by"], "job.bs");
   EXPECT_EQ(LoadResults(dir + "/out").size(), 10u);  // 5 rounds x 2 levels, nothing after
+  // The run says how much of its time measured: 10 IO phases of about 1 s.
+  const auto efficiency = Manifest(dir + "/out")["efficiency"];
+  EXPECT_GT(efficiency["io_phase_s"].get<double>(), 9.0) << efficiency.dump();
+  EXPECT_GT(efficiency["wall_s"].get<double>(), efficiency["io_phase_s"].get<double>());
+  EXPECT_NE(run.log.find("efficiency: "), std::string::npos) << run.log;
   // compare finds the field in the manifest and judges with the looks' rule.
   const testing::CliRun c = testing::RunCli({"compare", dir + "/out"}, dir + "/compare.log");
   EXPECT_EQ(c.exit, "exited with status 4") << c.log;  // 1m's IOPS are lower: "worse"

@@ -29,7 +29,8 @@
 #    marginal inclusive Ir per IO for both tools, and calls per IO to the allocator and
 #    the clock (vDSO calls are ordinary calls: no syscall, still instructions).
 #
-# Raw files stay in OUT_DIR (strace/, perf/, cg/, runs.tsv). One process runs at a time.
+# Raw files stay in OUT_DIR (strace/, perf/, cg/, json/, runs.tsv); the data file is removed at
+# the end. One process runs at a time.
 # Takes ~2-4 minutes here. Not a test: counts depend on the kernel, fio and the machine.
 set -euo pipefail
 
@@ -131,7 +132,9 @@ echo "# agent_counts: storbed $(git -C "$(dirname "$0")/.." rev-parse --short HE
 echo "# clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)," \
   "load at start:$(uptime | sed 's/.*load average://')"
 echo "# file: $file (256 MiB of /dev/urandom) on $(df --output=source "$out" | tail -1) ($fstype)"
-# Real data written through to the disk before any run.
+# Real data written through to the disk before any run; the file goes when the script
+# ends (the counts and tables do not need it).
+trap 'rm -f "$file"' EXIT
 dd if=/dev/urandom of="$file" bs=1M count=256 status=none conv=fsync
 
 # 1. strace and perf stat, REPS rounds, the tools alternating first.

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Benchmark: time to a verdict, adaptive against fixed-n (issue 34). Guests on null-co disks
+# (TCG here), 4k random psync QD1 jobs of 2 s:
+#   1. A/B, adaptive: null_latency 10 ms against 12 ms (+20%), storbed run --until-conclusive
+#      --by disk.null_latency --budget ROUNDS;
+#   2. A/A, adaptive: one 10 ms disk, job.seed [1, 2] (the seed moves no null-co request);
+#   3. A/B, fixed-n: the same A/B with the rounds the tool advises for a 10% change (the
+#      largest "10% about N runs" over the primary metrics of `storbed compare` on run 1's
+#      rounds, judged as a fixed-n design), then storbed compare.
+# Prints each design's rounds, wall time, why it stopped and its verdicts.
+#
+#   bench/time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS]
+set -euo pipefail
+
+build=${1:?usage: time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS]}; shift
+out=/var/tmp/storbed-time-to-verdict
+if (($#)) && [[ $1 != --* ]]; then out=$1; shift; fi
+budget=30
+while (($#)); do
+  case $1 in
+    --budget) budget=$2; shift 2 ;;
+    *) echo "time_to_verdict: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+storbed=$build/orchestrator/storbed
+[[ -x $storbed ]] || { echo "time_to_verdict: no storbed at $storbed (build first)" >&2; exit 1; }
+
+rm -rf "$out"
+mkdir -p "$out"
+job='"jobs": [{"name": "qd1", "pattern": "random", "rw": "read", "bs": "4k", "iodepth": 1,
+               "ioengine": "psync", "runtime": 2'
+cat >"$out/ab.json" <<JSON
+{"name": "ttv-ab", "targets": ["virtio-blk"], "machine": {"vcpus": 2, "memory": "256m"},
+ "disk": {"size": "16m", "driver": "null-co", "null_latency": ["10ms", "12ms"]},
+ "order": "interleaved", "order_seed": 5, $job}]}
+JSON
+cat >"$out/aa.json" <<JSON
+{"name": "ttv-aa", "targets": ["virtio-blk"], "machine": {"vcpus": 2, "memory": "256m"},
+ "disk": {"size": "16m", "driver": "null-co", "null_latency": "10ms"},
+ "order": "interleaved", "order_seed": 5, $job, "seed": [1, 2]}]}
+JSON
+
+# run NAME ARGS...: times one storbed run into $out/NAME, its log beside it.
+run() {
+  local name=$1; shift
+  local start=$(date +%s.%N)
+  "$storbed" run "$@" --out "$out/$name" >"$out/$name.log" 2>&1 || true
+  echo "$(date +%s.%N) - $start" | bc >"$out/$name.wall"
+}
+summary() {
+  python3 - "$out/$1" "$(cat "$out/$1.wall")" "$2" <<'PY'
+import json, re, sys
+d, wall, label = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+m = json.load(open(d + "/manifest.json"))
+seq = m.get("sequential") or {}
+runs = json.load(open(d + "/results.json"))
+rounds = max((r["params"].get("repeat", 0) for r in runs), default=0)
+print(f"{label:<22} rounds {rounds:>3}  wall {wall:7.1f} s  efficiency "
+      f"{m.get('efficiency', {}).get('share', 0):.2f}  {seq.get('stopped', 'fixed-n')}")
+PY
+  "$storbed" compare "$out/$1" --by "$3" 2>&1 | grep -E '^  (iops|p50_us|p99_us) ' | sed 's/^/    /' || true
+}
+
+run ab-adaptive "$out/ab.json" --until-conclusive --by disk.null_latency --budget "$budget"
+run aa-adaptive "$out/aa.json" --until-conclusive --by job.seed --budget "$budget"
+# The advice, from the A/B's rounds judged as a fixed-n design (the manifest without its
+# sequential record).
+cp -r "$out/ab-adaptive" "$out/ab-pilot"
+python3 - "$out/ab-pilot/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m.pop("sequential", None); json.dump(m, open(sys.argv[1], "w"))
+PY
+advice=$("$storbed" compare "$out/ab-pilot" --by disk.null_latency 2>&1 |
+         grep -E '^  (iops|p50_us|p99_us): ' | sed -nE 's/.*10% about ([0-9]+) runs.*/\1/p' |
+         sort -n | tail -1)
+advice=${advice:-$budget}
+echo "the tool's advice for a 10% change, from the adaptive A/B's rounds: $advice rounds"
+python3 - "$out/ab.json" "$advice" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s["repeats"] = int(sys.argv[2]); s["name"] = "ttv-ab-fixed"
+json.dump(s, open(sys.argv[1].replace("ab.json", "ab-fixed.json"), "w"))
+PY
+run ab-fixed "$out/ab-fixed.json"
+echo "design                 rounds, wall time, efficiency, why it stopped; then the verdicts"
+summary ab-adaptive "A/B adaptive" disk.null_latency
+summary aa-adaptive "A/A adaptive" job.seed
+summary ab-fixed "A/B fixed-n (advised)" disk.null_latency

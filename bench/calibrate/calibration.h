@@ -5,7 +5,9 @@
 // docs/history.md show. bench/calibrate.sh runs them all.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -23,6 +25,14 @@ struct Calibration {
   std::string help;  // one line: what it measures against which truth
   std::function<void(const CalibrationArgs&, std::ostream&)> run;
 };
+
+// "0.012 (+-0.003)": a rate k / n with its binomial standard error.
+inline std::string Rate(size_t k, size_t n) {
+  char buf[48];
+  const double p = double(k) / double(n);
+  std::snprintf(buf, sizeof buf, "%.3f (+-%.3f)", p, std::sqrt(p * (1 - p) / double(n)));
+  return buf;
+}
 
 // Called from a static initialiser in each calibration's file; the name must be new.
 bool RegisterCalibration(Calibration c);

@@ -32,13 +32,6 @@ const MetricRow& Row(const CompareReport& r, const std::string& metric) {
 
 const Resolution& IopsResolution(const CompareReport& r) { return FirstCellResolution(r, "iops"); }
 
-std::string Rate(size_t k, size_t n) {
-  char buf[48];
-  const double p = double(k) / double(n);
-  std::snprintf(buf, sizeof buf, "%.3f (+-%.3f)", p, std::sqrt(p * (1 - p) / double(n)));
-  return buf;
-}
-
 // The two designs compare applies: unpaired sides, or interleaved rounds paired by round
 // (each round's level lognormal with CV 30%, shared by both sides' runs of the round).
 struct DesignCase {

@@ -32,7 +32,7 @@ CompareReport Gate(const SimSpec& runs, size_t nights, double drift, double rati
 
 const MetricRow& Iops(const CompareReport& r) { return testing_support::FirstCellRow(r, "iops"); }
 
-std::string Rate(size_t k, size_t n) {
+std::string Share(size_t k, size_t n) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", double(k) / double(n));
   return buf;
@@ -56,7 +56,7 @@ void Run(const CalibrationArgs& args, std::ostream& out) {
         }
         char line[64];
         std::snprintf(line, sizeof line, "  %-6zu %-4zu %-5.2f ", nights, runs, drift);
-        out << line << Rate(worse, reps) << "   " << Rate(cannot, reps) << "\n";
+        out << line << Share(worse, reps) << "   " << Share(cannot, reps) << "\n";
       }
   out << "tonight 10% lower in one cell's iops, run CV 5%: the row's verdicts and the mean power "
          "it printed\n  cells nights runs drift  worse  printed-power  no-change  cannot-judge\n";
@@ -79,8 +79,8 @@ void Run(const CalibrationArgs& args, std::ostream& out) {
           }
           char line[128];
           std::snprintf(line, sizeof line, "  %-5zu %-6zu %-4zu %-5.2f %-6s %-14.3f %-10s %s\n",
-                        cells, nights, runs, drift, Rate(worse, n).c_str(), printed / double(n),
-                        Rate(no_change, n).c_str(), Rate(cannot, n).c_str());
+                        cells, nights, runs, drift, Share(worse, n).c_str(), printed / double(n),
+                        Share(no_change, n).c_str(), Share(cannot, n).c_str());
           out << line;
         }
 }

@@ -17,13 +17,6 @@ namespace {
 using testing_support::SimSpec;
 using testing_support::SimulatedSides;
 
-std::string Rate(size_t k, size_t n) {
-  char buf[48];
-  const double p = double(k) / double(n);
-  std::snprintf(buf, sizeof buf, "%.3f (+-%.3f)", p, std::sqrt(p * (1 - p) / double(n)));
-  return buf;
-}
-
 struct Outcome {
   bool false_call = false;  // some primary row better or worse
   bool worse = false;       // the first cell's iops row worse

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
+#include <string>
 
 #include "results/results_dir.h"
 #include "execute/temp_dir.h"
@@ -130,65 +132,60 @@ TEST(LookAtRoundsTest, AnOpenTestSaysSo) {
   EXPECT_TRUE(open);
 }
 
-// The gate over a plan of 20 rounds: once a look decides every test, no run of a later round
-// is wanted, and the manifest says why the rounds stopped.
-TEST(RoundGateTest, StopsAfterTheLookThatDecidesEverythingAndSaysSo) {
+// A gate over `rounds` planned rounds of Rounds(rounds, ratio), run in plan order: every run
+// it wants is recorded, as the executor would.
+struct GatedRun {
+  std::vector<RunRecord> recorded;
+  std::optional<std::string> stopped;
+  nlohmann::json record;  // the manifest's "sequential"
+  std::string log;
+};
+
+GatedRun RunThroughGate(size_t rounds, double ratio) {
   const TempDir dir("/var/tmp", "storbed-round-gate-");
   ResultsDir results(dir.path() + "/out");
   Manifest manifest(results, ManifestDoc{});
   RunPlan plan;
-  std::vector<RunRecord> all = Rounds(20, 0.5);
-  for (const RunRecord& r : all) plan.runs.push_back({r.run_id, TargetKind::BareMetal, r.job, 0,
-                                                      r.params, false});
+  const std::vector<RunRecord> all = Rounds(rounds, ratio);
+  for (const RunRecord& r : all)
+    plan.runs.push_back({r.run_id, TargetKind::BareMetal, r.job, 0, r.params, false});
   UntilConclusive c;
   c.by = "job.read_ahead_kb";
-  c.plan = {.max_rounds = 20, .first_look = 5};
-  std::vector<RunRecord> recorded;
+  c.plan = {.max_rounds = rounds, .first_look = 5};
+  GatedRun out;
   std::ostringstream text;
   LogSink sink(text);
-  RoundGate gate(c, plan, TwoLevelScenario(20).expanded, [&] { return recorded; }, manifest, sink);
-  size_t ran = 0;
-  for (size_t i = 0; i < plan.runs.size(); ++i) {
-    if (!gate.Wanted(plan.runs[i])) continue;
-    recorded.push_back(all[i]);
-    ++ran;
-  }
+  RoundGate gate(c, plan, TwoLevelScenario(uint32_t(rounds)).expanded,
+                 [&] { return out.recorded; }, manifest, sink);
+  for (size_t i = 0; i < plan.runs.size(); ++i)
+    if (gate.Wanted(plan.runs[i])) out.recorded.push_back(all[i]);
   gate.Finish(false);
-  EXPECT_EQ(ran, 10u);  // rounds 1..5, both sides
-  ASSERT_TRUE(gate.Stopped());
-  EXPECT_EQ(*gate.Stopped(), "conclusive at round 5");
-  const nlohmann::json record = manifest.Snapshot()["sequential"];
-  EXPECT_EQ(record["stopped"], "conclusive at round 5");
-  EXPECT_EQ(record["looks"], nlohmann::json::array({5}));
-  EXPECT_EQ(record["rounds_run"], 5);
-  EXPECT_EQ(record["max_rounds"], 20);
-  EXPECT_NE(text.str().find("every primary test decided at round 5"), std::string::npos)
-      << text.str();
+  out.stopped = gate.Stopped();
+  out.record = manifest.Snapshot()["sequential"];
+  out.log = text.str();
+  return out;
+}
+
+// Once a look decides every test, no run of a later round is wanted, and the manifest says
+// why the rounds stopped.
+TEST(RoundGateTest, StopsAfterTheLookThatDecidesEverythingAndSaysSo) {
+  const GatedRun run = RunThroughGate(20, 0.5);
+  EXPECT_EQ(run.recorded.size(), 10u);  // rounds 1..5, both sides
+  ASSERT_TRUE(run.stopped);
+  EXPECT_EQ(*run.stopped, "conclusive at round 5");
+  EXPECT_EQ(run.record["stopped"], "conclusive at round 5");
+  EXPECT_EQ(run.record["looks"], nlohmann::json::array({5}));
+  EXPECT_EQ(run.record["rounds_run"], 5);
+  EXPECT_EQ(run.record["max_rounds"], 20);
+  EXPECT_NE(run.log.find("every primary test decided at round 5"), std::string::npos) << run.log;
 }
 
 TEST(RoundGateTest, AnUndecidedRunSpendsItsRoundsAndSaysBudget) {
-  const TempDir dir("/var/tmp", "storbed-round-gate-");
-  ResultsDir results(dir.path() + "/out");
-  Manifest manifest(results, ManifestDoc{});
-  RunPlan plan;
-  std::vector<RunRecord> all = Rounds(6, 0.99);
-  for (const RunRecord& r : all) plan.runs.push_back({r.run_id, TargetKind::BareMetal, r.job, 0,
-                                                      r.params, false});
-  UntilConclusive c;
-  c.by = "job.read_ahead_kb";
-  c.plan = {.max_rounds = 6, .first_look = 5};
-  std::vector<RunRecord> recorded;
-  std::ostringstream text;
-  LogSink sink(text);
-  RoundGate gate(c, plan, TwoLevelScenario(6).expanded, [&] { return recorded; }, manifest, sink);
-  for (size_t i = 0; i < plan.runs.size(); ++i)
-    if (gate.Wanted(plan.runs[i])) recorded.push_back(all[i]);
-  gate.Finish(false);
-  EXPECT_EQ(recorded.size(), 12u);
-  const nlohmann::json record = manifest.Snapshot()["sequential"];
-  EXPECT_EQ(record["stopped"], "budget: 6 rounds");
-  EXPECT_EQ(record["looks"], nlohmann::json::array({5, 6}));
-  EXPECT_FALSE(record["open"].empty());
+  const GatedRun run = RunThroughGate(6, 0.99);
+  EXPECT_EQ(run.recorded.size(), 12u);
+  EXPECT_EQ(run.record["stopped"], "budget: 6 rounds");
+  EXPECT_EQ(run.record["looks"], nlohmann::json::array({5, 6}));
+  EXPECT_FALSE(run.record["open"].empty());
 }
 
 }  // namespace

@@ -325,6 +325,7 @@ void JudgeRoleSequentially(MetricRole role, std::vector<CompareReport>& reports,
     MetricRow& row = reports[members[i]->report].rows[members[i]->row];
     row.adjusted_p.reset();
     row.verdict = ToString(judged[i].verdict);
+    if (judged[i].decided_at) row.decided_at = judged[i].decided_at;
     row.detail = Join(row.detail, judged[i].detail);
     if (judged[i].rci95) {
       row.ci_low = std::exp(judged[i].rci95->low);

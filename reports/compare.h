@@ -87,6 +87,9 @@ struct MetricRow {
   double noise = 0;    // the band this row was judged with (relative)
   // The gate: the power this row had to call a change of the guarded size (--guard).
   std::optional<double> guard_power;
+  // Judged sequentially: the round of the look that decided it (better, worse or no
+  // change); unset while it is open.
+  std::optional<size_t> decided_at;
 };
 
 // A row's ratio, 95% interval and p from its test (exp of the log shift and interval).

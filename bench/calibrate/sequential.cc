@@ -36,10 +36,8 @@ Outcome SimulateRun(const SimSpec& spec, size_t first_look, SeededDraws& d) {
   for (const MetricRow& row : r.rows) {
     if (row.role != MetricRole::Primary || !row.ratio) continue;  // no test: no values above 0
     out.false_call |= row.verdict == "better" || row.verdict == "worse";
-    const size_t at = row.detail.find("at round ");
-    if (row.verdict == "better" || row.verdict == "worse" || row.verdict == "no change")
-      last = std::max(last, at == std::string::npos ? spec.runs
-                                                     : size_t(std::stoul(row.detail.substr(at + 9))));
+    if (row.decided_at)
+      last = std::max(last, *row.decided_at);
     else
       all = false;
   }

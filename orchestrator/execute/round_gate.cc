@@ -104,9 +104,7 @@ LookSummary LookAtRounds(const std::vector<RunRecord>& records, const nlohmann::
       // A row without a ratio (values of 0: a job with no such figure) can never be decided.
       if (row.role != MetricRole::Primary || (!row.ratio && row.n_base && row.n_cand)) continue;
       ++s.rows;
-      const bool decided = row.verdict == "better" || row.verdict == "worse" ||
-                           row.verdict == "no change";
-      if (!decided) ++s.open;
+      const bool decided = row.decided_at.has_value();
       std::string line = row.cell + " " + row.metric;
       if (reports.size() > 1) line += " (" + report.cand_name + ")";
       line += ": " + row.verdict;
@@ -118,6 +116,7 @@ LookSummary LookAtRounds(const std::vector<RunRecord>& records, const nlohmann::
         line += more == std::string::npos ? "; open" : "; open, " + row.detail.substr(more);
       }
       s.lines.push_back(line);
+      if (!decided) s.open.push_back(line);
     }
   }
   return s;
@@ -160,11 +159,11 @@ bool RoundGate::Wanted(const PlannedRun& run) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     const double per_round = elapsed / double(current_round_);
     if (elapsed + per_round > config_.budget_s) {
-      LineLog log_(sink_, "");
+      LineLog log(sink_, "");
       stop_after_ = current_round_;
       stopped_ = "budget: " + Minutes(config_.budget_s) + " (round " +
                  std::to_string(current_round_ + 1) + " would end after it)";
-      log_ << "until conclusive: stopping after round " << current_round_ << ": "
+      log << "until conclusive: stopping after round " << current_round_ << ": "
            << *stopped_ << "\n";
       Write();
       return false;
@@ -175,32 +174,29 @@ bool RoundGate::Wanted(const PlannedRun& run) {
 }
 
 void RoundGate::Look(size_t round) {
-  LineLog log_(sink_, "");
+  LineLog log(sink_, "");
   LookSummary s;
   try {
     s = LookAtRounds(records_(), scenario_, config_, round);
   } catch (const std::exception& e) {
-    log_ << "until conclusive: the look after round " << round << " failed: " << e.what() << "\n";
+    log << "until conclusive: the look after round " << round << " failed: " << e.what() << "\n";
     return;
   }
   looks_.push_back(round);
-  open_.clear();
+  open_ = s.open;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   const size_t rounds_left = config_.plan.max_rounds - std::min(round, config_.plan.max_rounds);
   double eta = elapsed / double(round) * double(rounds_left);
   if (config_.budget_s > 0) eta = std::min(eta, std::max(0.0, config_.budget_s - elapsed));
-  log_ << "until conclusive: look after round " << round << " of " << config_.plan.max_rounds
-       << ": " << s.open << " of " << s.rows << " primary tests open; the budget ends in at most "
+  log << "until conclusive: look after round " << round << " of " << config_.plan.max_rounds
+       << ": " << s.open.size() << " of " << s.rows << " primary tests open; the budget ends in at most "
        << Minutes(eta) << "\n";
-  for (const std::string& line : s.lines) {
-    log_ << "  " << line << "\n";
-    if (line.find("; open") != std::string::npos) open_.push_back(line);
-  }
-  if (s.rows > 0 && s.open == 0) {
+  for (const std::string& line : s.lines) log << "  " << line << "\n";
+  if (s.rows > 0 && s.open.empty()) {
     stop_after_ = round;
     stopped_ = "conclusive at round " + std::to_string(round);
-    log_ << "until conclusive: every primary test decided at round " << round
+    log << "until conclusive: every primary test decided at round " << round
          << "; the rounds after it are not run\n";
   }
   Write();

@@ -47,8 +47,9 @@ UntilConclusive UntilConclusiveOf(const RunOptions& options, const Scenario& sce
 // What one look found: the primary rows and whether all are conclusive.
 struct LookSummary {
   size_t round = 0;
-  size_t rows = 0, open = 0;
+  size_t rows = 0;
   std::vector<std::string> lines;  // one per primary row: "virtio-blk rr iops: ..."
+  std::vector<std::string> open;   // those of the rows still open
 };
 
 // Judges the records of rounds up to `round` as compare would (the rows of every level

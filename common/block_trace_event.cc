@@ -40,6 +40,24 @@ bool Seconds(std::string_view s, uint64_t* ns) {
   return true;
 }
 
+// The "[001]" before the timestamp that starts at `stamp_start`: the CPU. A task's name
+// comes before it, so the last '[' before the stamp is the CPU's.
+bool CpuBefore(std::string_view line, size_t stamp_start, int* cpu) {
+  const size_t open = line.rfind('[', stamp_start);
+  if (open == std::string_view::npos) return false;
+  const size_t close = line.find(']', open);
+  return close != std::string_view::npos && close < stamp_start &&
+         Number(line.substr(open + 1, close - open - 1), cpu);
+}
+
+// The timestamp and CPU of the event whose ": name: " starts at `at`.
+bool StampAndCpu(std::string_view line, size_t at, uint64_t* time_ns, int* cpu) {
+  const size_t stamp_start = line.rfind(' ', at);
+  return stamp_start != std::string_view::npos &&
+         Seconds(line.substr(stamp_start + 1, at - stamp_start - 1), time_ns) &&
+         CpuBefore(line, stamp_start, cpu);
+}
+
 }  // namespace
 
 const char* TracepointName(BlockEventKind kind) { return kNames[int(kind)]; }
@@ -62,10 +80,7 @@ std::optional<BlockEvent> ParseBlockEventLine(std::string_view line) {
   const std::string text(line);
   BlockEvent e;
   e.kind = BlockEventKind(kind);
-  const size_t stamp_start = line.rfind(' ', at);
-  if (stamp_start == std::string_view::npos ||
-      !Seconds(line.substr(stamp_start + 1, at - stamp_start - 1), &e.time_ns))
-    throw BlockTraceParseError(text);
+  if (!StampAndCpu(line, at, &e.time_ns, &e.cpu)) throw BlockTraceParseError(text);
   // dev rwbs ... sector + sectors ... [comm or error]; the comm may hold spaces.
   std::string_view args = line.substr(at + 2 + std::string_view(kNames[kind]).size() + 2);
   while (!args.empty() && (args.back() == ' ' || args.back() == '\n')) args.remove_suffix(1);
@@ -92,6 +107,18 @@ std::optional<BlockEvent> ParseBlockEventLine(std::string_view line) {
     if (!Number(last, &e.error)) throw BlockTraceParseError(text);
   }
   return e;
+}
+
+std::optional<TraceMarker> ParseTraceMarkerLine(std::string_view line) {
+  constexpr std::string_view kNeedle = ": tracing_mark_write: ";
+  const size_t at = line.find(kNeedle);
+  if (at == std::string_view::npos) return std::nullopt;
+  TraceMarker m;
+  if (!StampAndCpu(line, at, &m.time_ns, &m.cpu)) return std::nullopt;
+  std::string_view text = line.substr(at + kNeedle.size());
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  m.text = std::string(text);
+  return m;
 }
 
 }  // namespace storbed

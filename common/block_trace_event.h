@@ -5,7 +5,8 @@
 // and 6.18 (this host's), which prints the IO priority after the length
 //   "... block_rq_issue: 253,0 R 4096 () 808 + 8 none,0,0 [fio]".
 // The text trace gives microseconds; the trace clock is whatever the session set ("mono":
-// CLOCK_MONOTONIC, the agent's engines' clock).
+// CLOCK_MONOTONIC, the agent's engines' clock; "local": each CPU's own, mapped onto
+// CLOCK_MONOTONIC by markers, trace_clock_map.h), so each event keeps the CPU it fired on.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,7 @@ const char* TracepointName(BlockEventKind kind);
 struct BlockEvent {
   BlockEventKind kind = BlockEventKind::RqIssue;
   uint64_t time_ns = 0;  // the trace clock, to the microsecond the text shows
+  int cpu = -1;          // the CPU whose buffer holds it ("[001]")
   uint32_t major = 0, minor = 0;
   uint64_t sector = 0;   // 512-byte sectors of the whole disk
   uint32_t sectors = 0;  // 0 for a request that carries no data (a flush)
@@ -43,6 +45,15 @@ class BlockTraceParseError : public std::runtime_error {
 // (comments, blank lines, other events). Throws BlockTraceParseError for one of the five
 // that does not parse.
 std::optional<BlockEvent> ParseBlockEventLine(std::string_view line);
+
+// A line of trace_marker text ("tracing_mark_write: storbed-sync 12").
+struct TraceMarker {
+  uint64_t time_ns = 0;
+  int cpu = -1;
+  std::string text;  // what was written, without the trailing newline
+};
+// The marker a trace line holds; nullopt for any other line or one that does not parse.
+std::optional<TraceMarker> ParseTraceMarkerLine(std::string_view line);
 
 // The kernel's dev_t of MAJOR:MINOR as the tracepoints store it (major << 20 | minor): what
 // a tracefs filter on the "dev" field compares with.

@@ -16,6 +16,7 @@ TEST(BlockTraceEvent, ReadsTheGuestKernelsLines) {
   EXPECT_EQ(q->minor, 0u);
   EXPECT_EQ(q->sector, 808u);
   EXPECT_EQ(q->sectors, 8u);
+  EXPECT_EQ(q->cpu, 0);
   EXPECT_FALSE(q->write);
   EXPECT_TRUE(q->data);
   const auto i = ParseBlockEventLine(
@@ -38,6 +39,7 @@ TEST(BlockTraceEvent, ReadsTheIoPriorityOfNewerKernels) {
       "  storbed-agent-4242 [001] ..... 812.000017: block_rq_issue: 7,3 WS 65536 () 2048 + 128 "
       "none,0,0 [storbed-agent]");
   ASSERT_TRUE(i);
+  EXPECT_EQ(i->cpu, 1);
   EXPECT_EQ(i->major, 7u);
   EXPECT_EQ(i->minor, 3u);
   EXPECT_TRUE(i->write);
@@ -82,6 +84,28 @@ TEST(BlockTraceEvent, ACutLineIsAnError) {
 TEST(BlockTraceEvent, KernelDevIsTheTracepointsEncoding) {
   EXPECT_EQ(KernelDev(254, 0), 254ull << 20);
   EXPECT_EQ(KernelDev(7, 3), (7ull << 20) | 3);
+}
+
+// The clock markers a session writes (trace_clock_map.h), as this host's kernel prints them;
+// a task name with brackets does not hide the CPU.
+TEST(BlockTraceEvent, ReadsTraceMarkersWithTheirCpu) {
+  const auto m = ParseTraceMarkerLine(
+      "            bash-17415   [001] ...1. 38605.517488: tracing_mark_write: storbed-sync 1");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->cpu, 1);
+  EXPECT_EQ(m->time_ns, 38605517488000u);
+  EXPECT_EQ(m->text, "storbed-sync 1");
+  const auto odd = ParseTraceMarkerLine("a [b]-7 [003] 2.000001: tracing_mark_write: x y\n");
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd->cpu, 3);
+  EXPECT_EQ(odd->text, "x y");
+  EXPECT_FALSE(ParseTraceMarkerLine("x-1 [000] ..... 1.5: block_getrq: 8,0 DS 100 + 8 [x]"));
+  EXPECT_FALSE(ParseTraceMarkerLine("x-1 ..... 1.5: tracing_mark_write: no cpu"));
+}
+
+TEST(BlockTraceEvent, AnEventWithoutItsCpuDoesNotParse) {
+  EXPECT_THROW(ParseBlockEventLine("x-1 ..... 1.5: block_getrq: 8,0 RS 100 + 8 [x]"),
+               BlockTraceParseError);
 }
 
 }  // namespace

@@ -28,6 +28,8 @@ void to_json(nlohmann::json& j, const IoTraceSummary& s) {
                      {"lost_events", s.lost_events},
                      {"buffer_kb_per_cpu", s.buffer_kb_per_cpu},
                      {"resolution_ns", s.resolution_ns},
+                     {"trace_clock", s.trace_clock},
+                     {"trace_clock_fit_ns", s.trace_clock_fit_ns},
                      {"complete", s.complete},
                      {"why_incomplete", s.why_incomplete}};
 }
@@ -49,6 +51,9 @@ void from_json(const nlohmann::json& j, IoTraceSummary& s) {
   s.lost_events = j.at("lost_events").get<uint64_t>();
   s.buffer_kb_per_cpu = j.at("buffer_kb_per_cpu").get<uint64_t>();
   s.resolution_ns = j.at("resolution_ns").get<uint64_t>();
+  // Results written before the local clock existed were all on "mono".
+  s.trace_clock = j.value("trace_clock", std::string("mono"));
+  s.trace_clock_fit_ns = j.value("trace_clock_fit_ns", uint64_t{0});
   s.complete = j.at("complete").get<bool>();
   s.why_incomplete = j.at("why_incomplete").get<std::string>();
 }

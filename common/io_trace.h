@@ -43,6 +43,10 @@ struct IoTraceSummary {
   uint64_t events = 0, unmatched_events = 0, lost_events = 0;
   uint64_t buffer_kb_per_cpu = 0;
   uint64_t resolution_ns = 1000;  // the text trace's: microseconds
+  // The block events' clock: "mono", or "local" put on CLOCK_MONOTONIC per CPU by markers
+  // (tracefs_session.h), within trace_clock_fit_ns.
+  std::string trace_clock = "mono";
+  uint64_t trace_clock_fit_ns = 0;
   bool complete = true;           // false: events were lost or a line was cut
   std::string why_incomplete;
   bool operator==(const IoTraceSummary&) const = default;

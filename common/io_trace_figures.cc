@@ -50,6 +50,7 @@ void to_json(json& j, const IoTraceFigures& f) {
              {"method", f.clock_method},
              {"drift", f.clock_drift}}},
            {"resolution_ns", f.resolution_ns},
+           {"block_clock", f.block_clock},
            {"segments", segments},
            {"waterfalls", waterfalls},
            {"depth", depth},
@@ -93,6 +94,7 @@ void from_json(const json& j, IoTraceFigures& f) {
   f.clock_method = c.at("method").get<std::string>();
   f.clock_drift = c.at("drift").get<bool>();
   f.resolution_ns = j.at("resolution_ns").get<uint64_t>();
+  f.block_clock = j.value("block_clock", std::string());
   for (const json& s : j.at("segments"))
     f.segments.push_back({s.at("name").get<std::string>(), s.at("from").get<std::string>(),
                           s.at("to").get<std::string>(), s.at("clocks").get<std::string>(),

@@ -69,6 +69,9 @@ struct IoTraceFigures {
   std::string clock_method;
   bool clock_drift = false;
   uint64_t resolution_ns = 1000;  // the traces' own
+  // How the agent's block events got onto its CLOCK_MONOTONIC: "" when read on it, else
+  // "each CPU's local clock mapped by markers, +- 3.1 us" (tracefs_session.h).
+  std::string block_clock;
   std::vector<SegmentFigures> segments;
   std::vector<Waterfall> waterfalls;
   std::vector<DepthFromIos> depth;

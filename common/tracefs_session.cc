@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -69,14 +70,18 @@ uint64_t LostEvents(const std::string& instance) {
 
 // Reads `path` line by line into capture.events; a line that does not parse makes the
 // capture incomplete (named), never a shorter event.
-void ReadTrace(const std::string& path, BlockTraceCapture& capture) {
+void ReadTrace(const std::string& path, BlockTraceCapture& capture,
+               std::vector<TraceMarker>& markers) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) throw BlockTraceSetupError("cannot read " + path + ": " + Errno(errno));
   std::string pending;
   std::vector<char> buf(1 << 20);
   auto take = [&](std::string_view line) {
     try {
-      if (auto e = ParseBlockEventLine(line)) capture.events.push_back(*e);
+      if (auto e = ParseBlockEventLine(line))
+        capture.events.push_back(*e);
+      else if (auto m = ParseTraceMarkerLine(line))
+        markers.push_back(std::move(*m));
     } catch (const BlockTraceParseError& e) {
       if (capture.complete) capture.why_incomplete = e.what();
       capture.complete = false;
@@ -98,7 +103,39 @@ void ReadTrace(const std::string& path, BlockTraceCapture& capture) {
 
 std::atomic<unsigned> instance_counter{0};
 
+constexpr const char* kMarkerPrefix = "storbed-sync ";
+constexpr int kMarkersPerCpu = 8;
+
+uint64_t MonotonicNow() {
+  timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+std::string Trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// The CPUs the calling thread may run on.
+std::vector<int> ReachableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
 }  // namespace
+
+TraceClock ChooseTraceClock(TraceClock asked, const std::string& clocksource,
+                            bool every_cpu_reachable) {
+  if (asked != TraceClock::Auto) return asked;
+  const bool read_traps = clocksource == "hpet" || clocksource == "acpi_pm";
+  return read_traps && every_cpu_reachable ? TraceClock::Local : TraceClock::Mono;
+}
 
 uint64_t TraceBufferKbPerCpu(uint64_t mem_available_kb, unsigned cpus) {
   const uint64_t share = mem_available_kb / 16 / std::max(1u, cpus);
@@ -182,8 +219,15 @@ std::unique_ptr<TracefsBlockTrace> TracefsBlockTrace::Start(const BlockTraceRequ
     }
     t->instance_ = instance;
     WriteFile(instance + "/tracing_on", "0");
-    // CLOCK_MONOTONIC, the clock the agent's engines time IOs with.
-    WriteFile(instance + "/trace_clock", "mono");
+    // Events are put on CLOCK_MONOTONIC, the clock the agent's engines time IOs with:
+    // read at each event, or mapped from each CPU's own clock where reading it traps.
+    const std::vector<int> cpus = ReachableCpus();
+    t->clock_ = ChooseTraceClock(
+        request.clock,
+        Trimmed(Slurp("/sys/devices/system/clocksource/clocksource0/current_clocksource")),
+        long(cpus.size()) >= ::sysconf(_SC_NPROCESSORS_ONLN));
+    if (t->clock_ == TraceClock::Local) t->cpus_ = cpus;
+    WriteFile(instance + "/trace_clock", t->clock_ == TraceClock::Local ? "local" : "mono");
     WriteFile(instance + "/buffer_size_kb", std::to_string(request.buffer_kb_per_cpu));
     // Full buffer: drop the newest events (counted) rather than overwrite the oldest.
     WriteFile(instance + "/options/overwrite", "0");
@@ -206,6 +250,82 @@ void TracefsBlockTrace::Begin() {
   // Emptying the buffer also zeroes its lost-event counters.
   WriteFile(instance_ + "/trace", "");
   WriteFile(instance_ + "/tracing_on", "1");
+  if (clock_ != TraceClock::Local) return;
+  markers_.clear();
+  const std::string problem = WriteClockMarkers();
+  if (!problem.empty()) throw BlockTraceSetupError(problem);
+  markers_before_ = markers_.size();
+}
+
+std::string TracefsBlockTrace::WriteClockMarkers() {
+  const std::string path = instance_ + "/trace_marker";
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return "cannot open " + path + ": " + Errno(errno);
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (::sched_getaffinity(0, sizeof mask, &mask) != 0)
+    return std::string("cannot read the thread's CPUs: ") + Errno(errno);
+  std::string problem;
+  for (const int cpu : cpus_) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (::sched_setaffinity(0, sizeof one, &one) != 0) {
+      problem = "cannot run on CPU " + std::to_string(cpu) + " to mark its trace clock: " +
+                Errno(errno);
+      break;
+    }
+    for (int k = 0; k < kMarkersPerCpu && problem.empty(); ++k) {
+      const std::string text = kMarkerPrefix + std::to_string(markers_.size());
+      ClockSyncSample s;
+      s.cpu = cpu;
+      s.mono_before_ns = MonotonicNow();
+      const ssize_t n = ::write(fd.get(), text.data(), text.size());
+      s.mono_after_ns = MonotonicNow();
+      if (n != ssize_t(text.size())) problem = "cannot write to " + path + ": " + Errno(errno);
+      markers_.push_back(s);
+    }
+    if (!problem.empty()) break;
+  }
+  ::sched_setaffinity(0, sizeof mask, &mask);
+  return problem;
+}
+
+void TracefsBlockTrace::MapOntoMonotonic(const std::vector<TraceMarker>& markers,
+                                         BlockTraceCapture& c) {
+  for (const TraceMarker& m : markers) {
+    if (m.text.rfind(kMarkerPrefix, 0) != 0) continue;
+    const size_t n = std::strtoull(m.text.c_str() + std::strlen(kMarkerPrefix), nullptr, 10);
+    if (n >= markers_.size()) continue;
+    markers_[n].trace_ns = m.time_ns;
+    markers_[n].cpu = m.cpu;  // the CPU the trace saw it on
+  }
+  std::vector<ClockSyncSample> before, after;
+  for (size_t i = 0; i < markers_.size(); ++i)
+    if (markers_[i].trace_ns != 0) (i < markers_before_ ? before : after).push_back(markers_[i]);
+  const TraceClockMap map = TraceClockMap::Fit(before, after);
+  c.clock = "local";
+  c.clock_uncertainty_ns = map.uncertainty_ns();
+  size_t unmapped = 0;
+  std::vector<BlockEvent> mapped;
+  mapped.reserve(c.events.size());
+  for (BlockEvent e : c.events) {
+    const auto mono = map.ToMono(e.cpu, e.time_ns);
+    if (!mono) {
+      ++unmapped;
+      continue;
+    }
+    e.time_ns = *mono;
+    mapped.push_back(e);
+  }
+  c.events = std::move(mapped);
+  if (unmapped == 0) return;
+  if (c.complete)
+    c.why_incomplete = std::to_string(unmapped) +
+                       " events left out: their CPU's trace clock could not be put on "
+                       "CLOCK_MONOTONIC (" +
+                       (map.problem().empty() ? "no marker on that CPU" : map.problem()) + ")";
+  c.complete = false;
 }
 
 BlockTraceCapture TracefsBlockTrace::Stop() {
@@ -219,9 +339,19 @@ BlockTraceCapture TracefsBlockTrace::Stop() {
   }
   stopped_ = true;
   try {
+    const std::string marker_problem =
+        clock_ == TraceClock::Local ? WriteClockMarkers() : std::string();
     WriteFile(instance_ + "/tracing_on", "0");
     c.lost_events = LostEvents(instance_);
-    ReadTrace(instance_ + "/trace", c);
+    std::vector<TraceMarker> markers;
+    ReadTrace(instance_ + "/trace", c, markers);
+    if (clock_ == TraceClock::Local) {
+      if (!marker_problem.empty() && c.complete) {
+        c.complete = false;
+        c.why_incomplete = "the trace clock's closing markers: " + marker_problem;
+      }
+      MapOntoMonotonic(markers, c);
+    }
   } catch (...) {
     Remove();
     throw;

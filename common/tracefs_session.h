@@ -1,5 +1,6 @@
 // A private tracefs instance that records the block tracepoints of one disk, on
-// CLOCK_MONOTONIC ("mono"), for one job. Nothing of anyone else's tracing is touched: the
+// CLOCK_MONOTONIC, for one job. The trace clock is "mono", or "local" mapped onto
+// CLOCK_MONOTONIC per CPU where reading the clocksource traps (trace_clock_map.h). Nothing of anyone else's tracing is touched: the
 // instance is storbed's own (instances/storbed-<pid>-<n>), filtered in the kernel to the
 // disk, and removed on every path out; where no tracefs is mounted, one is mounted on a
 // private directory (in a mount namespace of the calling thread's own when asked, so a
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "block_trace_event.h"
+#include "trace_clock_map.h"
 
 namespace storbed {
 
@@ -28,11 +30,19 @@ class BlockTraceSetupError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Which trace clock: Auto takes Local where the clocksource is one whose every read traps
+// into the hypervisor (hpet, acpi_pm) and every online CPU can be reached for its markers,
+// else Mono.
+enum class TraceClock { Auto, Mono, Local };
+TraceClock ChooseTraceClock(TraceClock asked, const std::string& clocksource,
+                            bool every_cpu_reachable);
+
 struct BlockTraceRequest {
   uint32_t major = 0, minor = 0;  // the disk (whole disk: the tracepoints name it)
   uint64_t buffer_kb_per_cpu = 16 * 1024;
   // Mount tracefs (when none is mounted) in a new mount namespace of the calling thread.
   bool private_mount = true;
+  TraceClock clock = TraceClock::Auto;
 };
 
 struct BlockTraceCapture {
@@ -42,6 +52,9 @@ struct BlockTraceCapture {
   std::string why_incomplete;      // "2047 events lost (the trace buffer of 16384 KiB ...)"
   uint64_t buffer_kb_per_cpu = 0;
   std::string tracefs;  // where tracefs was found or mounted ("/sys/kernel/tracing")
+  // "mono", or "local" (each event's time mapped onto CLOCK_MONOTONIC by its CPU's markers).
+  std::string clock = "mono";
+  uint64_t clock_uncertainty_ns = 0;  // the mapping's, beside the text's microsecond
 };
 
 // What the agent's job runner traces through: the real one (TracefsBlockTrace) or a fake.
@@ -66,12 +79,21 @@ class TracefsBlockTrace : public BlockTrace {
  private:
   TracefsBlockTrace() = default;
   void Remove() noexcept;
+  // Local clock: markers "storbed-sync N" (N its index in markers_) on every CPU of cpus_,
+  // each between two CLOCK_MONOTONIC reads. "" or why they could not be written.
+  std::string WriteClockMarkers();
+  // Local clock: the events mapped onto CLOCK_MONOTONIC by the markers in `markers`.
+  void MapOntoMonotonic(const std::vector<TraceMarker>& markers, BlockTraceCapture& c);
 
   std::string root_;        // the tracefs mount
   std::string mounted_;     // the directory we mounted tracefs on ("" when found mounted)
   std::string instance_;    // root_/instances/storbed-<pid>-<n>
   BlockTraceRequest request_;
   bool stopped_ = false;
+  TraceClock clock_ = TraceClock::Mono;
+  std::vector<int> cpus_;  // Local: the CPUs the markers are written on
+  std::vector<ClockSyncSample> markers_;  // Local: before the events, then after
+  size_t markers_before_ = 0;
 };
 
 // The ring buffer per CPU: a 16th of the memory available, spread over the CPUs, within

@@ -39,5 +39,14 @@ TEST(TracefsSession, TheBufferIsASixteenthOfFreeMemoryWithinBounds) {
   EXPECT_EQ(TraceBufferKbPerCpu(0, 4), 1024u);
 }
 
+TEST(TracefsSession, TheClockIsLocalOnlyWhereReadingTheClocksourceTraps) {
+  EXPECT_EQ(ChooseTraceClock(TraceClock::Auto, "hpet", true), TraceClock::Local);
+  EXPECT_EQ(ChooseTraceClock(TraceClock::Auto, "acpi_pm", true), TraceClock::Local);
+  EXPECT_EQ(ChooseTraceClock(TraceClock::Auto, "hpet", false), TraceClock::Mono);
+  EXPECT_EQ(ChooseTraceClock(TraceClock::Auto, "tsc", true), TraceClock::Mono);
+  EXPECT_EQ(ChooseTraceClock(TraceClock::Auto, "kvm-clock", true), TraceClock::Mono);
+  EXPECT_EQ(ChooseTraceClock(TraceClock::Local, "tsc", true), TraceClock::Local);
+}
+
 }  // namespace
 }  // namespace storbed

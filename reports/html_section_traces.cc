@@ -92,6 +92,7 @@ std::string RunBlock(const RunRecord& r, const std::vector<RunRecord>& records) 
           Fixed(100 * f.share_after_complete) + "% after it completed",
       "the joined IOs' p50 " + Fixed(f.joined_p50_us) + " us against the engine's histogram's " +
           Fixed(f.histogram_p50_us) + " us (" + Fixed(f.p50_diff_pct, "%+.1f") + "%)"};
+  if (!f.block_clock.empty()) facts.push_back("the block events: " + f.block_clock);
   if (f.clock_method != "one clock (bare metal)")
     facts.push_back("the guest's clock put on the host's by " + f.clock_method + ": offset " +
                     Fixed(f.clock_offset_ns / 1e6, "%.3f") + " ms +- " +

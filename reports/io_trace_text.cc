@@ -59,6 +59,7 @@ std::string RenderIoTrace(const RunRecord& run, const RunRecord* twin) {
   out << "per IO (trace), " << f.path << ": " << f.joined << " of " << f.ios
       << " IOs joined across every traced layer (" << Fixed(100 * f.joined_share, "%.2f")
       << "%); resolution " << Fixed(f.resolution_ns / 1000.0, "%.0f") << " us\n";
+  if (!f.block_clock.empty()) out << "  block events: " << f.block_clock << "\n";
   if (f.clock_method != "one clock (bare metal)")
     out << "  clock: the guest's put on the host's by " << f.clock_method << ", offset "
         << Fixed(f.clock_offset_ns / 1e6, "%.3f") << " ms +- "

@@ -76,6 +76,8 @@ JobTraceOutcome JoinJobTrace(const std::vector<const IoLog*>& logs,
   s.lost_events = capture.lost_events;
   s.complete = capture.complete;
   s.why_incomplete = capture.why_incomplete;
+  s.trace_clock = capture.clock;
+  s.trace_clock_fit_ns = capture.clock_uncertainty_ns;
   std::vector<LoggedIo> ios;
   for (const IoLog* log : logs) {
     ios.insert(ios.end(), log->ios().begin(), log->ios().end());
@@ -89,7 +91,9 @@ JobTraceOutcome JoinJobTrace(const std::vector<const IoLog*>& logs,
   for (const LoggedIo& io : ios)
     windows.push_back({disk.first_sector + io.offset / 512, io.bytes / 512u, io.write,
                        io.submit_ns, io.seen_ns});
-  const BlockJoin j = JoinBlockEvents(windows, capture.events, disk.major, disk.minor, kTextSlackNs);
+  // Events mapped from a CPU's local clock may sit the mapping's uncertainty further out.
+  const BlockJoin j = JoinBlockEvents(windows, capture.events, disk.major, disk.minor,
+                                      kTextSlackNs + capture.clock_uncertainty_ns);
   s.ios = ios.size();
   s.joined = j.joined;
   s.missing = j.missing;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "judging/verdict.h"
 #include "tracing/io_path_file.h"
 
 namespace storbed {
@@ -17,6 +18,9 @@ void StoreIoTrace(RunContext& ctx, RunRecord& record, const PathJoin& join, Figu
   const JobResult& r = *record.result;
   if (r.io_trace) {
     f.resolution_ns = r.io_trace->resolution_ns;
+    if (r.io_trace->trace_clock == "local")
+      f.block_clock = "each CPU's local clock put on CLOCK_MONOTONIC by markers, +- " +
+                      FixedText(r.io_trace->trace_clock_fit_ns / 1000.0, "%.1f") + " us";
     if (r.io_trace->not_logged)
       f.warnings.push_back(std::to_string(r.io_trace->not_logged) +
                            " IOs completed beyond the agent's log of " +

@@ -110,7 +110,8 @@ std::vector<EnvironmentDiff> DiffSidesOfOneRun(const nlohmann::json& manifest,
   };
   std::vector<EnvironmentDiff> out;
   for (const std::string key : kMachineItems) {
-    EnvironmentDiff d{"machine." + key, values(base_labels, key), values(cand_labels, key)};
+    EnvironmentDiff d{"machine." + key, values(base_labels, key), values(cand_labels, key),
+                      /*gating=*/true, /*allowed=*/false, /*why_allowed=*/""};
     if (d.base == d.cand) continue;
     OnlyTheDifference(d);
     if (FactorExplains(by, key)) d.why_allowed = "the --by factor";
@@ -132,7 +133,7 @@ std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifes
     if (!m->contains("environment"))
       out.push_back({"environment", base_manifest.contains("environment") ? "recorded" : "none",
                      cand_manifest.contains("environment") ? "recorded" : "none", true,
-                     is_allowed("environment")});
+                     is_allowed("environment"), ""});
   if (!out.empty()) {
     out.resize(1);
     return out;
@@ -147,7 +148,7 @@ std::vector<EnvironmentDiff> DiffEnvironments(const nlohmann::json& base_manifes
   for (const auto& [item, values] : all)
     if (values.first != values.second)
       out.push_back({item, values.first, values.second, item.rfind("load.", 0) != 0,
-                     is_allowed(item)});
+                     is_allowed(item), ""});
   for (EnvironmentDiff& d : out) {
     OnlyTheDifference(d);
     if (d.allowed) d.why_allowed = "--allow-diff";

@@ -87,7 +87,9 @@ class JobSamplerTest : public testing::Test {
                       .qemu_pid = 500,
                       .device_id = "dev-d0",
                       .bus = bus,
-                      .backing = "/var/tmp/backing.raw"};
+                      .backing = "/var/tmp/backing.raw",
+                      .block_counters = {},
+                      .block_source = {}};
     JobSamplerOptions opt;
     opt.period = 1h;  // the thread never samples: the test drives every tick
     opt.threads = std::make_shared<FakeThreads>(&w_);
@@ -340,7 +342,9 @@ TEST(JobSamplerRealQemuTest, SamplesARealQemu) {
                                  .qemu_pid = qemu.Pid(),
                                  .device_id = id,
                                  .bus = bus,
-                                 .backing = dir + "/d0.raw"},
+                                 .backing = dir + "/d0.raw",
+                                 .block_counters = {},
+                                 .block_source = {}},
                    opt);
       s.Start();
       const uint64_t start = HostMonotonicNs();

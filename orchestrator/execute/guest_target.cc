@@ -317,152 +317,202 @@ std::optional<MachineLoss> RunOnGuest(RunContext& ctx, Machine& machine, const D
 
 }  // namespace
 
-void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
-                    const std::vector<PlannedRun>& runs,
-                    const GuestImage& image, const AccelDecision& accel, Backend& backend) {
-  const std::string machine_dir = "machine-" + label;
-  const std::string run_dir = ctx.results.File(machine_dir);
-  MachineSpec spec = GuestMachineSpec(ctx, target, label, image, accel.accel, run_dir);
-  for (const PlannedRun& run : runs) spec.qemu_trace |= run.job.trace;
-  auto base_record = [&](const PlannedRun& run) {
-    RunRecord r;
-    r.run_id = run.run_id;
-    r.target = ToString(target);
-    r.accel = ToString(accel.accel);
-    r.machine = machine_dir;
-    r.host_name = ctx.host.name;
-    r.backend = backend.Name();
-    r.job = run.job;
-    r.console_log = machine_dir + "/console.log";
-    r.params = run.params;
-    return r;
-  };
+namespace {
 
-  // disk.passthrough: the device is on vfio-pci from here until this returns or unwinds
-  // (Ctrl-C included), after the machine below is gone; its state file lies in a
-  // storbed-work-* dir, so `storbed cleanup` gives the device back after a SIGKILL.
+// Runs last on every way out of a foreign machine's GuestTarget, after the machine is gone:
+// the image must be what it was before the boot.
+void CheckForeignImage(RunContext& ctx, const std::string& label, const ForeignRootDisk& foreign) {
+  try {
+    const std::string after = FileSha256(foreign.path);
+    ctx.manifest.UpdateMachine(label, {{"image",
+                                        {{"path", foreign.path},
+                                         {"sha256", foreign.sha256_before},
+                                         {"sha256_after", after},
+                                         {"unchanged", after == foreign.sha256_before}}}});
+    if (after != foreign.sha256_before)
+      ctx.log << "  warning: the foreign image " << foreign.path
+              << " changed during the run (sha256 " << foreign.sha256_before << " -> " << after
+              << "): something else wrote it\n";
+  } catch (const std::exception& e) {
+    ctx.log << "  warning: cannot hash the foreign image after the run: " << e.what() << "\n";
+  }
+}
+
+}  // namespace
+
+// What must outlive the machine, declared before it so it goes after it: the VFIO binding
+// (the device is on vfio-pci until the machine is gone, Ctrl-C included; its state file lies
+// in a storbed-work-* dir, so `storbed cleanup` gives the device back after a SIGKILL) and
+// a foreign image's overlay, whose image is checked last.
+struct GuestTarget::Holdings {
+  RunContext& ctx;
+  std::string label;
   std::optional<TempDir> binding_dir;
   RealSysfsWriter sysfs;
   std::optional<VfioBinding> binding;
+  std::optional<ForeignRootDisk> foreign;
+  std::unique_ptr<Machine> machine;
+  ~Holdings() {
+    machine.reset();
+    if (foreign) CheckForeignImage(ctx, label, *foreign);
+  }
+};
+
+GuestTarget::GuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
+                         const AccelDecision& accel, Backend& backend)
+    : ctx_(ctx),
+      target_(target),
+      label_(label),
+      machine_dir_("machine-" + label),
+      accel_(accel),
+      backend_(backend),
+      held_(new Holdings{ctx, label, {}, {}, {}, {}, {}}) {}
+
+GuestTarget::~GuestTarget() = default;
+
+RunRecord GuestTarget::BaseRecord(const PlannedRun& run) const {
+  RunRecord r;
+  r.run_id = run.run_id;
+  r.target = ToString(target_);
+  r.accel = ToString(accel_.accel);
+  r.machine = machine_dir_;
+  r.host_name = ctx_.host.name;
+  r.backend = backend_.Name();
+  r.job = run.job;
+  r.console_log = machine_dir_ + "/console.log";
+  r.params = run.params;
+  return r;
+}
+
+void GuestTarget::FailAll(const std::vector<PlannedRun>& runs, const std::string& why) {
+  for (const auto& run : runs) RecordFailure(ctx_, BaseRecord(run), RunStatus::Failed, why);
+}
+
+std::unique_ptr<GuestTarget> GuestTarget::Boot(RunContext& ctx, TargetKind target,
+                                               const std::string& label,
+                                               const std::vector<PlannedRun>& runs,
+                                               const GuestImage& image, const AccelDecision& accel,
+                                               Backend& backend) {
+  std::unique_ptr<GuestTarget> g(new GuestTarget(ctx, target, label, accel, backend));
+  Holdings& h = *g->held_;
+  g->spec_ = GuestMachineSpec(ctx, target, label, image, accel.accel, ctx.results.File(g->machine_dir_));
+  // A machine kept across rounds runs the same job list in each: the first round's runs
+  // say whether QEMU must be able to trace.
+  for (const PlannedRun& run : runs) g->spec_.qemu_trace |= run.job.trace;
   if (!ctx.disk.passthrough.empty()) {
     ctx.log << "binding PCI device " << ctx.disk.passthrough << " to vfio-pci...\n";
     try {
-      binding_dir.emplace(ctx.options.work_dir, "storbed-work-");
-      binding.emplace(PciSysfs(ctx.options.passthrough_sources.sysfs_root), sysfs,
-                      ctx.disk.passthrough, binding_dir->path());
+      h.binding_dir.emplace(ctx.options.work_dir, "storbed-work-");
+      h.binding.emplace(PciSysfs(ctx.options.passthrough_sources.sysfs_root), h.sysfs,
+                        ctx.disk.passthrough, h.binding_dir->path());
     } catch (const std::exception& e) {
-      for (const auto& run : runs)
-        RecordFailure(ctx, base_record(run), RunStatus::Failed,
-                      std::string("the device was not handed over: ") + e.what());
-      return;
+      g->FailAll(runs, std::string("the device was not handed over: ") + e.what());
+      return nullptr;
     }
-    spec.disks[0].serial = binding->record().serial;
+    g->spec_.disks[0].serial = h.binding->record().serial;
   }
-
-  std::optional<ForeignRootDisk> foreign;
-  if (spec.foreign) {
+  if (g->spec_.foreign) {
     try {
-      foreign.emplace(ctx, ctx.machine.image, *spec.foreign, spec.name);
+      h.foreign.emplace(ctx, ctx.machine.image, *g->spec_.foreign, g->spec_.name);
     } catch (const std::exception& e) {
-      for (const auto& run : runs)
-        RecordFailure(ctx, base_record(run), RunStatus::Failed,
-                      std::string("the foreign image's overlay or seed was not made: ") + e.what());
-      return;
+      g->FailAll(runs, std::string("the foreign image's overlay or seed was not made: ") + e.what());
+      return nullptr;
     }
   }
-  // Runs last on every way out, after the machine (declared below) is gone.
-  struct ImageCheck {
-    RunContext& ctx;
-    const std::string& label;
-    std::optional<ForeignRootDisk>& foreign;
-    ~ImageCheck() {
-      if (!foreign) return;
-      try {
-        const std::string after = FileSha256(foreign->path);
-        ctx.manifest.UpdateMachine(label, {{"image",
-                                            {{"path", foreign->path},
-                                             {"sha256", foreign->sha256_before},
-                                             {"sha256_after", after},
-                                             {"unchanged", after == foreign->sha256_before}}}});
-        if (after != foreign->sha256_before)
-          ctx.log << "  warning: the foreign image " << foreign->path
-                  << " changed during the run (sha256 " << foreign->sha256_before << " -> " << after
-                  << "): something else wrote it\n";
-      } catch (const std::exception& e) {
-        ctx.log << "  warning: cannot hash the foreign image after the run: " << e.what() << "\n";
-      }
-    }
-  } image_check{ctx, label, foreign};
 
   if (ctx.progress) ctx.progress->Booting(label);
   ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
-          << spec.vcpus << " vCPU, " << spec.memory_mib << " MiB)...\n";
+          << g->spec_.vcpus << " vCPU, " << g->spec_.memory_mib << " MiB)...\n";
   const auto boot_start = Clock::now();
-  std::unique_ptr<Machine> machine;
   try {
-    machine =
-        backend.Start(spec, std::chrono::seconds(static_cast<int64_t>(ctx.machine.boot_timeout_s)));
+    h.machine = backend.Start(
+        g->spec_, std::chrono::seconds(static_cast<int64_t>(ctx.machine.boot_timeout_s)));
   } catch (const InterruptedError&) {
     throw;
   } catch (const LibvirtError&) {
     throw;  // the host failed, not the guest: the caller moves the runs to another host
   } catch (const std::exception& e) {
-    for (const auto& run : runs)
-      RecordFailure(ctx, base_record(run), RunStatus::Failed,
-                    std::string("the guest did not boot: ") + e.what());
-    return;
+    g->FailAll(runs, std::string("the guest did not boot: ") + e.what());
+    return nullptr;
   }
+  Machine& machine = *h.machine;
   const double boot_s = SecondsSince(boot_start);
-  const HelloReply& hello = machine->Hello();
+  const HelloReply& hello = machine.Hello();
   // The backend's own time from QEMU start; boot_s also counts `qemu --version` and the
   // run directory before it.
-  const BootBreakdown boot = BreakDownBoot(machine->StartToHelloS().value_or(boot_s), hello.boot);
+  const BootBreakdown boot = BreakDownBoot(machine.StartToHelloS().value_or(boot_s), hello.boot);
   ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
           << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
-  RecordMachine(ctx, label, *machine, image, accel, backend, boot_s, boot,
-                foreign ? &*foreign : nullptr, spec.disks[0].serial);
+  RecordMachine(ctx, label, machine, image, accel, backend, boot_s, boot,
+                h.foreign ? &*h.foreign : nullptr, g->spec_.disks[0].serial);
   // From hello on, the agent sends heartbeats while it works: a silence is a hang.
-  machine->Agent().SetSilenceLimit(kAgentSilenceLimit);
+  machine.Agent().SetSilenceLimit(kAgentSilenceLimit);
 
   std::string seen;
-  const std::string serial = spec.disks[0].serial;
-  const std::string device = DeviceWithSerial(hello, spec.disks[0].bus, serial, &seen);
-  if (device.empty()) {
-    for (const auto& run : runs)
-      RecordFailure(ctx, base_record(run), RunStatus::Failed,
-                    std::string("the guest shows no ") + RowOf(spec.disks[0].bus).guest_dev_prefix +
-                        "* disk with serial " + serial +
-                        " (devices: " + (seen.empty() ? "none" : seen) + ")");
-    machine->Shutdown();
-    return;
+  const Bus bus = g->spec_.disks[0].bus;
+  g->device_ = DeviceWithSerial(hello, bus, g->spec_.disks[0].serial, &seen);
+  if (g->device_.empty()) {
+    g->FailAll(runs, std::string("the guest shows no ") + RowOf(bus).guest_dev_prefix +
+                         "* disk with serial " + g->spec_.disks[0].serial +
+                         " (devices: " + (seen.empty() ? "none" : seen) + ")");
+    g->Shutdown();
+    return nullptr;
   }
+  return g;
+}
 
+bool GuestTarget::RunJobs(const std::vector<PlannedRun>& runs) {
+  Machine& machine = *held_->machine;
   const auto check = [&] {
     ThrowIfInterrupted();
-    machine->CheckAlive();
+    machine.CheckAlive();
   };
   std::string lost_why;  // set when the machine went away: "<reason> during <run>"
   for (const auto& run : runs) {
-    if (ctx.rounds && !ctx.rounds->Wanted(run)) continue;  // its round is not needed
-    RunRecord record = base_record(run);
-    record.device = device;
-    record.job.target = device;
+    if (ctx_.rounds && !ctx_.rounds->Wanted(run)) continue;  // its round is not needed
+    RunRecord record = BaseRecord(run);
+    record.device = device_;
+    record.job.target = device_;
     if (!lost_why.empty()) {
-      RecordFailure(ctx, record, RunStatus::Skipped, lost_why);
+      RecordFailure(ctx_, record, RunStatus::Skipped, lost_why);
       continue;
     }
-    if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
-    if (auto loss = RunOnGuest(ctx, *machine, spec.disks[0], std::move(record), run, check))
+    if (ctx_.progress) ctx_.progress->RunStarted(run.run_id, run.job.runtime_s);
+    if (auto loss = RunOnGuest(ctx_, machine, spec_.disks[0], std::move(record), run, check))
       lost_why = loss->skip_reason + " during " + run.run_id;
   }
-  if (lost_why.empty()) {
-    try {
-      machine->Shutdown();
-    } catch (const std::exception& e) {
-      ctx.log << "  warning: " << ToString(target) << " guest shutdown: " << e.what() << "\n";
-    }
-  }
+  healthy_ = lost_why.empty();
+  return healthy_;
+}
+
+void GuestTarget::Pause() {
+  held_->machine->Qmp(kQmpPauseTimeout)("stop", nlohmann::json::object());
+}
+
+void GuestTarget::Resume() {
+  held_->machine->Qmp(kQmpPauseTimeout)("cont", nlohmann::json::object());
+}
+
+void GuestTarget::Shutdown() noexcept {
   // An unhealthy machine is torn down by its destructor (SIGTERM, then SIGKILL).
+  if (!healthy_ || !held_->machine) return;
+  try {
+    held_->machine->Shutdown();
+  } catch (const std::exception& e) {
+    ctx_.log << "  warning: " << ToString(target_) << " guest shutdown: " << e.what() << "\n";
+  }
+}
+
+uint64_t GuestTarget::MemoryBytes() const { return uint64_t(spec_.memory_mib) << 20; }
+
+void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
+                    const std::vector<PlannedRun>& runs, const GuestImage& image,
+                    const AccelDecision& accel, Backend& backend) {
+  std::unique_ptr<GuestTarget> guest =
+      GuestTarget::Boot(ctx, target, label, runs, image, accel, backend);
+  if (!guest) return;
+  guest->RunJobs(runs);
+  guest->Shutdown();
 }
 
 }  // namespace storbed

@@ -7,15 +7,107 @@
 #include "execute/bare_metal_target.h"
 #include "execute/guest_target.h"
 #include "execute/host_info.h"
+#include "tracefs_session.h"
 #include "execute/run_context.h"
 #include "libvirt/virt_handles.h"
 
 namespace storbed {
 
+std::string WhyRebootPerRound(const Scenario& scenario, const std::vector<RunHost>& hosts) {
+  if (scenario.order != RunOrder::Interleaved) return "the order is not interleaved";
+  if (!scenario.disk.passthrough.empty())
+    return "the disk is passed through: the bare-metal twin needs the device back each round";
+  if (hosts.size() != 1) return "the run has " + std::to_string(hosts.size()) + " hosts";
+  const RunHost& h = hosts.front();
+  if (h.backend == HostBackend::Libvirt && !UriIsOnThisHost(h.uri))
+    return "host " + h.name + " is another machine";
+  return "";
+}
+
+std::string KeptKey(const PlannedMachine& m) {
+  return ToString(m.target) + "/" + std::to_string(m.machine);
+}
+
 PlanExecutor::PlanExecutor(const PreparedRun& run, BackendMaker make_backend)
     : run_(run), make_backend_(std::move(make_backend)) {
   local_.name = kLocalHost;
   local_.backend = HostBackend::None;
+  if (run.scenario.reboot != Reboot::PerMachine) return;
+  const std::string why = WhyRebootPerRound(run.scenario, run.hosts);
+  if (!why.empty()) {
+    if (run.scenario.order == RunOrder::Interleaved)
+      LineLog(run.log, "") << "reboot per_machine: every round boots its machines (" << why
+                           << ")\n";
+    return;
+  }
+  kept_.emplace(MemAvailableKb() * 1024 / 2);
+  for (const PlannedMachine& m : run.plan.machines)
+    if (m.target != TargetKind::BareMetal && m.run_count) ++rounds_left_[KeptKey(m)];
+}
+
+void PlanExecutor::Finish() {
+  if (kept_) kept_->ReleaseAll();
+}
+
+void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
+  const PlannedMachine& m = run_.plan.machines[unit];
+  const MachineVariant& variant = run_.scenario.machines[m.machine];
+  const std::string key = KeptKey(m);
+  const std::vector<PlannedRun> runs = RunsOf(unit);
+  KeptGuest* k = kept_->Find(key);
+  if (k && k->paused) {
+    try {
+      k->guest->Resume();
+      k->paused = false;
+      k->ctx->log << "resuming the " << k->guest->label()
+                  << " guest, kept paused since its last round (reboot per_machine)\n";
+    } catch (const std::exception& e) {
+      k->ctx->log << "  warning: the kept " << k->guest->label()
+                  << " guest did not resume: " << e.what() << "; booting another\n";
+      kept_->Release(key);
+      k = nullptr;
+    }
+  }
+  if (!k) {
+    LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
+    kept_->MakeRoomFor(variant.machine.memory_bytes, log);
+    auto fresh = std::make_unique<KeptGuest>();
+    fresh->disk = variant.disk;
+    fresh->log = std::make_unique<LineLog>(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
+    // Its own backing for as long as it is kept: another machine gets another file.
+    fresh->lease.emplace(run_.backings.Acquire(fresh->disk));
+    fresh->ctx.reset(new RunContext{run_.scenario, run_.options, run_.results, *fresh->log,
+                                    fresh->lease->backing(), run_.manifest, host,
+                                    variant.machine, fresh->disk, run_.progress, run_.rounds});
+    try {
+      fresh->backend = make_backend_(host);
+      fresh->guest = GuestTarget::Boot(*fresh->ctx, m.target, m.label, runs,
+                                       run_.image_for(variant.machine), run_.accel,
+                                       *fresh->backend);
+    } catch (const LibvirtError& e) {
+      *fresh->log << "host " << host.name << " failed: " << e.what() << "\n";
+      throw HostFailedError(e.what());
+    }
+    if (!fresh->guest) {
+      --rounds_left_[key];
+      return;  // its runs are recorded as failed; the next round boots again
+    }
+    k = &kept_->Put(key, std::move(fresh));
+  }
+  ++k->rounds_served;
+  const bool healthy = k->guest->RunJobs(runs);
+  if (!healthy || --rounds_left_[key] == 0) {
+    kept_->Release(key);
+    return;
+  }
+  try {
+    k->guest->Pause();
+    k->paused = true;
+  } catch (const std::exception& e) {
+    k->ctx->log << "  warning: the " << k->guest->label()
+                << " guest could not be paused (" << e.what() << "); shutting it down\n";
+    kept_->Release(key);
+  }
 }
 
 const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
@@ -35,6 +127,10 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
   // Rounds that stopped early boot nothing more.
   if (run_.rounds && m.run_count && !run_.rounds->Wanted(run_.plan.runs[m.first_run])) return;
   const RunHost& host = HostNamed(host_name);
+  if (kept_ && m.target != TargetKind::BareMetal) {
+    RunKept(unit, host);  // it leases its own backing, for as long as it is kept
+    return;
+  }
   LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
   // The unit's own machine variant and disk combination, passed as such: the scenario's
   // .machine/.disk are machines[0]'s and are not this unit's.
@@ -56,6 +152,7 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
     RunBareMetalTarget(ctx, RunsOf(unit));
     return;
   }
+
   try {
     // The slots of a host boot at once: the storage pool tolerates concurrent uploads
     // of the shared kernel and initrd (libvirt/storage_pool.h).

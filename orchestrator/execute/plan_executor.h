@@ -5,6 +5,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "backend/accel.h"
 #include "backend/backend.h"
 #include "execute/backing_leases.h"
+#include "execute/kept_guests.h"
 #include "execute/line_log.h"
 #include "images/image_builder.h"
 #include "plan/run_hosts.h"
@@ -56,13 +59,27 @@ class PlanExecutor : public UnitExecutor {
   void HostFailed(const HostFailure& failure) override;
   // Records the unit's runs as failed on host "none".
   void Abandon(size_t unit, const std::string& why) override;
+  // The schedule is over (every round ran, or the round gate stopped them): guests kept
+  // for rounds that will not come are shut down.
+  void Finish();
 
  private:
   const RunHost& HostNamed(const std::string& name) const;
   std::vector<PlannedRun> RunsOf(size_t unit) const;
+  // reboot per_machine: the unit's rounds run in the machine kept from an earlier round,
+  // or in one booted now and kept for the next.
+  void RunKept(size_t unit, const RunHost& host);
   const PreparedRun& run_;
   BackendMaker make_backend_;
   RunHost local_;  // bare metal's host
+  std::optional<KeptGuests> kept_;      // set when machines are kept across rounds
+  std::map<std::string, size_t> rounds_left_;  // per kept machine: its units not yet run
 };
+
+// Whether the run keeps machines across rounds ("" when it does), or why it boots them per
+// round although the scenario asked for per_machine.
+std::string WhyRebootPerRound(const Scenario& scenario, const std::vector<RunHost>& hosts);
+// The key of a kept machine: its target and machine variant.
+std::string KeptKey(const PlannedMachine& m);
 
 }  // namespace storbed

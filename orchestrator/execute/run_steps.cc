@@ -296,6 +296,7 @@ std::vector<HostStatus> ExecuteRun(PreparedScenario& p, const RunDeps& deps) {
     std::vector<HostStatus> status = RunSchedule(
         sequential ? UnitsInPlanOrder(p.plan) : GroupUnitsForHosts(p.plan, p.scenario), scheduled,
         executor);
+    executor.Finish();
     status.resize(p.hosts.size(), HostStatus::Unused);
     return status;
   } catch (const InterruptedError&) {

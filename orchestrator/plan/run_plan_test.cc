@@ -153,6 +153,23 @@ TEST(RunPlanTest, DryRunCountsBootsAndEstimatesTime) {
   EXPECT_DOUBLE_EQ(PlanDryRun(s, "kvm").estimate_s, d.estimate_s - 2 * 1);
 }
 
+// reboot per_machine keeps each machine across its rounds: the plan's units stay one per
+// machine and round (interleaving is the same), the boots are one per machine.
+TEST(RunPlanTest, RebootPerMachineBootsEachMachineOnceAndKeepsTheRounds) {
+  const std::string base = R"({"name": "t", "targets": ["virtio-blk", "nvme", "bare-metal"],
+      "order": "interleaved", "repeats": 4, "jobs": [{"name": "a", "runtime": 1}])";
+  const DryRun per_round = PlanDryRun(Parse(base + "}"), "tcg");
+  const DryRun per_machine = PlanDryRun(Parse(base + R"(, "reboot": "per_machine"})"), "tcg");
+  EXPECT_EQ(per_round.guest_boots, 8u);
+  EXPECT_EQ(per_machine.guest_boots, 2u);
+  EXPECT_EQ(Ids(per_round.plan.runs), Ids(per_machine.plan.runs));
+  EXPECT_DOUBLE_EQ(per_round.estimate_s - per_machine.estimate_s, 6 * 5);
+  EXPECT_NE(RenderDryRun(Parse(base + R"(, "reboot": "per_machine"})"), per_machine, "tcg")
+                .find("2 guest boots, order interleaved (reboot per_machine)"),
+            std::string::npos);
+  EXPECT_THROW(Parse(base + R"(, "reboot": "never"})"), ScenarioError);
+}
+
 TEST(RunPlanTest, MachineTunablesAreDefaultsAndAJobsOwnValueWins) {
   const Scenario s = ParseScenario(
       R"({"name": "t", "targets": ["virtio-scsi", "bare-metal"],

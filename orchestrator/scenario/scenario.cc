@@ -305,6 +305,7 @@ Scenario ScenarioFromJson(const json& doc, const std::string& path, uint64_t max
   for (const RunOrder order : {RunOrder::Random, RunOrder::Interleaved})
     if (top["order"] == ToString(order)) s.order = order;
   s.order_seed = top["order_seed"];
+  if (top["reboot"] == "per_machine") s.reboot = Reboot::PerMachine;
 
   for (const auto& m : Product(machine, "machine")) {
     for (const auto& d : Product(disk, "disk")) {

@@ -91,6 +91,10 @@ enum class RunOrder { Sequential, Random, Interleaved };
 // "sequential", "random", "interleaved": the scenario's and the manifest's name.
 std::string ToString(RunOrder order);
 
+// Interleaved rounds: boot every machine in every round, or keep each booted (paused)
+// between its rounds.
+enum class Reboot { PerRound, PerMachine };
+
 struct Scenario {
   std::string path;
   std::string name;
@@ -106,6 +110,7 @@ struct Scenario {
   uint32_t warmup = 0;
   RunOrder order = RunOrder::Sequential;
   uint64_t order_seed = 1;
+  Reboot reboot = Reboot::PerRound;
   nlohmann::json expanded;       // every field with its default applied, for the manifest
 };
 

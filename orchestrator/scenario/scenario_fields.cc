@@ -69,6 +69,17 @@ std::vector<FieldSpec> TopLevel() {
       Spec("scenario", "order_seed", FieldType::Integer, "1", 0, 9007199254740991.0, "",
            "Seed of the random and interleaved orders (recorded in the manifest, so a run order can be "
            "repeated)."),
+      Spec("scenario", "reboot", FieldType::Enum, "\"per_round\"", 0, 0, "",
+           "With order interleaved: per_round boots every machine afresh in every round; "
+           "per_machine boots each machine once and keeps it, paused (QMP stop: no guest "
+           "time passes, no host CPU is used), between its rounds, so a round costs its "
+           "jobs, not its boots. Each kept machine has its own backing file, and machines "
+           "are shut down (to be booted again when next needed) when those kept would hold "
+           "more than half the host's available memory. A disk passed through (the "
+           "bare-metal twin needs the device back), several hosts or a host that is another "
+           "machine boot per round, and the log says why. Other orders boot each machine "
+           "once anyway (docs/compare.md, \"Rounds and boots\").",
+           {"per_round", "per_machine"}),
   };
 }
 

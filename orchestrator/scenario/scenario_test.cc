@@ -186,7 +186,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "bad.json: jobs: required: a non-empty list of job objects"},
         BadCase{R"({"name": "t", "colour": 1, "jobs": [{"name": "a"}]})",
                 "bad.json: colour: unknown field (known: name, description, targets, matrix_exclude, "
-                "repeats, warmup, order, order_seed)"},
+                "repeats, warmup, order, order_seed, reboot)"},
         BadCase{R"({"name": "t", "jobs": [{"name": "a", "bsz": 4096}]})",
                 "bad.json: jobs[0].bsz: unknown field (known: name, pattern, rw, rwmixread, stride, "
                 "random_distribution, zipf_theta, hot_fraction, hot_pct, ioengine, bs, iodepth, "

@@ -89,7 +89,7 @@ std::vector<BadInput> ScenarioSyntax() {
       Scenario("ScenarioUnknownTopLevelField",
                R"({"name": "s", "nmae": "t", "jobs": [{"name": "j"}]})",
                "nmae: unknown field (known: name, description, targets, matrix_exclude, repeats, "
-               "warmup, order, order_seed)"),
+               "warmup, order, order_seed, reboot)"),
       Scenario("ScenarioMachineIsAList", R"({"name": "s", "machine": [], "jobs": [{"name": "j"}]})",
                "machine: must be a JSON object"),
   };

@@ -81,7 +81,7 @@ int Run(const RunOptions& options) {
   std::cout << "\n" << FindReportFormat("text").render(input);
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
             << "/manifest.json\n"
-            << EfficiencyLine(outcome.io_phase_s, outcome.wall_s) << "\n";
+            << EfficiencyLine(outcome.io_phase_s, outcome.warmup_s, outcome.wall_s) << "\n";
   if (outcome.interrupted) {
     std::cerr << "storbed: interrupted; finished runs are in " << options.out_dir
               << "/results.json, the rest are marked skipped (interrupted); report: "

@@ -42,6 +42,12 @@ TEST(KeptGuestsTest, OnlyOneLocalHostAndInterleavedRoundsKeepMachines) {
   s.disk.passthrough = "0000:01:00.0";
   EXPECT_NE(WhyRebootPerRound(s, {local}).find("passed through"), std::string::npos);
   s.disk.passthrough.clear();
+  MachineVariant named;
+  named.disk.backing = "/dev/sdz";
+  s.machines.push_back(named);
+  EXPECT_NE(WhyRebootPerRound(s, {local}).find("disk.backing /dev/sdz is one file or device"),
+            std::string::npos);
+  s.machines.clear();
   s.order = RunOrder::Random;
   EXPECT_EQ(WhyRebootPerRound(s, {local}), "the order is not interleaved");
 }

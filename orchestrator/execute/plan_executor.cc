@@ -1,6 +1,7 @@
 #include "execute/plan_executor.h"
 #include "execute/round_gate.h"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -15,6 +16,13 @@ namespace storbed {
 
 std::string WhyRebootPerRound(const Scenario& scenario, const std::vector<RunHost>& hosts) {
   if (scenario.order != RunOrder::Interleaved) return "the order is not interleaved";
+  for (const MachineVariant& v : scenario.machines) {
+    if (!v.disk.passthrough.empty())
+      return "the disk is passed through: the bare-metal twin needs the device back each round";
+    if (!v.disk.backing.empty())
+      return "disk.backing " + v.disk.backing +
+             " is one file or device, which a kept machine would hold from the others";
+  }
   if (!scenario.disk.passthrough.empty())
     return "the disk is passed through: the bare-metal twin needs the device back each round";
   if (hosts.size() != 1) return "the run has " + std::to_string(hosts.size()) + " hosts";
@@ -53,7 +61,7 @@ void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
   const PlannedMachine& m = run_.plan.machines[unit];
   const MachineVariant& variant = run_.scenario.machines[m.machine];
   const std::string key = KeptKey(m);
-  const std::vector<PlannedRun> runs = RunsOf(unit);
+  std::vector<PlannedRun> runs = RunsOf(unit);
   KeptGuest* k = kept_->Find(key);
   if (k && k->paused) {
     try {
@@ -61,6 +69,13 @@ void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
       k->paused = false;
       k->ctx->log << "resuming the " << k->guest->label()
                   << " guest, kept paused since its last round (reboot per_machine)\n";
+      // Warm-ups warm a fresh boot: this machine is warm from its last round.
+      const auto warmup = [](const PlannedRun& r) { return r.warmup; };
+      if (const auto n = std::count_if(runs.begin(), runs.end(), warmup)) {
+        runs.erase(std::remove_if(runs.begin(), runs.end(), warmup), runs.end());
+        k->ctx->log << "  " << n << " warm-up run" << (n == 1 ? "" : "s")
+                    << " left out: the machine is warm from its last round\n";
+      }
     } catch (const std::exception& e) {
       k->ctx->log << "  warning: the kept " << k->guest->label()
                   << " guest did not resume: " << e.what() << "; booting another\n";

@@ -208,13 +208,12 @@ void MarkPendingSkipped(PreparedScenario& p) {
 
 // The measured runs' IO phases and the wall time so far, into the manifest and `outcome`.
 void RecordEfficiency(PreparedScenario& p, RunOutcome& outcome) {
-  double io = 0;
   for (const RunRecord& r : outcome.records)
-    if (r.status != RunStatus::Warmup && r.result) io += r.result->runtime_s;
-  outcome.io_phase_s = io;
+    if (r.result) (r.status == RunStatus::Warmup ? outcome.warmup_s : outcome.io_phase_s) +=
+        r.result->runtime_s;
   outcome.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
-  p.manifest->SetEfficiency(outcome.io_phase_s, outcome.wall_s);
+  p.manifest->SetEfficiency(outcome.io_phase_s, outcome.warmup_s, outcome.wall_s);
 }
 
 }  // namespace

@@ -273,3 +273,18 @@ TEST_F(RunStepsTest, TheFakeMachineCanRunJobsThroughTheStandaloneAgent) {
 
 }  // namespace
 }  // namespace storbed
+
+namespace storbed {
+namespace {
+
+TEST(EfficiencyLineTest, SaysTheMeasuredShareAndTheShareWithWarmUps) {
+  EXPECT_EQ(EfficiencyLine(40.3, 0, 50.8),
+            "efficiency: 40.3 s of IO phases in 50.8 s of wall time (0.79)");
+  EXPECT_EQ(EfficiencyLine(25.8, 13.7, 48.6),
+            "efficiency: 25.8 s of IO phases in 48.6 s of wall time (0.53); with the warm-ups' "
+            "13.7 s, 0.81");
+  EXPECT_EQ(EfficiencyLine(0, 0, 0), "efficiency: 0.0 s of IO phases in 0.0 s of wall time (0.00)");
+}
+
+}  // namespace
+}  // namespace storbed

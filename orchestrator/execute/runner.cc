@@ -133,10 +133,15 @@ Scenario LoadScenarioFor(const RunOptions& options) {
                      options.fio_path.empty() ? "fio-args" : options.fio_path, options);
 }
 
-std::string EfficiencyLine(double io_phase_s, double wall_s) {
-  char line[160];
-  std::snprintf(line, sizeof line, "efficiency: %.1f s of IO phases in %.1f s of wall time (%.2f)",
-                io_phase_s, wall_s, wall_s > 0 ? io_phase_s / wall_s : 0.0);
+std::string EfficiencyLine(double io_phase_s, double warmup_s, double wall_s) {
+  const auto share = [wall_s](double s) { return wall_s > 0 ? s / wall_s : 0.0; };
+  char line[240];
+  int n = std::snprintf(line, sizeof line,
+                        "efficiency: %.1f s of IO phases in %.1f s of wall time (%.2f)",
+                        io_phase_s, wall_s, share(io_phase_s));
+  if (warmup_s > 0 && n > 0 && size_t(n) < sizeof line)
+    std::snprintf(line + n, sizeof line - size_t(n), "; with the warm-ups' %.1f s, %.2f",
+                  warmup_s, share(io_phase_s + warmup_s));
   return line;
 }
 

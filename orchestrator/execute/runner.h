@@ -36,12 +36,14 @@ struct RunOutcome {
   // The out directory's lock, kept while the caller writes its reports there.
   std::shared_ptr<OutDirClaim> out_dir_claim;
   // How much of the run measured: the measured runs' IO phases over the wall time from
-  // the scenario's loading to the last record (manifest "efficiency").
-  double io_phase_s = 0, wall_s = 0;
+  // the scenario's loading to the last record (manifest "efficiency"); the warm-ups' IO
+  // phases apart.
+  double io_phase_s = 0, warmup_s = 0, wall_s = 0;
 };
 
-// "efficiency: 40.3 s of IO phases in 50.8 s of wall time (0.79)".
-std::string EfficiencyLine(double io_phase_s, double wall_s);
+// "efficiency: 25.8 s of IO phases in 48.6 s of wall time (0.53); with the warm-ups'
+// 13.7 s, 0.81" (the second half only when there were warm-ups).
+std::string EfficiencyLine(double io_phase_s, double warmup_s, double wall_s);
 
 // Runs the scenario; progress goes to `log`. Throws ScenarioError for bad input,
 // InterruptedError on Ctrl-C during setup, std::runtime_error when setup fails; Ctrl-C

@@ -268,8 +268,9 @@ DryRun PlanDryRun(const Scenario& scenario, const std::string& accel) {
   // reboot per_machine keeps each machine across its rounds: one boot each (at most; the
   // memory budget may shut one down and boot it again, and a passed-through disk does not
   // keep: docs/compare.md).
-  const bool keep = scenario.reboot == Reboot::PerMachine &&
-                    scenario.order == RunOrder::Interleaved && scenario.disk.passthrough.empty();
+  bool keep = scenario.reboot == Reboot::PerMachine && scenario.order == RunOrder::Interleaved;
+  for (const MachineVariant& v : scenario.machines)
+    keep = keep && v.disk.passthrough.empty() && v.disk.backing.empty();
   std::set<std::pair<std::string, size_t>> booted;
   for (const auto& m : d.plan.machines) {
     if (m.target == TargetKind::BareMetal) continue;

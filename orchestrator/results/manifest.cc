@@ -130,11 +130,14 @@ void Manifest::SetSequential(nlohmann::json record) {
   Update([&record](ManifestDoc& m) { m.sequential = std::move(record); });
 }
 
-void Manifest::SetEfficiency(double io_phase_s, double wall_s) {
+void Manifest::SetEfficiency(double io_phase_s, double warmup_s, double wall_s) {
+  const auto share = [wall_s](double s) { return wall_s > 0 ? s / wall_s : 0.0; };
   Update([&](ManifestDoc& m) {
     m.efficiency = {{"io_phase_s", io_phase_s},
+                    {"warmup_s", warmup_s},
                     {"wall_s", wall_s},
-                    {"share", wall_s > 0 ? io_phase_s / wall_s : 0.0}};
+                    {"share", share(io_phase_s)},
+                    {"share_with_warmups", share(io_phase_s + warmup_s)}};
   });
 }
 

@@ -73,7 +73,8 @@ struct ManifestDoc {
   // --until-conclusive: the plan, the looks taken and why the rounds stopped
   // (execute/round_gate.h, docs/results.md); null otherwise.
   nlohmann::json sequential;
-  // {io_phase_s, wall_s, share}: the measured runs' IO phases over the run's wall time.
+  // {io_phase_s, warmup_s, wall_s, share, share_with_warmups}: the measured runs' IO
+  // phases over the run's wall time, and with the warm-ups' IO phases.
   nlohmann::json efficiency;
 };
 void to_json(nlohmann::json& j, const ManifestDoc& m);
@@ -98,7 +99,7 @@ class Manifest {
   void AddHostFailure(ManifestHostFailure failure);
   void MarkInterrupted();
   void SetSequential(nlohmann::json record);
-  void SetEfficiency(double io_phase_s, double wall_s);
+  void SetEfficiency(double io_phase_s, double warmup_s, double wall_s);
   // Stamps finished_at and the failures; `hosts` replaces hosts unless null.
   void Finish(const std::string& finished_at, const std::vector<std::string>& failures,
               const nlohmann::json& hosts);

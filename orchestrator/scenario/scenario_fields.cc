@@ -76,8 +76,9 @@ std::vector<FieldSpec> TopLevel() {
            "jobs, not its boots. Each kept machine has its own backing file, and machines "
            "are shut down (to be booted again when next needed) when those kept would hold "
            "more than half the host's available memory. A disk passed through (the "
-           "bare-metal twin needs the device back), several hosts or a host that is another "
-           "machine boot per round, and the log says why. Other orders boot each machine "
+           "bare-metal twin needs the device back), a named disk.backing (one file or "
+           "device), several hosts or a host that is another machine boot per round, and "
+           "the log says why. Other orders boot each machine "
            "once anyway (docs/compare.md, \"Rounds and boots\").",
            {"per_round", "per_machine"}),
   };

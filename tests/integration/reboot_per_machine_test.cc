@@ -27,7 +27,7 @@ TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
   const std::string dir = testing::ScratchDir("reboot-per-machine");
   std::ofstream(dir + "/s.json") << R"({"name": "pm", "targets": ["virtio-blk", "nvme",
       "bare-metal"], "machine": {"memory": "256m"}, "disk": {"size": "16m"},
-      "order": "interleaved", "repeats": 3, "reboot": "per_machine",
+      "order": "interleaved", "repeats": 3, "warmup": 1, "reboot": "per_machine",
       "jobs": [{"name": "r", "pattern": "random", "bs": "4k", "ioengine": "io_uring",
                 "iodepth": 4, "runtime": 1}]})";
   const testing::CliRun run = testing::RunCli(
@@ -38,10 +38,15 @@ TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
   EXPECT_EQ(testing::Occurrences(run.log, "booting virtio-blk guest"), 1u) << run.log;
   EXPECT_EQ(testing::Occurrences(run.log, "booting nvme guest"), 1u) << run.log;
   EXPECT_EQ(testing::Occurrences(run.log, "kept paused since its last round"), 4u) << run.log;
+  // Warm-ups warm a boot: the guests' first rounds run theirs, bare metal every round.
+  EXPECT_EQ(testing::Occurrences(run.log, "1 warm-up run left out"), 4u) << run.log;
   EXPECT_EQ(Manifest(dir + "/out")["machines"].size(), 2u);
   const std::vector<RunRecord> records = LoadResults(dir + "/out");
-  ASSERT_EQ(records.size(), 9u);
+  ASSERT_EQ(records.size(), 9u + 2 + 3);
+  size_t warmups = 0;
   for (const RunRecord& r : records) {
+    warmups += r.status == RunStatus::Warmup;
+    if (r.status == RunStatus::Warmup) continue;
     EXPECT_EQ(r.status, RunStatus::Ok) << r.run_id << ": " << r.error;
     EXPECT_GT(r.result ? r.result->iops : 0, 0) << r.run_id;
     // Every round of a guest ran in the machine its first round booted, whose console
@@ -51,6 +56,10 @@ TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
       EXPECT_TRUE(fs::exists(dir + "/out/" + r.console_log)) << r.console_log;
     }
   }
+  EXPECT_EQ(warmups, 5u);
+  const auto efficiency = Manifest(dir + "/out")["efficiency"];
+  EXPECT_GT(efficiency["warmup_s"].get<double>(), 4.5) << efficiency.dump();
+  EXPECT_NE(run.log.find("with the warm-ups'"), std::string::npos) << run.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
   // Kept machines had their own backings; all are gone with the work dirs.
   for (const auto& e : fs::directory_iterator(dir))

@@ -6,6 +6,8 @@ SAN_BUILD ?= build-san
 JOBS ?= $(shell nproc)
 SCENARIO ?= scenarios/quick.json
 OUT ?= results/quick
+# ON: -Werror (`make test`, CI, sets it: a new warning fails it); empty: as configured before.
+WERROR ?=
 
 .PHONY: setup configure build run test unit sanitize-build sanitize clean
 
@@ -13,7 +15,7 @@ setup:
 	@scripts/setup.sh
 
 configure: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(if $(WERROR),-DSTORBED_WERROR=$(WERROR)) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
@@ -24,9 +26,10 @@ run: configure
 	$(BUILD)/orchestrator/storbed run $(SCENARIO) --out $(OUT)
 
 # libvirtd and virtlogd are started for the tests when not running, and stopped after.
+test: WERROR = ON
 test: build
 	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -LE bench'
-	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
 
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
@@ -35,7 +38,8 @@ unit: build
 # the unit test binaries and the libFuzzer targets (tests/fuzz), not storbed, the static
 # agent or the VM tests.
 sanitize-build: setup
-	@CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -DSTORBED_SANITIZE=ON >/dev/null
+	@CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -DSTORBED_SANITIZE=ON \
+	  $(if $(WERROR),-DSTORBED_WERROR=$(WERROR)) >/dev/null
 	@cmake --build $(SAN_BUILD) -j$(JOBS) --target unit-tests fuzzers
 
 # The unit tests under the sanitizers (any report fails its test: UBSan does not recover,

@@ -10,7 +10,6 @@
 namespace storbed {
 namespace {
 
-constexpr int kLayerWidth = 16;
 // depth and its uncertainty, in flight p50/p99/max, rd/s, wr/s, fl/s, KiB, latency.
 constexpr const char* kRowFormat = "%-16s %-19s %-13s %8s %8s %7s %7s %9s";
 constexpr const char* kNone = "-";

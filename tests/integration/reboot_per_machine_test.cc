@@ -17,10 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json Manifest(const std::string& out) {
-  return nlohmann::json::parse(std::ifstream(out + "/manifest.json"));
-}
-
 TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
   std::string why;
   if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
@@ -40,7 +36,7 @@ TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
   EXPECT_EQ(testing::Occurrences(run.log, "kept paused since its last round"), 4u) << run.log;
   // Warm-ups warm a boot: the guests' first rounds run theirs, bare metal every round.
   EXPECT_EQ(testing::Occurrences(run.log, "1 warm-up run left out"), 4u) << run.log;
-  EXPECT_EQ(Manifest(dir + "/out")["machines"].size(), 2u);
+  EXPECT_EQ(testing::ManifestOf(dir + "/out")["machines"].size(), 2u);
   const std::vector<RunRecord> records = LoadResults(dir + "/out");
   ASSERT_EQ(records.size(), 9u + 2 + 3);
   size_t warmups = 0;
@@ -57,7 +53,7 @@ TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
     }
   }
   EXPECT_EQ(warmups, 5u);
-  const auto efficiency = Manifest(dir + "/out")["efficiency"];
+  const auto efficiency = testing::ManifestOf(dir + "/out")["efficiency"];
   EXPECT_GT(efficiency["warmup_s"].get<double>(), 4.5) << efficiency.dump();
   EXPECT_NE(run.log.find("with the warm-ups'"), std::string::npos) << run.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
@@ -84,7 +80,7 @@ TEST(RebootPerMachineTest, KeptMachinesOfRoundsThatNeverComeAreShutDown) {
        "12"},
       dir + "/run.log");
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;
-  const auto manifest = Manifest(dir + "/out");
+  const auto manifest = testing::ManifestOf(dir + "/out");
   const std::string stopped = manifest["sequential"].value("stopped", "");
   ASSERT_EQ(stopped.rfind("conclusive at round ", 0), 0u) << manifest["sequential"].dump(2);
   const size_t stop = std::stoul(stopped.substr(20));
@@ -112,7 +108,7 @@ TEST(RebootPerMachineTest, CtrlCWhileMachinesAreKeptLeavesNoQemu) {
         kill(cli.Pid(), SIGINT);
       });
   EXPECT_EQ(run.exit, "exited with status 130") << run.log;
-  EXPECT_TRUE(Manifest(dir + "/out").value("interrupted", false)) << run.log;
+  EXPECT_TRUE(testing::ManifestOf(dir + "/out").value("interrupted", false)) << run.log;
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
   EXPECT_FALSE(LoadResults(dir + "/out").empty());
   fs::remove_all(dir);

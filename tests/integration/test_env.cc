@@ -96,6 +96,10 @@ std::string Slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+nlohmann::json ManifestOf(const std::string& out_dir) {
+  return nlohmann::json::parse(std::ifstream(out_dir + "/manifest.json"));
+}
+
 CliRun RunCli(const std::vector<std::string>& args, const std::string& log,
               const std::function<void(ChildProcess&)>& while_running,
               std::chrono::minutes timeout) {

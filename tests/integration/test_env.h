@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "backend/machine_spec.h"
 #include "images/image_builder.h"
 
@@ -18,6 +20,9 @@ namespace storbed::testing {
 
 // The whole text of a file; "" when it cannot be read.
 std::string Slurp(const std::string& path);
+
+// A results directory's manifest.json, parsed (throws when it is missing or not JSON).
+nlohmann::json ManifestOf(const std::string& out_dir);
 
 // How often `needle` occurs in `haystack` (charts in a page, lines in a log).
 size_t Occurrences(const std::string& haystack, const std::string& needle);

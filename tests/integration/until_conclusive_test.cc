@@ -17,10 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::json Manifest(const std::string& out) {
-  return nlohmann::json::parse(std::ifstream(out + "/manifest.json"));
-}
-
 // The round a conclusive run stopped at, from its manifest's "stopped"; 0 when it did not
 // stop conclusively.
 size_t ConclusiveRound(const nlohmann::json& seq) {
@@ -49,7 +45,7 @@ TEST(UntilConclusiveTest, BareMetalStopsAtTheLookThatDecidesEverything) {
        "--by", "job.bs", "--budget", "12"},
       dir + "/run.log");
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;
-  const auto seq = Manifest(dir + "/out")["sequential"];
+  const auto seq = testing::ManifestOf(dir + "/out")["sequential"];
   const size_t stop = ConclusiveRound(seq);
   ASSERT_GE(stop, 5u) << seq.dump(2);
   ASSERT_LT(stop, 12u) << seq.dump(2);
@@ -62,7 +58,7 @@ TEST(UntilConclusiveTest, BareMetalStopsAtTheLookThatDecidesEverything) {
   EXPECT_EQ(seq["by"], "job.bs");
   EXPECT_EQ(LoadResults(dir + "/out").size(), 2 * stop);  // both levels, nothing after
   // The run says how much of its time measured: IO phases of about 1 s each.
-  const auto efficiency = Manifest(dir + "/out")["efficiency"];
+  const auto efficiency = testing::ManifestOf(dir + "/out")["efficiency"];
   EXPECT_GT(efficiency["io_phase_s"].get<double>(), 1.8 * double(stop)) << efficiency.dump();
   EXPECT_GT(efficiency["wall_s"].get<double>(), efficiency["io_phase_s"].get<double>());
   EXPECT_NE(run.log.find("efficiency: "), std::string::npos) << run.log;
@@ -94,7 +90,7 @@ TEST(UntilConclusiveTest, CtrlCLeavesADirectoryCompareJudgesWithTheLooksTaken) {
         kill(cli.Pid(), SIGINT);
       });
   EXPECT_EQ(run.exit, "exited with status 130") << run.log;
-  const auto seq = Manifest(dir + "/out")["sequential"];
+  const auto seq = testing::ManifestOf(dir + "/out")["sequential"];
   EXPECT_EQ(seq["stopped"].get<std::string>().rfind("interrupted in round ", 0), 0u)
       << seq.dump(2);
   EXPECT_FALSE(seq["looks"].empty());
@@ -122,7 +118,7 @@ TEST(UntilConclusiveTest, GuestRoundsAfterTheDecidingLookAreNeverBooted) {
        "12"},
       dir + "/run.log");
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;
-  const auto manifest = Manifest(dir + "/out");
+  const auto manifest = testing::ManifestOf(dir + "/out");
   const size_t stop = ConclusiveRound(manifest["sequential"]);
   ASSERT_GE(stop, 5u) << manifest["sequential"].dump(2) << run.log;
   ASSERT_LT(stop, 12u) << manifest["sequential"].dump(2) << run.log;

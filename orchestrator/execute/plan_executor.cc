@@ -15,16 +15,7 @@
 namespace storbed {
 
 std::string WhyRebootPerRound(const Scenario& scenario, const std::vector<RunHost>& hosts) {
-  if (scenario.order != RunOrder::Interleaved) return "the order is not interleaved";
-  for (const MachineVariant& v : scenario.machines) {
-    if (!v.disk.passthrough.empty())
-      return "the disk is passed through: the bare-metal twin needs the device back each round";
-    if (!v.disk.backing.empty())
-      return "disk.backing " + v.disk.backing +
-             " is one file or device, which a kept machine would hold from the others";
-  }
-  if (!scenario.disk.passthrough.empty())
-    return "the disk is passed through: the bare-metal twin needs the device back each round";
+  if (std::string why = WhyScenarioRebootsPerRound(scenario); !why.empty()) return why;
   if (hosts.size() != 1) return "the run has " + std::to_string(hosts.size()) + " hosts";
   const RunHost& h = hosts.front();
   if (h.backend == HostBackend::Libvirt && !UriIsOnThisHost(h.uri))

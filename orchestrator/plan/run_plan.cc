@@ -262,15 +262,28 @@ RunPlan PlanScenario(const Scenario& s) {
 
 std::vector<PlannedRun> PlanRuns(const Scenario& scenario) { return PlanScenario(scenario).runs; }
 
+std::string WhyScenarioRebootsPerRound(const Scenario& scenario) {
+  if (scenario.order != RunOrder::Interleaved) return "the order is not interleaved";
+  for (const MachineVariant& v : scenario.machines) {
+    if (!v.disk.passthrough.empty())
+      return "the disk is passed through: the bare-metal twin needs the device back each round";
+    if (!v.disk.backing.empty())
+      return "disk.backing " + v.disk.backing +
+             " is one file or device, which a kept machine would hold from the others";
+  }
+  if (!scenario.disk.passthrough.empty())
+    return "the disk is passed through: the bare-metal twin needs the device back each round";
+  return "";
+}
+
 DryRun PlanDryRun(const Scenario& scenario, const std::string& accel) {
   DryRun d;
   d.plan = PlanScenario(scenario);
   // reboot per_machine keeps each machine across its rounds: one boot each (at most; the
   // memory budget may shut one down and boot it again, and a passed-through disk does not
   // keep: docs/compare.md).
-  bool keep = scenario.reboot == Reboot::PerMachine && scenario.order == RunOrder::Interleaved;
-  for (const MachineVariant& v : scenario.machines)
-    keep = keep && v.disk.passthrough.empty() && v.disk.backing.empty();
+  const bool keep =
+      scenario.reboot == Reboot::PerMachine && WhyScenarioRebootsPerRound(scenario).empty();
   std::set<std::pair<std::string, size_t>> booted;
   for (const auto& m : d.plan.machines) {
     if (m.target == TargetKind::BareMetal) continue;

@@ -59,6 +59,11 @@ inline constexpr double kBootTcgS = 5, kBootKvmS = 4, kRunOverheadS = 2, kAssume
 
 // Plans the scenario and estimates its duration with `accel` ("kvm" or "tcg").
 DryRun PlanDryRun(const Scenario& scenario, const std::string& accel);
+
+// Why the scenario's machines boot every round although it may ask for reboot per_machine
+// ("" when they can be kept): not interleaved, a disk passed through, a named backing. The
+// run adds its hosts' reasons (execute/plan_executor.h).
+std::string WhyScenarioRebootsPerRound(const Scenario& scenario);
 // The dry run as text: one line per run, the machines, the counts and the estimate.
 std::string RenderDryRun(const Scenario& scenario, const DryRun& dry, const std::string& accel);
 

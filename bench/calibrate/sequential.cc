@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "calibration.h"
 #include "judging/seeded_draws.h"
@@ -73,9 +74,11 @@ void AA(size_t reps, SeededDraws& d, std::ostream& out) {
     }
 }
 
-// One cell, IOPS alone (no latencies), CAND 10% lower, run CV 10%: the fixed-n design's
-// rounds for 80% power (compare's paired t at the same alpha, searched), and the sequential
-// design whose plan gives the same power, with its mean rounds to a verdict.
+// One cell, IOPS alone (no latencies), CAND 10% lower, run CV 10%. Each sequential plan
+// (its rounds: the budget) is set against the fixed-n design of the same power: compare's
+// paired t at the same alpha, its power measured at each n and the smallest n that reaches
+// the plan's measured power searched. A larger plan buys power with rounds that a clear
+// change rarely runs, so the ratio falls as the power asked for rises.
 void RoundsToVerdict(size_t reps, SeededDraws& d, std::ostream& out) {
   SimSpec base;
   base.cells = 1;
@@ -83,7 +86,9 @@ void RoundsToVerdict(size_t reps, SeededDraws& d, std::ostream& out) {
   base.round_cv = 0.30;
   base.latencies = false;
   base.iops_ratio = {0.90};
+  std::map<size_t, double> fixed_powers;
   auto fixed_power = [&](size_t n) {
+    if (const auto it = fixed_powers.find(n); it != fixed_powers.end()) return it->second;
     SimSpec s = base;
     s.runs = n;
     size_t worse = 0;
@@ -92,18 +97,34 @@ void RoundsToVerdict(size_t reps, SeededDraws& d, std::ostream& out) {
       for (const MetricRow& row : r.rows)
         if (row.metric == "iops") worse += row.verdict == "worse";
     }
-    return double(worse) / double(reps);
+    return fixed_powers[n] = double(worse) / double(reps);
   };
-  size_t n_fixed = 5;
-  double p_fixed = 0;
-  for (; n_fixed <= 200; n_fixed += 1)
-    if ((p_fixed = fixed_power(n_fixed)) >= 0.80) break;
+  // The smallest n whose measured power reaches `power`: doubling, then bisection (the power
+  // rises with n); 320 at most.
+  auto fixed_rounds_for = [&](double power) {
+    size_t lo = 5, hi = 40;
+    while (fixed_power(hi) < power) {
+      if (hi >= 320) return hi;
+      lo = hi + 1;
+      hi *= 2;
+    }
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (fixed_power(mid) >= power)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    return lo;
+  };
+  const size_t n80 = fixed_rounds_for(0.80);
   out << "a true 10% drop, run CV 10% (round CV 30%, paired), 1 cell, iops alone, alpha "
-         "0.01:\n  fixed n: " << n_fixed << " rounds for 80% power (measured " << p_fixed
-      << ")\n  sequential plan (rounds)  power               mean rounds to stop  / fixed n\n";
-  for (const double factor : {1.0, 1.2, 1.4, 1.6}) {
+         "0.01:\n  fixed n: " << n80 << " rounds for 80% power (measured " << fixed_power(n80)
+      << ")\n  sequential plan (rounds)  power               mean rounds to stop  "
+         "fixed n, same power  / fixed n\n";
+  for (const double factor : {1.0, 1.4, 1.7, 2.0, 2.5}) {
     SimSpec s = base;
-    s.runs = size_t(std::lround(factor * double(n_fixed)));
+    s.runs = size_t(std::lround(factor * double(n80)));
     size_t worse = 0, rounds = 0;
     for (size_t i = 0; i < reps; ++i) {
       const Outcome o = SimulateRun(s, kDefaultFirstLook, d);
@@ -111,9 +132,12 @@ void RoundsToVerdict(size_t reps, SeededDraws& d, std::ostream& out) {
       rounds += o.stop;
     }
     const double mean = double(rounds) / double(reps);
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-24zu  %-18s  %-19.1f  %.2f\n", s.runs,
-                  Rate(worse, reps).c_str(), mean, mean / double(n_fixed));
+    const double power = double(worse) / double(reps);
+    const size_t same = fixed_rounds_for(power);
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-24zu  %-18s  %-19.1f  %-3zu (power %.3f)     %.2f\n",
+                  s.runs, Rate(worse, reps).c_str(), mean, same, fixed_power(same),
+                  mean / double(same));
     out << line;
   }
 }

@@ -14,6 +14,7 @@
 #include "backend/interrupt.h"
 #include "cli/cleanup_command.h"
 #include "cli/compare_command.h"
+#include "cli/docs_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
 #include "cli/parse_messages.h"
@@ -42,6 +43,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr const char* kPackageImageCache = "/var/cache/storbed";
+
 // The agent ships beside storbed when installed, and in the build tree's guest-agent/.
 std::string DefaultAgentPath() {
   std::error_code ec;
@@ -53,8 +56,11 @@ std::string DefaultAgentPath() {
   return "storbed-agent";
 }
 
+// The package owns /var/cache/storbed (FHS): root uses it once the package made it.
 std::string DefaultImageCache() {
   if (const char* dir = std::getenv("STORBED_CACHE")) return dir;
+  std::error_code ec;
+  if (geteuid() == 0 && fs::is_directory(kPackageImageCache, ec)) return kPackageImageCache;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME")) return std::string(xdg) + "/storbed/images";
   if (const char* home = std::getenv("HOME")) return std::string(home) + "/.cache/storbed/images";
   return "/var/tmp/storbed-images";
@@ -354,6 +360,8 @@ int RunMain(int argc, char** argv) {
   auto* history_cmd = AddHistoryCommand(app, &history_exit);
   int gate_exit = 0;
   auto* gate_cmd = AddGateCommand(app, &gate_exit);
+  int docs_exit = -1;  // set when `manpage` or `completion` ran
+  AddDocsCommands(app, &docs_exit);
 
   try {
     app.parse(argc, argv);
@@ -371,6 +379,7 @@ int RunMain(int argc, char** argv) {
   if (*compare_cmd) return compare_exit;
   if (*history_cmd) return history_exit;
   if (*gate_cmd) return gate_exit;
+  if (docs_exit >= 0) return docs_exit;
 
   return WithExitCodes(run.out_dir, [&] {
     if (*run_cmd) {

@@ -1,6 +1,7 @@
 # make run   : set up (apt-get what is missing), build, run the default suite with a report
 # make test  : set up, build, run the unit and VM integration tests, then (make sanitize) the
 #              unit tests under ASan+UBSan and a replay of the fuzzers' seed corpus
+# make package: build/storbed_<version>_amd64.deb (tests/package/package_test.sh installs it in a fresh root)
 BUILD ?= build
 SAN_BUILD ?= build-san
 JOBS ?= $(shell nproc)
@@ -9,7 +10,7 @@ OUT ?= results/quick
 # ON: -Werror (`make test`, CI, sets it: a new warning fails it); empty: as configured before.
 WERROR ?=
 
-.PHONY: setup configure build run test unit sanitize-build sanitize clean
+.PHONY: setup configure build run test unit package sanitize-build sanitize clean
 
 setup:
 	@scripts/setup.sh
@@ -30,6 +31,11 @@ test: WERROR = ON
 test: build
 	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -LE bench'
 	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
+
+# build/storbed_<version>_amd64.deb (cmake/package.cmake): the two programs, scenarios, docs,
+# man pages and bash completion.
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit

@@ -13,6 +13,7 @@ packages=(
   genisoimage  # the NoCloud seed disk (cidata) of a foreign guest's cloud-init way in
   busybox-static  # bench/boot_ratio.sh: the busybox-init boot storbed's is measured against
   chromium  # the integration tests open report.html in it, headless
+  man-db lintian  # the man pages rendered in a test; the package test's lint
   clang libclang-rt-14-dev  # make sanitize: ASan/UBSan runtimes and libFuzzer (tests/fuzz)
 )
 

@@ -8,6 +8,7 @@
 #include "images/decompress.h"
 #include "images/pvh_kernel.h"
 #include "images/file_io.h"
+#include "images/image_cache.h"
 #include "images/image_error.h"
 #include "images/initramfs.h"
 #include "images/module_resolver.h"
@@ -148,6 +149,7 @@ GuestImage BuildGuestImage(const ImageRequest& request) {
   // initrd.cpio is renamed into place last, so its presence means the entry is complete.
   if (IsRegularFile(image.initrd_path)) {
     image.from_cache = true;
+    MarkCacheEntryUsed(entry_dir);  // `storbed image gc` removes the least recently used
     image.initrd_bytes = FileSize(image.initrd_path);
     return image;
   }

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "images/file_io.h"
+#include "images/image_cache.h"
 #include "images/image_error.h"
 
 namespace storbed {
@@ -131,6 +132,7 @@ std::string BootableKernel(const std::string& kernel_path, const std::string& ke
   std::error_code ec;
   // Written under a temporary name and renamed: present means complete.
   if (std::filesystem::is_regular_file(vmlinux, ec)) {
+    MarkCacheEntryUsed(vmlinux);
     *note = "its vmlinux, entered through the PVH note (cached " + vmlinux + ")";
     return vmlinux;
   }

@@ -15,6 +15,7 @@
 #include "cli/cleanup_command.h"
 #include "cli/compare_command.h"
 #include "cli/docs_command.h"
+#include "cli/image_cache_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
 #include "cli/parse_messages.h"
@@ -338,6 +339,8 @@ int RunMain(int argc, char** argv) {
   image.agent_path = DefaultAgentPath();
   std::string kernel, modules;
   auto* build_cmd = AddImageBuildCommand(app, image, kernel, modules);
+  int image_cache_exit = -1;  // set when `image list` or `image gc` ran
+  AddImageCacheCommands(*build_cmd->get_parent(), DefaultImageCache(), &image_cache_exit);
 
   std::string explain_field;
   bool explain_markdown = false;
@@ -380,6 +383,7 @@ int RunMain(int argc, char** argv) {
   if (*history_cmd) return history_exit;
   if (*gate_cmd) return gate_exit;
   if (docs_exit >= 0) return docs_exit;
+  if (image_cache_exit >= 0) return image_cache_exit;
 
   return WithExitCodes(run.out_dir, [&] {
     if (*run_cmd) {

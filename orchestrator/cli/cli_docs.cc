@@ -135,7 +135,7 @@ constexpr const char* kFiles =
     ".TP\n/usr/share/storbed/scenarios\nThe bundled scenarios.\n"
     ".TP\n/var/cache/storbed\nBuilt guest images, by content hash, when run as root from "
     "the package (STORBED_CACHE, else XDG_CACHE_HOME or ~/.cache/storbed otherwise); see "
-    "\\fBstorbed\\-image\\fR(1).\n"
+    "\\fBstorbed\\-image\\-list\\fR(1) and \\fBstorbed\\-image\\-gc\\fR(1).\n"
     ".TP\n/usr/share/doc/storbed\nThe documentation.\n";
 
 std::string RootPage(const CLI::App& root, const std::string& version) {

@@ -138,7 +138,7 @@ ProcStatCpus ParseProcStatCpus(const std::string& text) {
     }
   }
   if (out.cpus.empty())
-    throw ProcParseError("/proc/stat: no cpu line parses (truncated?)", text.substr(0, 200));
+    throw HostProcParseError("/proc/stat: no cpu line parses (truncated?)", text.substr(0, 200));
   return out;
 }
 

@@ -28,7 +28,7 @@ struct ProcStatCpus {
   std::vector<std::string> malformed;  // "cpu..." lines that did not parse, as read
 };
 
-// Parses /proc/stat text. A malformed cpu line goes to `malformed`; throws ProcParseError
+// Parses /proc/stat text. A malformed cpu line goes to `malformed`; throws HostProcParseError
 // (qemu_threads.h) only when no cpu line parses at all.
 ProcStatCpus ParseProcStatCpus(const std::string& text);
 

@@ -93,8 +93,8 @@ TEST(HostCpuTest, AMalformedLineIsKeptAsTextNotThrown) {
 }
 
 TEST(HostCpuTest, NoCpuLineAtAllIsAParseError) {
-  EXPECT_THROW(ParseProcStatCpus("intr 1 2 3\n"), ProcParseError);
-  EXPECT_THROW(ParseProcStatCpus(""), ProcParseError);
+  EXPECT_THROW(ParseProcStatCpus("intr 1 2 3\n"), HostProcParseError);
+  EXPECT_THROW(ParseProcStatCpus(""), HostProcParseError);
 }
 
 // The sampler inside JobSampler, on a fixture proc root rewritten between samples.

@@ -54,13 +54,13 @@ ThreadTimes ParseTaskStat(const std::string& line) {
   const size_t open = line.find('(');
   const size_t close = line.rfind(')');
   if (open == std::string::npos || close == std::string::npos || close < open) {
-    throw ProcParseError("task stat line has no (comm): " + line, line);
+    throw HostProcParseError("task stat line has no (comm): " + line, line);
   }
   ThreadTimes t;
   try {
     t.tid = std::stoi(line.substr(0, open));
   } catch (const std::exception&) {
-    throw ProcParseError("task stat line does not start with a tid: " + line, line);
+    throw HostProcParseError("task stat line does not start with a tid: " + line, line);
   }
   t.name = line.substr(open + 1, close - open - 1);
   // After ")": state is field 3; utime and stime are fields 14 and 15 (proc(5)).
@@ -69,7 +69,7 @@ ThreadTimes ParseTaskStat(const std::string& line) {
   std::string f;
   while (rest >> f && fields.size() < 13) fields.push_back(f);
   if (fields.size() < 13) {
-    throw ProcParseError("task stat line is truncated before stime: " + line, line);
+    throw HostProcParseError("task stat line is truncated before stime: " + line, line);
   }
   try {
     size_t used = 0;
@@ -78,7 +78,7 @@ ThreadTimes ParseTaskStat(const std::string& line) {
     t.stime_ticks = std::stoull(fields[12], &used);
     if (used != fields[12].size()) throw std::invalid_argument("stime");
   } catch (const std::exception&) {
-    throw ProcParseError("task stat line has non-numeric utime/stime: " + line, line);
+    throw HostProcParseError("task stat line has non-numeric utime/stime: " + line, line);
   }
   return t;
 }
@@ -100,7 +100,7 @@ ThreadSnapshot ParseThreads(int pid, const std::vector<RawThread>& raw) {
     // comm is the same name, but a stat line's copy is easier to get wrong; prefer comm.
     if (std::string c = Chomp(r.comm); !c.empty()) t.name = c;
     if (r.tid != 0 && r.tid != t.tid) {
-      throw ProcParseError(
+      throw HostProcParseError(
           "task " + std::to_string(r.tid) + " stat names tid " + std::to_string(t.tid), r.stat);
     }
     s.threads[t.tid] = std::move(t);

@@ -13,10 +13,12 @@
 
 namespace storbed {
 
-// A /proc line that does not parse. raw() is the text.
-class ProcParseError : public std::runtime_error {
+// A host /proc line that does not parse. raw() is the text. (The agent has its own
+// ProcParseError for the guest's /proc; a distinct name keeps the two apart in a binary that
+// links both.)
+class HostProcParseError : public std::runtime_error {
  public:
-  ProcParseError(const std::string& what, std::string raw)
+  HostProcParseError(const std::string& what, std::string raw)
       : std::runtime_error(what), raw_(std::move(raw)) {}
   const std::string& raw() const { return raw_; }
 
@@ -55,7 +57,7 @@ struct ThreadTimes {
 };
 
 // Parses a stat line; the name is between the first '(' and the LAST ')' because comm
-// may itself hold spaces and parentheses. Throws ProcParseError (truncated lines too).
+// may itself hold spaces and parentheses. Throws HostProcParseError (truncated lines too).
 ThreadTimes ParseTaskStat(const std::string& stat_line);
 
 // "vcpu", "iothread", "main", "worker" or "other". The main loop is the thread whose
@@ -67,7 +69,7 @@ struct ThreadSnapshot {
   int pid = 0;
   std::map<int, ThreadTimes> threads;
 };
-// Parses every thread (name from comm when present, else from stat). Throws ProcParseError.
+// Parses every thread (name from comm when present, else from stat). Throws HostProcParseError.
 ThreadSnapshot ParseThreads(int pid, const std::vector<RawThread>& raw);
 
 // CPU % per class between two snapshots: delta(utime+stime) / (interval_s * clk_tck) *

@@ -31,14 +31,14 @@ TEST(QemuThreadsTest, TruncatedStatIsTypedErrorWithRawText) {
   try {
     ParseTaskStat(cut);
     FAIL();
-  } catch (const ProcParseError& e) {
+  } catch (const HostProcParseError& e) {
     EXPECT_THAT(e.what(), HasSubstr("truncated"));
     EXPECT_EQ(e.raw(), cut);
   }
-  EXPECT_THROW(ParseTaskStat("19231 IO io-d0 S"), ProcParseError);
-  EXPECT_THROW(ParseTaskStat(""), ProcParseError);
-  EXPECT_THROW(ParseTaskStat("x (a) S 1 1 1 0 -1 0 0 0 0 0 1 2"), ProcParseError);
-  EXPECT_THROW(ParseTaskStat("1 (a) S 1 1 1 0 -1 0 0 0 0 0 1x 2"), ProcParseError);
+  EXPECT_THROW(ParseTaskStat("19231 IO io-d0 S"), HostProcParseError);
+  EXPECT_THROW(ParseTaskStat(""), HostProcParseError);
+  EXPECT_THROW(ParseTaskStat("x (a) S 1 1 1 0 -1 0 0 0 0 0 1 2"), HostProcParseError);
+  EXPECT_THROW(ParseTaskStat("1 (a) S 1 1 1 0 -1 0 0 0 0 0 1x 2"), HostProcParseError);
 }
 
 TEST(QemuThreadsTest, ClassifiesQemuThreadNames) {
@@ -87,7 +87,7 @@ TEST(QemuThreadsTest, UnnamedThreadsWarnAboutDebugThreads) {
 TEST(QemuThreadsTest, CommWinsOverStatAndMismatchedTidFails) {
   ThreadSnapshot s = ParseThreads(1, {RawThread{7, Stat(7, "CPU 0/KV", 1, 1), "CPU 0/KVM\n"}});
   EXPECT_EQ(s.threads.at(7).name, "CPU 0/KVM");
-  EXPECT_THROW(ParseThreads(1, {RawThread{8, Stat(7, "x", 1, 1), "x\n"}}), ProcParseError);
+  EXPECT_THROW(ParseThreads(1, {RawThread{8, Stat(7, "x", 1, 1), "x\n"}}), HostProcParseError);
 }
 
 TEST(QemuThreadsTest, ReadsOwnProcessThreads) {

@@ -1,6 +1,6 @@
 // The host's /proc readers: /proc/diskstats (the L3 rung), /proc/stat cpu lines,
 // QEMU's /proc/PID/task/*/stat, and the /proc/PID/stat line cleanup reads. Each returns,
-// names the text as malformed (ProcParseError, or diskstats' runtime_error), or reports
+// names the text as malformed (HostProcParseError, or diskstats' runtime_error), or reports
 // "not available: <reason>": never wrong numbers from a crash.
 #include <sstream>
 
@@ -34,7 +34,7 @@ void Diskstats(const std::string& before, const std::string& after) {
 void CpuLines(const std::string& before, const std::string& after) {
   try {
     CpuPercent(ParseProcStatCpus(before), ParseProcStatCpus(after));
-  } catch (const ProcParseError&) {
+  } catch (const HostProcParseError&) {
   }
 }
 
@@ -47,7 +47,7 @@ void TaskStats(const std::string& before, const std::string& after) {
   };
   try {
     CpuPercentByClass(threads(before), threads(after), 0.5, 100);
-  } catch (const ProcParseError&) {
+  } catch (const HostProcParseError&) {
   }
   std::istringstream lines(after);
   for (std::string line; std::getline(lines, line);) ParseProcStat(line);  // nullopt when bad

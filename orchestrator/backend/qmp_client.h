@@ -86,8 +86,6 @@ class QmpClient {
   // Events received so far, oldest first (a copy); TakeEvents() empties the list.
   std::vector<QmpEvent> Events() const;
   std::vector<QmpEvent> TakeEvents();
-  // The greeting's "QMP" object.
-  const nlohmann::json& Greeting() const { return greeting_; }
   // "7.2.22" from the greeting.
   std::string QemuVersion() const;
   // Replaces the check() run between waits.

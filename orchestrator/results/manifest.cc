@@ -154,11 +154,6 @@ void Manifest::Finish(const std::string& finished_at, const std::vector<std::str
   });
 }
 
-ManifestDoc Manifest::Doc() const {
-  std::lock_guard lock(mu_);
-  return doc_;
-}
-
 nlohmann::json Manifest::Snapshot() const {
   std::lock_guard lock(mu_);
   return doc_;

@@ -104,7 +104,6 @@ class Manifest {
   void Finish(const std::string& finished_at, const std::vector<std::string>& failures,
               const nlohmann::json& hosts);
 
-  ManifestDoc Doc() const;
   nlohmann::json Snapshot() const;  // the JSON as written
 
  private:

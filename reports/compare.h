@@ -90,6 +90,8 @@ struct MetricRow {
   // Judged sequentially: the round of the look that decided it (better, worse or no
   // change); unset while it is open.
   std::optional<size_t> decided_at;
+  // Judged sequentially and open: its spread and shift would need more rounds than the plan.
+  bool out_of_reach = false;
 };
 
 // A row's ratio, 95% interval and p from its test (exp of the log shift and interval).

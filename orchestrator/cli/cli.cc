@@ -162,7 +162,8 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
   auto* until = run_cmd->add_flag(
       "--until-conclusive", run.until_conclusive,
       "Interleaved rounds with a look after each: stop once every primary test of --by is "
-      "better, worse or no change, or the budget is spent (docs/compare.md)");
+      "better, worse or no change, once those open are out of the budget's reach, or when "
+      "the budget is spent (docs/compare.md)");
   run_cmd->add_option("--by", run.until_by,
                       "With --until-conclusive: the field compared, as compare --by takes it")
       ->needs(until);

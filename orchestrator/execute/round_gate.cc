@@ -112,11 +112,13 @@ LookSummary LookAtRounds(const std::vector<RunRecord>& records, const nlohmann::
       if (row.ci_low && row.ci_high)
         line += " [" + FixedText(*row.ci_low, "%.3f") + ", " + FixedText(*row.ci_high, "%.3f") + "]";
       if (!decided) {
-        const size_t more = row.detail.find("about ");
+        size_t more = row.detail.find("about ");
+        if (more == std::string::npos) more = row.detail.find("no practical number");
         line += more == std::string::npos ? "; open" : "; open, " + row.detail.substr(more);
       }
       s.lines.push_back(line);
       if (!decided) s.open.push_back(line);
+      if (!decided && row.out_of_reach) ++s.out_of_reach;
     }
   }
   return s;
@@ -193,11 +195,23 @@ void RoundGate::Look(size_t round) {
        << ": " << s.open.size() << " of " << s.rows << " primary tests open; the budget ends in at most "
        << Minutes(eta) << "\n";
   for (const std::string& line : s.lines) log << "  " << line << "\n";
+  out_of_reach_looks_ = !s.open.empty() && s.out_of_reach == s.open.size()
+                           ? out_of_reach_looks_ + 1 : 0;
   if (s.rows > 0 && s.open.empty()) {
     stop_after_ = round;
     stopped_ = "conclusive at round " + std::to_string(round);
     log << "until conclusive: every primary test decided at round " << round
          << "; the rounds after it are not run\n";
+  } else if (StopsOutOfReach(round, out_of_reach_looks_, config_.plan)) {
+    stop_after_ = round;
+    stopped_ = "out of reach at round " + std::to_string(round) + ": " +
+               std::to_string(s.open.size()) + " open tests could not be decided within " +
+               std::to_string(config_.plan.max_rounds) + " rounds";
+    log << "until conclusive: stopping after round " << round << ": at " << out_of_reach_looks_
+         << " looks in a row, none of the " << s.open.size()
+         << " open tests could be decided within the budget's " << config_.plan.max_rounds
+         << " rounds at any shift its 90% interval allows; the rounds left would buy no "
+            "verdict\n";
   }
   Write();
 }

@@ -50,6 +50,7 @@ struct LookSummary {
   size_t rows = 0;
   std::vector<std::string> lines;  // one per primary row: "virtio-blk rr iops: ..."
   std::vector<std::string> open;   // those of the rows still open
+  size_t out_of_reach = 0;         // open rows that the plan's rounds would not decide
 };
 
 // Judges the records of rounds up to `round` as compare would (the rows of every level
@@ -86,6 +87,7 @@ class RoundGate {
   std::mutex mu_;
   size_t current_round_ = 0;   // the round of the last run let through
   size_t looked_through_ = 0;  // every round up to this one has been looked at
+  size_t out_of_reach_looks_ = 0;  // looks in a row at which every open test was out of reach
   size_t stop_after_ = 0;      // 0: not stopped; else no run of a later round runs
   std::optional<std::string> stopped_;
   std::vector<size_t> looks_;

@@ -188,5 +188,29 @@ TEST(RoundGateTest, AnUndecidedRunSpendsItsRoundsAndSaysBudget) {
   EXPECT_FALSE(run.record["open"].empty());
 }
 
+// A shift on the band's edge (2% at the default +-2%) can be shown neither outside nor inside
+// it: from half the plan on, two looks in a row at which no open test could be decided within
+// the plan (at any shift its 90% interval allows) stop the rounds, and the manifest says why.
+TEST(RoundGateTest, OpenTestsOutOfReachStopTheRoundsFromHalfThePlanOn) {
+  const GatedRun run = RunThroughGate(20, 0.98);
+  ASSERT_TRUE(run.stopped) << run.log;
+  EXPECT_EQ(*run.stopped, "out of reach at round 16: 3 open tests could not be decided within 20 rounds")
+      << run.log;
+  EXPECT_EQ(run.recorded.size(), 32u);  // rounds 1..16, both sides
+  EXPECT_EQ(run.record["rounds_run"], 16);
+  EXPECT_EQ(run.record["open"].size(), 3u);
+  // Out of reach once the rounds left are too few for any shift the intervals allow.
+  EXPECT_NE(run.log.find("stopping after round 16: at 2 looks in a row"), std::string::npos)
+      << run.log;
+  EXPECT_NE(run.log.find("no practical number of rounds would decide it"), std::string::npos)
+      << run.log;
+}
+
+// A test that its rounds will decide keeps the rounds going.
+TEST(RoundGateTest, ATestWithinReachIsNotStoppedEarly) {
+  const GatedRun run = RunThroughGate(20, 0.5);
+  EXPECT_EQ(*run.stopped, "conclusive at round 5");
+}
+
 }  // namespace
 }  // namespace storbed

@@ -12,7 +12,9 @@
 // - "no change": the repeated 90% interval (the nominal levels of a 0.10 spending) lies
 //   inside the band at a look, from kMinEquivalenceRuns rounds on; it never sets an exit code;
 // - the interval printed: the repeated 95% interval at the last look, which covers the
-//   truth at every look at once, so it may be read whenever the run stopped.
+//   truth at every look at once, so it may be read whenever the run stopped;
+// - out of reach: from half the plan on, rounds stop when no open test could be decided
+//   within the plan at any shift in its plain 90% interval (StopsOutOfReach).
 #pragma once
 
 #include <cstddef>
@@ -58,6 +60,9 @@ struct SequentialJudgement {
   double p = 1;           // the paired test's p at the deciding (or last) look
   double level = 0;       // the nominal level it was held against there
   std::optional<LogInterval> rci95;  // the repeated 95% interval at the last look
+  // Open, and at its spread no shift in its plain 90% interval would be decided within the
+  // plan's rounds (RoundsToDecide at the interval's ends and at 0).
+  bool out_of_reach = false;
   std::string detail;
 };
 
@@ -70,6 +75,14 @@ std::vector<SequentialJudgement> JudgeSequentialFamily(
 
 // better, worse or no change.
 bool Conclusive(Verdict v);
+
+// Rounds stop early, undecided, once every open test has been out of reach at this many
+// looks in a row, from half the plan's rounds on: waiting out the budget would not decide
+// them. Stopping for futility never adds a false better or worse (it only ends the looks
+// sooner), so the boundary is unchanged; what it may cost is power, which the calibration
+// measures (storbed-calibrate sequential).
+inline constexpr size_t kOutOfReachLooks = 2;
+bool StopsOutOfReach(size_t round, size_t out_of_reach_looks_in_a_row, const SequentialPlan& plan);
 
 // About how many rounds in all would decide an open test, at its spread and shift: to
 // cross the band's edge (a shift outside it) or to fit the repeated interval inside it (a

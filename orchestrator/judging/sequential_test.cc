@@ -195,6 +195,32 @@ TEST(SequentialFamily, TheRepeatedIntervalCoversTheTruthAtEveryLookAtOnce) {
   EXPECT_LE(rate, 0.05 + 3 * std::sqrt(0.05 * 0.95 / runs)) << rate;
 }
 
+TEST(SequentialFamily, StopsOutOfReachOnlyFromHalfThePlanAfterLooksInARowAndBeforeTheEnd) {
+  const SequentialPlan plan{.max_rounds = 40, .first_look = 5};
+  EXPECT_FALSE(StopsOutOfReach(19, kOutOfReachLooks, plan));  // before half the plan
+  EXPECT_TRUE(StopsOutOfReach(20, kOutOfReachLooks, plan));
+  EXPECT_FALSE(StopsOutOfReach(20, kOutOfReachLooks - 1, plan));  // one look is not enough
+  EXPECT_FALSE(StopsOutOfReach(40, kOutOfReachLooks, plan));      // the budget ends anyway
+}
+
+TEST(SequentialFamily, AShiftOnTheBandsEdgeIsOutOfReachAndAClearOneIsNot) {
+  // 20 of 24 rounds run: the 4 left cannot decide a shift on the edge.
+  const SequentialPlan plan{.max_rounds = 24, .first_look = 5};
+  const VerdictRule rule{.alpha = 0.05, .noise = 0.02};
+  SeededDraws draws(11);
+  // Sitting on the edge: 2% lower with a 3% spread per round.
+  const auto edge = SimulatedFamily(draws, 1, 20, 0.03, std::log(0.98), 5, 0.02);
+  const auto judged_edge = JudgeSequentialFamily(edge, plan, rule);
+  ASSERT_EQ(judged_edge.size(), 1u);
+  EXPECT_FALSE(judged_edge[0].decided_at) << judged_edge[0].detail;
+  EXPECT_TRUE(judged_edge[0].out_of_reach) << judged_edge[0].detail;
+  // 10% lower with the same spread: decided, so never out of reach.
+  const auto clear = SimulatedFamily(draws, 1, 20, 0.03, std::log(0.90), 5, 0.02);
+  const auto judged_clear = JudgeSequentialFamily(clear, plan, rule);
+  EXPECT_TRUE(judged_clear[0].decided_at);
+  EXPECT_FALSE(judged_clear[0].out_of_reach);
+}
+
 TEST(SequentialFamily, BeforeTheFirstLookThereIsNoVerdict) {
   const SequentialPlan plan{.max_rounds = 40, .first_look = 5};
   SequentialMember m;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "judging/seeded_draws.h"
 
@@ -164,6 +165,41 @@ TEST(SequentialFamily, AnOpenTestSaysWhereItStandsAndWhatWouldDecideIt) {
             std::string::npos)
       << judged[0].detail;
   EXPECT_NE(judged[0].detail.find("more rounds would decide it"), std::string::npos);
+}
+
+// "About N more rounds" against a known truth: CAND 8% below BASE, run CV 10%, a plan of 200
+// rounds. At the look after round 8 an open test's estimate is read, and the same runs are
+// continued: the estimate projects the shift and spread seen so far, and a spread from 8
+// rounds is often low, so it is optimistic. Measured over 400 seeded runs (seed 21): 0.35 of
+// the runs were decided by the estimate and 0.61 by twice it (docs/compare.md says so).
+TEST(SequentialFamily, AboutNMoreRoundsIsAnOptimisticProjectionTwiceItDecidesMost) {
+  const SequentialPlan plan{.max_rounds = 200, .first_look = 5};
+  const VerdictRule rule{.alpha = 0.01, .noise = 0.02};
+  SeededDraws draws(21);
+  size_t estimated = 0, decided_by_then = 0, decided_by_twice = 0;
+  for (int run = 0; run < 400; ++run) {
+    const auto family = SimulatedFamily(draws, 1, 200, 0.10, std::log(0.92), plan.first_look,
+                                        0.02);
+    SequentialMember upto = family[0];
+    const size_t look = 8 - plan.first_look;  // looks start at first_look
+    upto.rounds.resize(look + 1);
+    upto.looks.resize(look + 1);
+    if (JudgeSequentialFamily({upto}, plan, rule)[0].decided_at) continue;
+    const auto need = RoundsToDecide(upto.looks.back(), plan, rule, 1);
+    if (!need || *need > 200) continue;
+    ++estimated;
+    const auto whole = JudgeSequentialFamily(family, plan, rule)[0];
+    decided_by_then += whole.decided_at && whole.decided_at <= std::max<size_t>(*need, 8);
+    decided_by_twice += whole.decided_at && whole.decided_at <= std::max<size_t>(2 * *need, 8);
+  }
+  ASSERT_GE(estimated, 100u);
+  const double share = double(decided_by_then) / double(estimated);
+  const double twice = double(decided_by_twice) / double(estimated);
+  std::printf("about N more rounds: of %zu runs, %.2f decided by the estimate, %.2f by twice it\n",
+              estimated, share, twice);
+  EXPECT_GT(share, 0.25);
+  EXPECT_LT(share, 0.50);
+  EXPECT_GT(twice, 0.55);
 }
 
 // The known truth: CAND is 5% below BASE (log shift -0.0513), run CV 10%. The repeated 95%

@@ -37,15 +37,18 @@ std::vector<Command> AllCommands(const CLI::App& root) {
   return out;
 }
 
-// A command that runs without a further command: it has a page of its own.
-bool Runnable(const Command& c) {
-  return Commands(*c.app).empty() || c.app->get_require_subcommand_min() == 0;
-}
-
 std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : sep) + p;
   return out;
+}
+
+// "storbed-image-build" for `storbed image build`.
+std::string PageName(const Command& c) { return "storbed-" + Join(c.path, "-"); }
+
+// A command that runs without a further command: it has a page of its own.
+bool Runnable(const Command& c) {
+  return Commands(*c.app).empty() || c.app->get_require_subcommand_min() == 0;
 }
 
 // Text for roff: backslashes escaped, hyphens as \- (so they copy as ASCII), and a line that
@@ -151,7 +154,7 @@ std::string RootPage(const CLI::App& root, const std::string& version) {
   for (const Command& c : AllCommands(root)) {
     if (!Runnable(c)) continue;
     out << ".TP\n\\fBstorbed " << Roff(Join(c.path, " ")) << "\\fR\n"
-        << Roff(c.app->get_description()) << " See \\fBstorbed\\-" << Roff(Join(c.path, "-"))
+        << Roff(c.app->get_description()) << " See \\fB" << Roff(PageName(c))
         << "\\fR(1).\n";
   }
   out << ".SH OPTIONS\n.TP\n\\fB\\-\\-version\\fR\nPrint the version and git revision.\n"
@@ -167,7 +170,7 @@ std::string FieldsSection() {
 }
 
 std::string CommandPage(const Command& c, const std::string& version) {
-  const std::string page = "storbed-" + Join(c.path, "-");
+  const std::string page = PageName(c);
   std::ostringstream out;
   Header(out, page, version, c.app->get_description());
   out << ".SH SYNOPSIS\n\\fBstorbed " << Roff(Join(c.path, " ")) << "\\fR [\\fIOPTIONS\\fR]";
@@ -192,14 +195,14 @@ std::string Words(const std::vector<std::string>& words) { return Join(words, " 
 std::vector<std::string> ManPageNames(const CLI::App& root) {
   std::vector<std::string> names{"storbed"};
   for (const Command& c : AllCommands(root))
-    if (Runnable(c)) names.push_back("storbed-" + Join(c.path, "-"));
+    if (Runnable(c)) names.push_back(PageName(c));
   return names;
 }
 
 std::string ManPage(const CLI::App& root, const std::string& page, const std::string& version) {
   if (page == "storbed") return RootPage(root, version);
   for (const Command& c : AllCommands(root))
-    if (Runnable(c) && page == "storbed-" + Join(c.path, "-")) return CommandPage(c, version);
+    if (Runnable(c) && page == PageName(c)) return CommandPage(c, version);
   throw std::invalid_argument("no man page named '" + page + "' (there are: " +
                               Join(ManPageNames(root), ", ") + ")");
 }
@@ -245,7 +248,7 @@ std::string BashCompletion(const CLI::App& root) {
     std::string files;
     if (c.path == std::vector<std::string>{"scenario", "explain"}) {
       for (const FieldSpec& f : ScenarioFields())
-        words.push_back(f.section == "scenario" ? f.name : f.section + "." + f.name);
+        words.push_back(QualifiedFieldName(f));
     } else if (!Positionals(*c.app).empty()) {
       // A scenario file for run; a results directory for the others.
       files = c.path == std::vector<std::string>{"run"} ? "json" : "dirs";

@@ -21,19 +21,19 @@ std::string Range(const FieldSpec& f) {
   return FormatFieldValue(f, f.min) + " .. " + FormatFieldValue(f, f.max);
 }
 
-std::string Qualified(const FieldSpec& f) {
+}  // namespace
+
+std::string QualifiedFieldName(const FieldSpec& f) {
   return f.section == "scenario" ? f.name : f.section + "." + f.name;
 }
-
-}  // namespace
 
 std::string ExplainFields(const std::string& field) {
   std::ostringstream out;
   bool found = false;
   for (const auto& f : ScenarioFields()) {
-    if (!field.empty() && field != f.name && field != Qualified(f)) continue;
+    if (!field.empty() && field != f.name && field != QualifiedFieldName(f)) continue;
     found = true;
-    out << Qualified(f) << "  (" << TypeName(f.type);
+    out << QualifiedFieldName(f) << "  (" << TypeName(f.type);
     if (!f.unit.empty()) out << ", " << f.unit;
     out << ")\n  " << f.help << "\n";
     out << "  default: " << (f.default_json.empty() ? "(required)" : f.default_json) << "\n";

@@ -6,6 +6,11 @@
 
 namespace storbed {
 
+struct FieldSpec;
+
+// A field's name as explain takes it: "bs" at the top level, "job.bs" in a section.
+std::string QualifiedFieldName(const FieldSpec& f);
+
 // One field ("job.bs" or "bs") or, with an empty name, every field. Throws
 // std::invalid_argument naming the unknown field.
 std::string ExplainFields(const std::string& field);

@@ -4,22 +4,25 @@
 # (QD4: about 600 IOs a run, so p99 is an estimate and not the run's slowest IO or two):
 #   1. A/B, adaptive: null_latency 10 ms against 12 ms (+20%), storbed run --until-conclusive
 #      --by disk.null_latency --budget ROUNDS;
-#   2. A/A, adaptive: one 10 ms disk, job.seed [1, 2] (the seed moves no null-co request);
+#   2. A/A, adaptive: one 10 ms disk, job.seed [1, 2] (the seed moves no null-co request),
+#      asking "the same within +-AA_NOISE%?" (--noise; 5 unless --aa-noise says);
 #   3. A/B, fixed-n: the same A/B with the rounds the tool advises for a 10% change (the
 #      largest "10% about N runs" over the primary metrics of `storbed compare` on run 1's
 #      rounds, judged as a fixed-n design), then storbed compare.
 # Prints each design's rounds, wall time, why it stopped and its verdicts.
 #
-#   bench/time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS]
+#   bench/time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS] [--aa-noise PCT]
 set -euo pipefail
 
 build=${1:?usage: time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS]}; shift
 out=/var/tmp/storbed-time-to-verdict
 if (($#)) && [[ $1 != --* ]]; then out=$1; shift; fi
 budget=30
+aa_noise=5
 while (($#)); do
   case $1 in
     --budget) budget=$2; shift 2 ;;
+    --aa-noise) aa_noise=$2; shift 2 ;;
     *) echo "time_to_verdict: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -63,7 +66,8 @@ PY
 }
 
 run ab-adaptive "$out/ab.json" --until-conclusive --by disk.null_latency --budget "$budget"
-run aa-adaptive "$out/aa.json" --until-conclusive --by job.seed --budget "$budget"
+run aa-adaptive "$out/aa.json" --until-conclusive --by job.seed --budget "$budget" \
+  --noise "$aa_noise"
 # The advice, from the A/B's rounds judged as a fixed-n design (the manifest without its
 # sequential record).
 cp -r "$out/ab-adaptive" "$out/ab-pilot"
@@ -84,7 +88,7 @@ PY
 run ab-fixed "$out/ab-fixed.json"
 echo "design                 rounds, wall time, efficiency, why it stopped; then the verdicts"
 summary ab-adaptive "A/B adaptive" disk.null_latency
-summary aa-adaptive "A/A adaptive" job.seed
+summary aa-adaptive "A/A adaptive +-$aa_noise%" job.seed
 summary ab-fixed "A/B fixed-n (advised)" disk.null_latency
 python3 - "$out" <<'PY'
 import sys

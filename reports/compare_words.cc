@@ -43,7 +43,8 @@ std::string FamilySentence(const CompareReport& report) {
            "of " + FormatNumber(report.options.alpha, "%g") +
            " over every look (p adj: none; each verdict names its look and boundary); 95% CI: "
            "the repeated interval, which holds at every look at once; \"no change\": the "
-           "repeated 90% interval inside the band; secondary tests in a family of their own, "
+           "repeated 90% interval inside the band (+-" +
+           FormatNumber(report.options.noise * 100, "%g") + "%); secondary tests in a family of their own, "
            "judged the same way, never the exit code";
   }
   return "judged: " + std::to_string(report.primary.tests) +

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "cli/verdict_options.h"
 #include "reports/compare.h"
@@ -88,6 +89,24 @@ std::optional<SequentialPlan> SequentialPlanOf(const nlohmann::json& manifest,
   return plan;
 }
 
+// The rounds stopped by the run's alpha and noise band: judge with the same ones unless the
+// command line names others.
+void TakeRecordedLevels(const nlohmann::json& manifest, const CompareArgs& a,
+                        CompareOptions* options) {
+  const nlohmann::json& seq = manifest["sequential"];
+  const std::string where = a.base + "/manifest.json: sequential.";
+  for (const auto& [field, given, value, low] :
+       {std::tuple<const char*, bool, double*, double>{"alpha", a.alpha_given, &options->alpha,
+                                                       1e-9},
+        {"noise", a.noise_given, &options->noise, 0}}) {
+    const auto f = seq.find(field);
+    if (given || f == seq.end()) continue;
+    if (!f->is_number() || !(f->get<double>() >= low && f->get<double>() < 1))
+      throw std::invalid_argument(where + field + ": not a number between 0 and 1");
+    *value = f->get<double>();
+  }
+}
+
 void CheckMeasured(const std::vector<RunRecord>& side, const std::string& name) {
   if (std::none_of(side.begin(), side.end(),
                    [](const RunRecord& r) { return r.status != RunStatus::Warmup; }))
@@ -103,6 +122,7 @@ int CompareLevelsOf(const CompareArgs& a, const CompareOptions& base_options) {
   const nlohmann::json manifest = LoadCompareManifest(a.base, "BASE");
   CompareOptions options = base_options;
   options.sequential = SequentialPlanOf(manifest, a.base);
+  if (options.sequential) TakeRecordedLevels(manifest, a, &options);
   CompareLevels levels =
       SplitLevels(records, a.by, DeclaredValues(manifest.value("scenario", nlohmann::json()), a.by),
                   Interleaved(manifest));

@@ -7,9 +7,12 @@
 namespace storbed {
 
 void AddVerdictOptions(CLI::App& cmd, VerdictArgs& args, const std::string& allow_diff_help) {
-  cmd.add_option("--alpha", args.alpha, "Significance level of the test")->capture_default_str();
+  cmd.add_option("--alpha", args.alpha, "Significance level of the test")
+      ->capture_default_str()
+      ->each([&args](const std::string&) { args.alpha_given = true; });
   cmd.add_option("--noise", args.noise_pct, "Changes within +-this percent are no change")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([&args](const std::string&) { args.noise_given = true; });
   cmd.add_flag("--json", args.json, "One JSON object per cell and metric");
   cmd.add_option("--allow-diff", args.allow_diff, allow_diff_help)->allow_extra_args(false);
 }

@@ -24,6 +24,7 @@ inline constexpr int kExitInterrupted = 130;
 struct VerdictArgs {
   double alpha = 0.01;
   double noise_pct = 2;
+  bool alpha_given = false, noise_given = false;  // on the command line, not the defaults
   bool json = false;
   std::vector<std::string> allow_diff;
 };

@@ -36,7 +36,7 @@ struct RunOptions {
   uint64_t budget_rounds = 0;  // its rounds: the rounds planned; 0: the scenario's repeats
   double budget_s = 0;         // its time: stop before a round that would end after it
   uint64_t first_look = 5;
-  double alpha = 0.01, noise = 0.02;
+  double alpha = 0.01, noise = 0.02;  // --alpha, --noise (a fraction: 0.02 is +-2%)
   uint64_t max_runs = 10000;      // a larger matrix is refused (scenario.h kDefaultMaxRuns)
   // --allow-pci: the PCI devices disk.passthrough may hand to a guest (docs/passthrough.md).
   std::vector<std::string> allow_pci;

@@ -74,7 +74,7 @@ TEST(UntilConclusiveTest, BareMetalStopsAtTheLookThatDecidesEverything) {
 
 // Two seeds of one random read: nothing changes, nothing is decided at round 5; Ctrl-C
 // after that look leaves a directory whose manifest says so, and compare reads it with the
-// correction for the looks taken.
+// correction for the looks taken, at the run's alpha and noise band unless told others.
 TEST(UntilConclusiveTest, CtrlCLeavesADirectoryCompareJudgesWithTheLooksTaken) {
   const std::string dir = testing::ScratchDir("until-ctrl-c");
   std::ofstream(dir + "/s.json") << R"({"name": "u", "targets": ["bare-metal"],
@@ -83,7 +83,7 @@ TEST(UntilConclusiveTest, CtrlCLeavesADirectoryCompareJudgesWithTheLooksTaken) {
                 "runtime": 1, "seed": [1, 2]}]})";
   const testing::CliRun run = testing::RunCli(
       {"run", dir + "/s.json", "--out", dir + "/out", "--work-dir", dir, "--until-conclusive",
-       "--by", "job.seed", "--budget", "40"},
+       "--by", "job.seed", "--budget", "40", "--alpha", "0.05", "--noise", "5"},
       dir + "/run.log", [&](ChildProcess& cli) {
         ASSERT_TRUE(testing::WaitForLogLine(dir + "/run.log",
                                             "until conclusive: look after round 5 of 40"));
@@ -99,6 +99,14 @@ TEST(UntilConclusiveTest, CtrlCLeavesADirectoryCompareJudgesWithTheLooksTaken) {
   EXPECT_TRUE(c.exit == "exited with status 0" || c.exit == "exited with status 4") << c.log;
   EXPECT_NE(c.log.find("judged sequentially"), std::string::npos) << c.log;
   EXPECT_NE(c.log.find("of the 40 planned"), std::string::npos) << c.log;
+  EXPECT_EQ(seq["alpha"], 0.05);
+  EXPECT_EQ(seq["noise"], 0.05);
+  EXPECT_NE(c.log.find("family-wise alpha of 0.05"), std::string::npos) << c.log;
+  EXPECT_NE(c.log.find("inside the band (+-5%)"), std::string::npos) << c.log;
+  const testing::CliRun told =
+      testing::RunCli({"compare", dir + "/out", "--noise", "2"}, dir + "/compare2.log");
+  EXPECT_NE(told.log.find("inside the band (+-2%)"), std::string::npos) << told.log;
+  EXPECT_NE(told.log.find("family-wise alpha of 0.05"), std::string::npos) << told.log;
   fs::remove_all(dir);
 }
 

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <stdexcept>
 
 namespace storbed {
 namespace {
@@ -115,6 +118,19 @@ std::string Sha256Hex(std::string_view data) {
   Sha256 sha;
   sha.Update(data);
   return sha.FinalHex();
+}
+
+std::string FileSha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read (" + std::strerror(errno) + ")");
+  Sha256 hash;
+  std::string buffer(1 << 20, '\0');
+  while (in) {
+    in.read(buffer.data(), buffer.size());
+    hash.Update(std::string_view(buffer.data(), in.gcount()));
+  }
+  if (in.bad()) throw std::runtime_error(path + ": read error while hashing");
+  return hash.FinalHex();
 }
 
 }  // namespace storbed

@@ -33,4 +33,8 @@ class Sha256 {
 // Lowercase hex of the SHA-256 of `data`.
 std::string Sha256Hex(std::string_view data);
 
+// Lowercase hex of the SHA-256 of a whole file, read in 1 MiB pieces. Throws
+// std::runtime_error naming the file when it cannot be read.
+std::string FileSha256(const std::string& path);
+
 }  // namespace storbed

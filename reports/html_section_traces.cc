@@ -6,17 +6,14 @@
 #include <cmath>
 #include <cstdio>
 
-#include "judging/verdict.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
+#include "reports/number_text.h"
 #include "reports/svg_chart.h"
 #include "reports/trace_cost.h"
 
 namespace storbed {
 namespace {
-
-// Figures here are microseconds, percents and milliseconds: one decimal unless told.
-std::string Fixed(double v, const char* format = "%.1f") { return FixedText(v, format); }
 
 std::string CdfChart(const RunRecord& r, const IoTraceFigures& f) {
   LineChart chart;
@@ -46,7 +43,7 @@ std::string WaterfallSvg(const RunRecord& r, const IoTraceFigures& f) {
   chart.title = "Where the time went: " + r.run_id;
   chart.note = "each step starts where the one above ended";
   chart.x = {"time since the IO's submit", "us", false, {}, {}};
-  for (const Waterfall& w : f.waterfalls) chart.series.push_back(w.which + ", " + Fixed(w.latency_us) + " us");
+  for (const Waterfall& w : f.waterfalls) chart.series.push_back(w.which + ", " + TraceFigure(w.latency_us) + " us");
   for (size_t s = 0; s < f.segments.size(); ++s) {
     WaterfallRow row{f.segments[s].name, {}};
     for (const Waterfall& w : f.waterfalls)
@@ -59,8 +56,8 @@ std::string WaterfallSvg(const RunRecord& r, const IoTraceFigures& f) {
 std::string SegmentTable(const IoTraceFigures& f) {
   std::vector<std::vector<std::string>> rows;
   for (const SegmentFigures& s : f.segments)
-    rows.push_back({s.name, s.from + " -> " + s.to, Fixed(s.p50_us), Fixed(s.p90_us),
-                    Fixed(s.p99_us), Fixed(s.max_us), Fixed(s.mean_us), s.clocks});
+    rows.push_back({s.name, s.from + " -> " + s.to, TraceFigure(s.p50_us), TraceFigure(s.p90_us),
+                    TraceFigure(s.p99_us), TraceFigure(s.max_us), TraceFigure(s.mean_us), s.clocks});
   return HtmlTable({"segment", "from -> to", "p50 us", "p90 us", "p99 us", "max us", "mean us",
                     "clocks"},
                    rows, 2, 6);
@@ -69,9 +66,9 @@ std::string SegmentTable(const IoTraceFigures& f) {
 std::string DepthTable(const IoTraceFigures& f) {
   std::vector<std::vector<std::string>> rows;
   for (const DepthFromIos& d : f.depth)
-    rows.push_back({d.layer, Fixed(d.depth, "%.2f"),
-                    d.counter_over_phase ? Fixed(*d.counter_over_phase, "%.2f") : "-",
-                    d.diff_pct ? Fixed(*d.diff_pct, "%+.1f%%") : "-",
+    rows.push_back({d.layer, TraceFigure(d.depth, "%.2f"),
+                    d.counter_over_phase ? TraceFigure(*d.counter_over_phase, "%.2f") : "-",
+                    d.diff_pct ? TraceFigure(*d.diff_pct, "%+.1f%%") : "-",
                     d.interval + (d.window.empty() ? "" : "; counter over " + d.window) +
                         (d.diff_pct && std::abs(*d.diff_pct) > 5 ? "; " + d.note : "")});
   return HtmlTable({"layer", "depth from the IOs", "counter over the IO phase", "difference",
@@ -84,23 +81,23 @@ std::string RunBlock(const RunRecord& r, const std::vector<RunRecord>& records) 
   std::string out = HtmlHeading(r.run_id + ": " + f.path);
   std::vector<std::string> facts = {
       std::to_string(f.joined) + " of " + std::to_string(f.ios) +
-          " IOs joined across every traced layer (" + Fixed(100 * f.joined_share, "%.2f") +
-          "%); the traces' resolution is " + Fixed(f.resolution_ns / 1000.0, "%.0f") + " us",
-      "of the application's depth: " + Fixed(100 * f.share_before_issue) +
+          " IOs joined across every traced layer (" + TraceFigure(100 * f.joined_share, "%.2f") +
+          "%); the traces' resolution is " + TraceFigure(f.resolution_ns / 1000.0, "%.0f") + " us",
+      "of the application's depth: " + TraceFigure(100 * f.share_before_issue) +
           "% before the block layer issued the request, " +
-          Fixed(100 * (1 - f.share_before_issue - f.share_after_complete)) + "% issued, " +
-          Fixed(100 * f.share_after_complete) + "% after it completed",
-      "the joined IOs' p50 " + Fixed(f.joined_p50_us) + " us against the engine's histogram's " +
-          Fixed(f.histogram_p50_us) + " us (" + Fixed(f.p50_diff_pct, "%+.1f") + "%)"};
+          TraceFigure(100 * (1 - f.share_before_issue - f.share_after_complete)) + "% issued, " +
+          TraceFigure(100 * f.share_after_complete) + "% after it completed",
+      "the joined IOs' p50 " + TraceFigure(f.joined_p50_us) + " us against the engine's histogram's " +
+          TraceFigure(f.histogram_p50_us) + " us (" + TraceFigure(f.p50_diff_pct, "%+.1f") + "%)"};
   if (!f.block_clock.empty()) facts.push_back("the block events: " + f.block_clock);
   if (f.clock_method != "one clock (bare metal)")
     facts.push_back("the guest's clock put on the host's by " + f.clock_method + ": offset " +
-                    Fixed(f.clock_offset_ns / 1e6, "%.3f") + " ms +- " +
-                    Fixed(f.clock_uncertainty_ns / 1000.0) + " us");
+                    TraceFigure(f.clock_offset_ns / 1e6, "%.3f") + " ms +- " +
+                    TraceFigure(f.clock_uncertainty_ns / 1000.0) + " us");
   if (f.configured_backend_us)
-    facts.push_back("null-co answers after " + Fixed(*f.configured_backend_us) +
-                    " us (configured); its segment measured min " + Fixed(f.backend_min_us) +
-                    ", p50 " + Fixed(f.backend_p50_us) + " us");
+    facts.push_back("null-co answers after " + TraceFigure(*f.configured_backend_us) +
+                    " us (configured); its segment measured min " + TraceFigure(f.backend_min_us) +
+                    ", p50 " + TraceFigure(f.backend_p50_us) + " us");
   for (const NotTraced& n : f.not_traced) facts.push_back("not traced: " + n.layer + ": " + n.reason);
   for (const std::string& w : f.warnings) facts.push_back("cut short or incomplete: " + w);
   if (!f.file.empty())

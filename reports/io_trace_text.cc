@@ -5,13 +5,10 @@
 #include <cstdio>
 #include <sstream>
 
-#include "judging/verdict.h"
+#include "reports/number_text.h"
 
 namespace storbed {
 namespace {
-
-// Figures here are microseconds, percents and milliseconds: one decimal unless told.
-std::string Fixed(double v, const char* format = "%.1f") { return FixedText(v, format); }
 
 std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
@@ -31,13 +28,13 @@ void Segments(std::ostringstream& out, const IoTraceFigures& f, const std::strin
       << PadLeft("p99 us", 9) << PadLeft("max us", 10) << PadLeft("mean us", 9) << "  clocks\n";
   for (const SegmentFigures& s : f.segments)
     out << indent << Pad(SegmentLabel(s), width)
-        << PadLeft(Fixed(s.p50_us), 9) << PadLeft(Fixed(s.p90_us), 9)
-        << PadLeft(Fixed(s.p99_us), 9) << PadLeft(Fixed(s.max_us), 10)
-        << PadLeft(Fixed(s.mean_us), 9) << "  " << s.clocks << "\n";
+        << PadLeft(TraceFigure(s.p50_us), 9) << PadLeft(TraceFigure(s.p90_us), 9)
+        << PadLeft(TraceFigure(s.p99_us), 9) << PadLeft(TraceFigure(s.max_us), 10)
+        << PadLeft(TraceFigure(s.mean_us), 9) << "  " << s.clocks << "\n";
 }
 
 void WaterfallText(std::ostringstream& out, const Waterfall& w) {
-  out << "  waterfall, " << w.which << ": " << Fixed(w.latency_us) << " us\n";
+  out << "  waterfall, " << w.which << ": " << TraceFigure(w.latency_us) << " us\n";
   constexpr int kWidth = 40;
   for (const WaterfallStep& s : w.steps) {
     if (w.latency_us <= 0) break;
@@ -45,7 +42,7 @@ void WaterfallText(std::ostringstream& out, const Waterfall& w) {
     const int len = std::max(0, int(kWidth * (s.start_us + s.us) / w.latency_us + 0.5) - from);
     out << "    " << Pad(s.segment, 32) << "|" << std::string(std::max(0, from), ' ')
         << std::string(size_t(len), '#') << std::string(std::max(0, kWidth - from - len), ' ')
-        << "| " << PadLeft(Fixed(s.us), 8) << " us (" << Fixed(100 * s.us / w.latency_us, "%.0f")
+        << "| " << PadLeft(TraceFigure(s.us), 8) << " us (" << TraceFigure(100 * s.us / w.latency_us, "%.0f")
         << "%)\n";
   }
 }
@@ -57,13 +54,13 @@ std::string RenderIoTrace(const RunRecord& run, const RunRecord* twin) {
   const IoTraceFigures& f = *run.io_trace;
   std::ostringstream out;
   out << "per IO (trace), " << f.path << ": " << f.joined << " of " << f.ios
-      << " IOs joined across every traced layer (" << Fixed(100 * f.joined_share, "%.2f")
-      << "%); resolution " << Fixed(f.resolution_ns / 1000.0, "%.0f") << " us\n";
+      << " IOs joined across every traced layer (" << TraceFigure(100 * f.joined_share, "%.2f")
+      << "%); resolution " << TraceFigure(f.resolution_ns / 1000.0, "%.0f") << " us\n";
   if (!f.block_clock.empty()) out << "  block events: " << f.block_clock << "\n";
   if (f.clock_method != "one clock (bare metal)")
     out << "  clock: the guest's put on the host's by " << f.clock_method << ", offset "
-        << Fixed(f.clock_offset_ns / 1e6, "%.3f") << " ms +- "
-        << Fixed(f.clock_uncertainty_ns / 1000.0, "%.1f") << " us"
+        << TraceFigure(f.clock_offset_ns / 1e6, "%.3f") << " ms +- "
+        << TraceFigure(f.clock_uncertainty_ns / 1000.0, "%.1f") << " us"
         << (f.clock_drift ? " (the guest clock drifts: cross-clock segments are off)" : "")
         << "\n";
   const uint64_t missing = f.agent_missing + f.qemu_missing + f.host_missing;
@@ -78,41 +75,41 @@ std::string RenderIoTrace(const RunRecord& run, const RunRecord* twin) {
   for (const Waterfall& w : f.waterfalls) WaterfallText(out, w);
   out << "  depth from the IOs' own intervals vs the counters:\n";
   for (const DepthFromIos& d : f.depth) {
-    out << "    " << Pad(d.layer, 26) << PadLeft(Fixed(d.depth, "%.2f"), 7);
+    out << "    " << Pad(d.layer, 26) << PadLeft(TraceFigure(d.depth, "%.2f"), 7);
     if (d.counter_over_phase)
-      out << " vs " << PadLeft(Fixed(*d.counter_over_phase, "%.2f"), 7)
-          << (d.diff_pct ? " (" + Fixed(*d.diff_pct, "%+.1f") + "%)" : std::string());
+      out << " vs " << PadLeft(TraceFigure(*d.counter_over_phase, "%.2f"), 7)
+          << (d.diff_pct ? " (" + TraceFigure(*d.diff_pct, "%+.1f") + "%)" : std::string());
     else
       out << "    (no counter)";
     out << "  " << d.interval;
     if (!d.window.empty())
-      out << "; counter " << Fixed(*d.counter, "%.2f") << " over " << d.window;
-    if (d.ios_share < 0.999) out << "; " << Fixed(100 * d.ios_share) << "% of IOs seen here";
+      out << "; counter " << TraceFigure(*d.counter, "%.2f") << " over " << d.window;
+    if (d.ios_share < 0.999) out << "; " << TraceFigure(100 * d.ios_share) << "% of IOs seen here";
     if (d.diff_pct && std::abs(*d.diff_pct) > 5) out << "; " << d.note;
     out << "\n";
   }
-  out << "  of the application's depth (in-flight time): " << Fixed(100 * f.share_before_issue)
+  out << "  of the application's depth (in-flight time): " << TraceFigure(100 * f.share_before_issue)
       << "% before the block layer issued the request, "
-      << Fixed(100 * (1 - f.share_before_issue - f.share_after_complete))
-      << "% issued (the device and below), " << Fixed(100 * f.share_after_complete)
+      << TraceFigure(100 * (1 - f.share_before_issue - f.share_after_complete))
+      << "% issued (the device and below), " << TraceFigure(100 * f.share_after_complete)
       << "% after it completed\n";
   if (f.configured_backend_us)
-    out << "  null-co answers after " << Fixed(*f.configured_backend_us) << " us (configured); "
-        << "the segment that holds it measured min " << Fixed(f.backend_min_us) << ", p50 "
-        << Fixed(f.backend_p50_us) << " us: its timer fired "
-        << Fixed(f.backend_min_us - *f.configured_backend_us) << " .. "
-        << Fixed(f.backend_p50_us - *f.configured_backend_us) << " us late"
+    out << "  null-co answers after " << TraceFigure(*f.configured_backend_us) << " us (configured); "
+        << "the segment that holds it measured min " << TraceFigure(f.backend_min_us) << ", p50 "
+        << TraceFigure(f.backend_p50_us) << " us: its timer fired "
+        << TraceFigure(f.backend_min_us - *f.configured_backend_us) << " .. "
+        << TraceFigure(f.backend_p50_us - *f.configured_backend_us) << " us late"
         << (f.qemu_timer_slack_us ? " (QEMU's threads' timer slack " +
-                                        Fixed(*f.qemu_timer_slack_us) +
+                                        TraceFigure(*f.qemu_timer_slack_us) +
                                         " us; the rest is QEMU's thread waiting to run)"
                                   : std::string())
         << "\n";
   if (f.queued_before_submit_us > 0)
-    out << "  an IO counted in flight " << Fixed(f.queued_before_submit_us)
+    out << "  an IO counted in flight " << TraceFigure(f.queued_before_submit_us)
         << " us on average before its own submit call (a refill's later IOs, counted from its "
            "first call as fio counts them): in L0's depth, not in the latency\n";
-  out << "  joined IOs' p50 " << Fixed(f.joined_p50_us) << " us vs the engine's histogram p50 "
-      << Fixed(f.histogram_p50_us) << " us (" << Fixed(f.p50_diff_pct, "%+.1f") << "%)\n";
+  out << "  joined IOs' p50 " << TraceFigure(f.joined_p50_us) << " us vs the engine's histogram p50 "
+      << TraceFigure(f.histogram_p50_us) << " us (" << TraceFigure(f.p50_diff_pct, "%+.1f") << "%)\n";
   if (twin && twin->io_trace) {
     out << "  bare-metal twin " << twin->run_id << " (" << twin->io_trace->path << "), "
         << twin->io_trace->joined << " of " << twin->io_trace->ios << " joined:\n";

@@ -6,6 +6,7 @@
 
 #include "analysis/ladder_reading.h"
 #include "analysis/layer_words.h"
+#include "analysis/run_stats.h"
 
 namespace storbed {
 namespace {
@@ -107,12 +108,6 @@ std::string Side(const std::string& heading, const Ladder& ladder) {
   if (!reading.depth_step.empty()) out += "largest depth step: " + reading.depth_step + "\n";
   for (const std::string& w : reading.extra_work) out += "work not issued above: " + w + "\n";
   return out;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 std::string MedianCell(const std::vector<double>& v, const char* fmt) {

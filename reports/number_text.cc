@@ -11,6 +11,8 @@ std::string FormatNumber(const std::optional<double>& v, const char* format) {
   return buf;
 }
 
+std::string TraceFigure(double v, const char* format) { return FormatNumber(v, format); }
+
 std::string FormatPercent(double fraction) { return FormatNumber(fraction * 100, "%.1f") + "%"; }
 
 }  // namespace storbed

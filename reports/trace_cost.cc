@@ -3,16 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "analysis/run_stats.h"
 #include "reports/cells.h"
 
 namespace storbed {
 namespace {
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 bool Counts(const RunRecord& r) { return r.status == RunStatus::Ok && r.result; }
 

@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "job_runner.h"
+#include "split_mix64.h"
 #include "target_device.h"
 #include "unique_fd.h"
 
@@ -67,21 +68,6 @@ std::optional<std::string> ReadRange(int fd, uint64_t offset, uint64_t len,
   return std::nullopt;
 }
 
-// SplitMix64: the seeded stream that picks the partial start's units.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  double Uniform() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return double((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
-  }
-
- private:
-  uint64_t state_;
-};
-
 // Reads exactly `want` of the `units` units of `unit` bytes from `offset`, chosen by
 // selection sampling (Knuth's algorithm S): constant memory, ascending order, so the
 // device sees one forward sweep rather than a random walk.
@@ -94,7 +80,7 @@ std::optional<std::string> ReadChosenUnits(int fd, uint64_t offset, uint64_t uni
   if (const int err = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); err != 0)
     return std::string("posix_fadvise(RANDOM): ") + std::strerror(err);
   std::vector<char> buf(size_t(std::min<uint64_t>(unit, 1 << 20)));
-  Rng rng(seed ^ 0xcace0ff5e7ull);
+  SplitMix64 rng(seed ^ 0xcace0ff5e7ull);  // picks the partial start's units
   std::optional<std::string> error;
   uint64_t chosen = 0;
   for (uint64_t i = 0; i < units && chosen < want && !error; ++i) {

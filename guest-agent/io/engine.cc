@@ -203,13 +203,6 @@ std::map<Engine, EngineFactory>& Factories() {
   return factories;
 }
 
-uint64_t SplitMix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 }  // namespace
 
 EngineRegistrar::EngineRegistrar(Engine e, EngineFactory make) {
@@ -228,7 +221,7 @@ std::unique_ptr<IoEngine> MakeEngine(Engine e) {
 
 DirectionChooser::DirectionChooser(const EngineJob& job)
     // Keyed apart from the random pattern, which draws from the same seed.
-    : rw_(job.rw), read_pct_(job.read_pct), state_(job.seed ^ 0x6d697865645f7277ull) {}
+    : rw_(job.rw), read_pct_(job.read_pct), draws_(job.seed ^ 0x6d697865645f7277ull) {}
 
 bool DirectionChooser::NextIsWrite() {
   switch (rw_) {
@@ -238,7 +231,7 @@ bool DirectionChooser::NextIsWrite() {
       return true;
     case Direction::Mixed:
       // 2^64 is not a multiple of 100; the bias is below 1e-17.
-      return SplitMix64(state_) % 100 >= read_pct_;
+      return draws_.Next() % 100 >= read_pct_;
   }
   return false;
 }

@@ -18,6 +18,7 @@
 #include "job.h"
 #include "job_runner.h"
 #include "pattern.h"
+#include "split_mix64.h"
 
 namespace storbed {
 
@@ -140,7 +141,7 @@ class DirectionChooser {
  private:
   Direction rw_;
   uint32_t read_pct_;
-  uint64_t state_;
+  SplitMix64 draws_;
 };
 
 // Counts one completed IO of bs bytes at `offset` with its times into stats (latency,

@@ -7,16 +7,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "split_mix64.h"
+
 namespace storbed {
 namespace {
-
-// SplitMix64 finaliser: a cheap, well-mixed 64-bit hash.
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 void CheckRegion(const Region& r) {
   if (r.bs == 0) throw std::invalid_argument("bs must be > 0");
@@ -61,7 +55,9 @@ class PermWalker {
   }
 
  private:
-  static uint64_t Key(uint64_t seed, uint64_t pass) { return Mix(seed ^ Mix(pass)); }
+  static uint64_t Key(uint64_t seed, uint64_t pass) {
+    return SplitMix64Hash(seed ^ SplitMix64Hash(pass));
+  }
   uint64_t n_;
   uint64_t seed_;
   uint64_t pass_ = 0;
@@ -69,18 +65,9 @@ class PermWalker {
   Permutation perm_;
 };
 
-// SplitMix64 stream: uniform doubles in [0, 1) for the sampling generators.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  double Uniform() {
-    state_ += 0x9e3779b97f4a7c15ull;
-    return double(Mix(state_) >> 11) * 0x1.0p-53;
-  }
-
- private:
-  uint64_t state_;
-};
+// The sampling generators' stream: SplitMix64 one step on from its seed (the stream these
+// patterns have drawn since they were written, so a seed still picks the same offsets).
+SplitMix64 SamplingStream(uint64_t seed) { return SplitMix64(seed + kSplitMix64Gamma); }
 
 class Random : public OffsetGenerator {
  public:
@@ -132,7 +119,7 @@ class ZipfRanks {
     h_n_ = H(double(n) + 0.5);
     s_ = 2.0 - HInverse(H(2.5) - Density(2.0));
   }
-  uint64_t Sample(Rng& rng) const {
+  uint64_t Sample(SplitMix64& rng) const {
     for (;;) {
       const double u = h_n_ + rng.Uniform() * (h_x1_ - h_n_);
       const double x = HInverse(u);
@@ -168,15 +155,17 @@ class ZipfRanks {
 class Zipf : public OffsetGenerator {
  public:
   Zipf(Region r, double theta, uint64_t seed)
-      : r_(r), ranks_((CheckRegion(r), r.blocks()), theta), rng_(Mix(seed)),
-        scatter_(r.blocks(), Mix(seed ^ 0x5a17f00dull)) {}
+      : r_(r),
+        ranks_((CheckRegion(r), r.blocks()), theta),
+        rng_(SamplingStream(SplitMix64Hash(seed))),
+        scatter_(r.blocks(), SplitMix64Hash(seed ^ 0x5a17f00dull)) {}
   uint64_t Next() override { return r_.offset + scatter_(ranks_.Sample(rng_) - 1) * r_.bs; }
   uint64_t blocks_per_pass() const override { return r_.blocks(); }
 
  private:
   Region r_;
   ZipfRanks ranks_;
-  Rng rng_;
+  SplitMix64 rng_;
   Permutation scatter_;  // rank - 1 -> block
 };
 
@@ -186,9 +175,9 @@ class HotCold : public OffsetGenerator {
       : r_(r),
         zone_((CheckRegion(r), HotColdZone(r.blocks(), hot_fraction, seed))),
         hot_p_(hot_pct / 100),
-        rng_(Mix(seed ^ 0x407c01dull)),
-        hot_(zone_.count, Mix(seed + 1)),
-        cold_(std::max<uint64_t>(1, r.blocks() - zone_.count), Mix(seed + 2)) {
+        rng_(SamplingStream(SplitMix64Hash(seed ^ 0x407c01dull))),
+        hot_(zone_.count, SplitMix64Hash(seed + 1)),
+        cold_(std::max<uint64_t>(1, r.blocks() - zone_.count), SplitMix64Hash(seed + 2)) {
     if (!(hot_pct >= 0 && hot_pct <= 100))
       throw std::invalid_argument("hot_pct must be in [0, 100], got " + std::to_string(hot_pct));
   }
@@ -210,7 +199,7 @@ class HotCold : public OffsetGenerator {
   Region r_;
   BlockRange zone_;
   double hot_p_;
-  Rng rng_;
+  SplitMix64 rng_;
   PermWalker hot_;
   PermWalker cold_;
 };
@@ -271,7 +260,7 @@ Permutation::Permutation(uint64_t n, uint64_t key) : n_(n), key_(key) {
 }
 
 uint64_t Permutation::Round(uint64_t half, int round) const {
-  return Mix(key_ ^ Mix(half + (uint64_t(round) << 58))) & half_mask_;
+  return SplitMix64Hash(key_ ^ SplitMix64Hash(half + (uint64_t(round) << 58))) & half_mask_;
 }
 
 uint64_t Permutation::operator()(uint64_t i) const {
@@ -324,7 +313,7 @@ BlockRange HotColdZone(uint64_t blocks, double hot_fraction, uint64_t seed) {
                                 std::to_string(hot_fraction));
   const uint64_t count =
       std::clamp<uint64_t>(uint64_t(std::llround(hot_fraction * double(blocks))), 1, blocks);
-  return {.first = Mix(seed ^ 0x2011edull) % (blocks - count + 1), .count = count};
+  return {.first = SplitMix64Hash(seed ^ 0x2011edull) % (blocks - count + 1), .count = count};
 }
 
 std::unique_ptr<OffsetGenerator> MakeOffsetGenerator(const JobSpec& spec, uint64_t region_size) {

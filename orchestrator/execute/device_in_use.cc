@@ -13,16 +13,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string DevNumber(dev_t dev) {
+std::string MajorMinor(dev_t dev) {
   return std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
 }
 
 // The device and its partitions ("8:0", "8:1", ...), each with its name for messages.
 std::vector<std::pair<std::string, std::string>> DeviceAndPartitions(
     const std::string& path, dev_t dev, const DeviceUseSources& src) {
-  std::vector<std::pair<std::string, std::string>> out = {{DevNumber(dev), path}};
+  std::vector<std::pair<std::string, std::string>> out = {{MajorMinor(dev), path}};
   std::error_code ec;
-  const fs::path sys = fs::path(src.sys_dev_block) / DevNumber(dev);
+  const fs::path sys = fs::path(src.sys_dev_block) / MajorMinor(dev);
   for (const auto& entry : fs::directory_iterator(sys, ec)) {
     if (!fs::exists(entry.path() / "partition", ec)) continue;
     std::ifstream in(entry.path() / "dev");
@@ -47,7 +47,7 @@ std::vector<std::string> MountPointsOf(const std::string& path, const std::strin
     std::istringstream fields(line);
     std::string id, parent, number, root, mountpoint;
     fields >> id >> parent >> number >> root >> mountpoint;
-    if (number == DevNumber(st.st_rdev)) out.push_back(mountpoint);
+    if (number == MajorMinor(st.st_rdev)) out.push_back(mountpoint);
   }
   return out;
 }
@@ -82,7 +82,7 @@ std::string DeviceInUse(const std::string& path, const DeviceUseSources& src) {
     struct stat sw {};
     if (stat(swap_path.c_str(), &sw) != 0 || !S_ISBLK(sw.st_mode)) continue;
     for (const auto& [dev, name] : devices)
-      if (DevNumber(sw.st_rdev) == dev) return Subject(name, path) + " in use as swap";
+      if (MajorMinor(sw.st_rdev) == dev) return Subject(name, path) + " in use as swap";
   }
   return "";
 }

@@ -57,14 +57,13 @@ std::string Mitigations(const std::string& sys) {
   return out;
 }
 
-std::string FileSha256(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  Sha256 h;
-  std::string chunk(1 << 16, '\0');
-  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0)
-    h.Update(std::string_view(chunk.data(), size_t(in.gcount())));
-  return h.FinalHex();
+// The fingerprint records what it could not read as unknown rather than failing the run.
+std::string Sha256OrEmpty(const std::string& path) {
+  try {
+    return FileSha256(path);
+  } catch (const std::runtime_error&) {
+    return "";
+  }
 }
 
 // The block device holding `dir` (its whole disk for a partition) and how it is set up.
@@ -113,7 +112,7 @@ nlohmann::json EnvironmentFingerprint(const FingerprintSources& s) {
       {"storbed.git_revision", kGitRevision},
   };
   const std::string qemu = ProgramPath(s.qemu_binary);
-  f["qemu.binary_sha256"] = OrUnknown(qemu.empty() ? "" : FileSha256(qemu));
+  f["qemu.binary_sha256"] = OrUnknown(qemu.empty() ? "" : Sha256OrEmpty(qemu));
   AddBackingDevice(s, f);
   // "0.52 0.58 0.59 2/345 6789": load, then runnable/all scheduling entities (us included).
   std::istringstream load(ReadFirstLine(s.proc_root + "/loadavg"));

@@ -27,19 +27,6 @@ std::string ForeignImageFormat(const std::string& path) {
   return std::string(magic, in.gcount()) == "QFI\xfb" ? "qcow2" : "raw";
 }
 
-std::string FileSha256(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read (" + std::strerror(errno) + ")");
-  Sha256 hash;
-  std::string buffer(1 << 20, '\0');
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    hash.Update(std::string_view(buffer.data(), in.gcount()));
-  }
-  if (in.bad()) throw std::runtime_error(path + ": read error while hashing");
-  return hash.FinalHex();
-}
-
 std::string ForeignMachineProblem(const MachineConfig& m) {
   if (m.image.empty()) {
     if (!m.initrd.empty()) return "machine.initrd: is only for a foreign image (machine.image)";

@@ -17,9 +17,6 @@ inline constexpr const char* kBootFromDisk = "disk";
 // naming the file when it cannot be read.
 std::string ForeignImageFormat(const std::string& path);
 
-// sha256 of a whole file, read in 1 MiB pieces. Throws std::runtime_error naming the file.
-std::string FileSha256(const std::string& path);
-
 // The problem with a foreign machine's fields, as "field: reason" (the caller adds the
 // scenario file), or "" when machine.image is unset or everything is usable: the image
 // readable, machine.kernel a bzImage or "disk", machine.initrd readable, machine.append

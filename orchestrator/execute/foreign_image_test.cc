@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "backend/child_process.h"
+#include "images/sha256.h"
 
 namespace storbed {
 namespace {

@@ -20,6 +20,7 @@
 #include "execute/machine_loss.h"
 #include "execute/progress.h"
 #include "execute/temp_dir.h"
+#include "images/sha256.h"
 #include "libvirt/virt_handles.h"
 #include "passthrough/vfio_binding.h"
 #include "sampling/clock_sync.h"
@@ -151,12 +152,11 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
   return spec;
 }
 
-namespace {
-
 // A foreign machine's disposable root: the image's overlay in a private work directory
 // removed with this object (after the machine, which is declared later), and the image's
 // sha256 before the boot, to compare with the one after.
-// With the cloud-init way offered, its seed and agent disks live there too.
+// With the cloud-init way offered, its seed and agent disks live there too. Outside the
+// anonymous namespace: GuestTarget::Holdings holds one.
 struct ForeignRootDisk {
   ForeignRootDisk(const RunContext& ctx, const std::string& image, ForeignRoot& root,
                   const std::string& machine_name)
@@ -178,6 +178,8 @@ struct ForeignRootDisk {
   TempDir dir;
   std::string path, format, overlay, sha256_before;
 };
+
+namespace {
 
 // What a foreign guest is, as its own OS set it up before the agent changed anything: the
 // hello comes before any prepare or run, so the disks' queue settings are the guest's.

@@ -7,6 +7,7 @@
 #include "backend/machine_spec.h"
 #include "execute/foreign_image.h"
 #include "images/run_tool.h"
+#include "images/sha256.h"
 
 namespace storbed {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "backend/child_process.h"
 #include "execute/foreign_image.h"
+#include "images/sha256.h"
 
 namespace storbed {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "backend/child_process.h"
 #include "execute/foreign_image.h"
+#include "images/sha256.h"
 #include "results/results_dir.h"
 #include "debian_image.h"
 #include "test_env.h"

@@ -10,13 +10,18 @@ OUT ?= results/quick
 # ON: -Werror (`make test`, CI, sets it: a new warning fails it); empty: as configured before.
 WERROR ?=
 
+# Ninja for a new build dir: it compiles files of different targets at once, where make
+# waits target by target (a clean storbed + agent here: 279 s against 315 s); a dir
+# configured before keeps its generator.
+GENERATOR = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
+
 .PHONY: setup configure build run test unit package sanitize-build sanitize clean
 
 setup:
 	@scripts/setup.sh
 
 configure: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(if $(WERROR),-DSTORBED_WERROR=$(WERROR)) >/dev/null
+	@cmake -S . -B $(BUILD) $(call GENERATOR,$(BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(if $(WERROR),-DSTORBED_WERROR=$(WERROR)) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
@@ -44,7 +49,7 @@ unit: build
 # the unit test binaries and the libFuzzer targets (tests/fuzz), not storbed, the static
 # agent or the VM tests.
 sanitize-build: setup
-	@CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) -DSTORBED_SANITIZE=ON \
+	@CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) $(call GENERATOR,$(SAN_BUILD)) -DSTORBED_SANITIZE=ON \
 	  $(if $(WERROR),-DSTORBED_WERROR=$(WERROR)) >/dev/null
 	@cmake --build $(SAN_BUILD) -j$(JOBS) --target unit-tests fuzzers
 

@@ -10,7 +10,7 @@
 #include "strict_json.h"
 
 namespace storbed {
-namespace {
+namespace input_file_test {  // named, not anonymous: a unity build joins files
 
 std::string Message(const std::function<void()>& f) {
   try {
@@ -76,5 +76,5 @@ TEST(StrictJsonTest, EqualKeysInDifferentObjectsAreFine) {
   EXPECT_EQ(Message([] { ParseJsonNoDuplicateKeys("{"); }).rfind("not valid JSON: ", 0), 0u);
 }
 
-}  // namespace
+}  // namespace input_file_test
 }  // namespace storbed

@@ -128,7 +128,7 @@ struct Bad {
   const char* message_prefix;
 };
 
-class ProtocolRejects : public testing::TestWithParam<Bad> {};
+class ProtocolRejects : public ::testing::TestWithParam<Bad> {};
 
 TEST_P(ProtocolRejects, WithTypedErrorKeepingTheRawLine) {
   try {
@@ -142,7 +142,7 @@ TEST_P(ProtocolRejects, WithTypedErrorKeepingTheRawLine) {
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, ProtocolRejects,
-    testing::Values(Bad{"", "malformed JSON"}, Bad{"{\"type\":\"hello\"", "malformed JSON"},
+    ::testing::Values(Bad{"", "malformed JSON"}, Bad{"{\"type\":\"hello\"", "malformed JSON"},
                     Bad{"[1,2]", "message is not a JSON object"},
                     Bad{"{\"v\":4}", "message has no string field 'type'"},
                     Bad{"{\"type\":\"hello\"}", "message has no integer field 'v'"},
@@ -165,7 +165,7 @@ INSTANTIATE_TEST_SUITE_P(
                         "\"iodepth\":1,\"cache\":\"keep\",\"invalidate_each_pass\":true}}",
                         "bad 'run' message: invalidate_each_pass needs cache cold or cold-global "
                         "(the first pass starts cold like the others), got keep"}),
-    [](const testing::TestParamInfo<Bad>& info) { return "case" + std::to_string(info.index); });
+    [](const ::testing::TestParamInfo<Bad>& info) { return "case" + std::to_string(info.index); });
 
 }  // namespace
 }  // namespace storbed

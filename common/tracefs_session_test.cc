@@ -19,7 +19,7 @@ TEST(TracefsSession, FindsTracefsOrDebugfsInTheMountTable) {
 // A killed run leaves its instance behind, recording; the next session removes it, and
 // leaves every other instance (a live storbed's, anybody else's) alone.
 TEST(TracefsSession, RemovesOnlyInstancesOfProcessesThatAreGone) {
-  const std::string dir = testing::TempDir() + "/instances-" + std::to_string(::getpid());
+  const std::string dir = ::testing::TempDir() + "/instances-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string live = dir + "/storbed-" + std::to_string(::getpid()) + "-0";

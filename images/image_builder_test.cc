@@ -14,7 +14,7 @@
 #include "images/test_support.h"
 
 namespace storbed {
-namespace {
+namespace image_builder_test {  // named, not anonymous: a unity build joins files
 
 using image_test::HaveCpio;
 using image_test::RunCommand;
@@ -233,5 +233,5 @@ TEST(ImageBuilderHost, BuildsFromNewestHostKernel) {
   EXPECT_GT(image.initrd_bytes, 0u);
 }
 
-}  // namespace
+}  // namespace image_builder_test
 }  // namespace storbed

@@ -10,7 +10,7 @@
 #include "images/test_support.h"
 
 namespace storbed {
-namespace {
+namespace initramfs_test {  // named, not anonymous: a unity build joins files
 
 using image_test::HaveCpio;
 using image_test::RunCommand;
@@ -96,5 +96,5 @@ TEST(Initramfs, LayoutSeenByRealCpio) {
                           "/lib/modules/6.1.0-test/kernel/drivers/nvme/host/nvme-core.ko"));
 }
 
-}  // namespace
+}  // namespace initramfs_test
 }  // namespace storbed

@@ -4,6 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
+  ninja-build  # the build: compiles files of different targets at once (make waits per target)
   libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev libsqlite3-dev sqlite3
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs

@@ -15,7 +15,7 @@
 #include "judging/simulated_levels_for_test.h"
 
 namespace storbed {
-namespace {
+namespace calibrate_change_points {  // named, not anonymous: a unity build joins files
 
 using testing_support::FoundNear;
 using testing_support::Levels;
@@ -160,5 +160,5 @@ const bool registered = RegisterCalibration(
      "found within a night, false change points, short series, A B A, a bad night",
      Run});
 
-}  // namespace
+}  // namespace calibrate_change_points
 }  // namespace storbed

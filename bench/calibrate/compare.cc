@@ -14,7 +14,7 @@
 #include "reports/simulated_runs_for_test.h"
 
 namespace storbed {
-namespace {
+namespace calibrate_compare {  // named, not anonymous: a unity build joins files
 
 using testing_support::SimSpec;
 
@@ -215,5 +215,5 @@ const bool registered = RegisterCalibration(
      "A/A exit 4, printed power, advised runs, coverage, power table, blocks",
      Run});
 
-}  // namespace
+}  // namespace calibrate_compare
 }  // namespace storbed

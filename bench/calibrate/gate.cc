@@ -12,7 +12,7 @@
 #include "reports/simulated_runs_for_test.h"
 
 namespace storbed {
-namespace {
+namespace calibrate_gate {  // named, not anonymous: a unity build joins files
 
 using testing_support::Lognormal;
 using testing_support::SimSpec;
@@ -91,5 +91,5 @@ const bool registered = RegisterCalibration(
      "'cannot judge', and a 10% drop called as often as the printed power says",
      Run});
 
-}  // namespace
+}  // namespace calibrate_gate
 }  // namespace storbed

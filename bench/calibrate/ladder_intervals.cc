@@ -14,7 +14,7 @@
 #include "judging/seeded_draws.h"
 
 namespace storbed {
-namespace {
+namespace calibrate_ladder_intervals {  // named, not anonymous: a unity build joins files
 
 constexpr size_t kDefaultReplicates = 10000;
 const std::vector<size_t> kSizes = {20, 50, 100, 200, 1000};
@@ -110,5 +110,5 @@ static const bool registered = RegisterCalibration(
     {"ladder-intervals",
      "coverage and refusals of the ladder's 95% depth interval on AR(1) and rare 0/1 series", Run});
 
-}  // namespace
+}  // namespace calibrate_ladder_intervals
 }  // namespace storbed

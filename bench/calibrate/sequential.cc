@@ -13,7 +13,7 @@
 #include "reports/simulated_runs_for_test.h"
 
 namespace storbed {
-namespace {
+namespace calibrate_sequential {  // named, not anonymous: a unity build joins files
 
 using testing_support::SimSpec;
 using testing_support::SimulatedSides;
@@ -189,5 +189,5 @@ const bool registered = RegisterCalibration(
      "against the fixed-n design of the same power",
      Run});
 
-}  // namespace
+}  // namespace calibrate_sequential
 }  // namespace storbed

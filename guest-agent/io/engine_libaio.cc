@@ -131,7 +131,7 @@ class LibaioEngine : public IoEngine {
   }
 };
 
-const EngineRegistrar kRegistered(Engine::Libaio, []() -> std::unique_ptr<IoEngine> {
+const EngineRegistrar kLibaioRegistered(Engine::Libaio, []() -> std::unique_ptr<IoEngine> {
   return std::make_unique<LibaioEngine>();
 });
 

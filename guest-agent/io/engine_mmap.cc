@@ -163,7 +163,7 @@ class MmapEngine : public IoEngine {
   }
 };
 
-const EngineRegistrar kRegistered(Engine::Mmap, []() -> std::unique_ptr<IoEngine> {
+const EngineRegistrar kMmapRegistered(Engine::Mmap, []() -> std::unique_ptr<IoEngine> {
   return std::make_unique<MmapEngine>();
 });
 

@@ -64,7 +64,7 @@ class PsyncEngine : public IoEngine {
   }
 };
 
-const EngineRegistrar kRegistered(Engine::Psync, []() -> std::unique_ptr<IoEngine> {
+const EngineRegistrar kPsyncRegistered(Engine::Psync, []() -> std::unique_ptr<IoEngine> {
   return std::make_unique<PsyncEngine>();
 });
 

@@ -163,7 +163,7 @@ class UringEngine : public IoEngine {
   }
 };
 
-const EngineRegistrar kRegistered(Engine::IoUring, []() -> std::unique_ptr<IoEngine> {
+const EngineRegistrar kIoUringRegistered(Engine::IoUring, []() -> std::unique_ptr<IoEngine> {
   return std::make_unique<UringEngine>();
 });
 

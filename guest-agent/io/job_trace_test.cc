@@ -7,7 +7,7 @@
 #include "job_runner.h"
 
 namespace storbed {
-namespace {
+namespace job_trace_test {  // named, not anonymous: a unity build joins files
 
 class FakeSysfs : public SysfsReader {
  public:
@@ -99,5 +99,5 @@ TEST(JobTrace, ThreadsLogsAreJoinedInSubmissionOrderOnTheDisksSectors) {
   EXPECT_EQ(out.summary.lost_events, 2u);
 }
 
-}  // namespace
+}  // namespace job_trace_test
 }  // namespace storbed

@@ -16,7 +16,7 @@
 #include "unique_fd.h"
 
 namespace storbed {
-namespace {
+namespace numjobs_test {  // named, not anonymous: a unity build joins files
 
 constexpr uint64_t kSize = 8 << 20;
 constexpr uint64_t kBlocks = kSize / 4096;
@@ -235,5 +235,5 @@ TEST(MergeEngineStatsTest, SumsCountsAndWeightsDepthAndBatches) {
   EXPECT_EQ(m.warnings, (std::vector<std::string>{"w1", "w2", "w3"}));
 }
 
-}  // namespace
+}  // namespace numjobs_test
 }  // namespace storbed

@@ -16,7 +16,7 @@
 #include "unique_fd.h"
 
 namespace storbed {
-namespace {
+namespace target_device_test {  // named, not anonymous: a unity build joins files
 
 class FakeSysfs : public SysfsReader {
  public:
@@ -128,5 +128,5 @@ TEST(TargetDeviceTest, FindsHolesOnlyWhereThereAreSome) {
   EXPECT_LT(*hole, uint64_t(1) << 20);
 }
 
-}  // namespace
+}  // namespace target_device_test
 }  // namespace storbed

@@ -12,9 +12,9 @@
 namespace storbed {
 namespace {
 
-using testing::HasSubstr;
-using testing::Not;
-using testing::StartsWith;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
 using testing_support::Layer;
 using testing_support::Missing;
 

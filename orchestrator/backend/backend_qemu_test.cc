@@ -46,9 +46,9 @@ std::string FindHostKernel() {
 class QemuBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     name_ = std::string("bt") + std::to_string(getpid()) + "-" + info->name();
-    dir_ = testing::TempDir() + "/" + name_;
+    dir_ = ::testing::TempDir() + "/" + name_;
     fs::remove_all(dir_);
     spec_.name = name_;
     spec_.vcpus = 1;
@@ -57,7 +57,7 @@ class QemuBackendTest : public ::testing::Test {
     spec_.run_dir = dir_;
   }
   void TearDown() override {
-    EXPECT_THAT(ProcessesMentioning("storbed-" + name_), testing::IsEmpty())
+    EXPECT_THAT(ProcessesMentioning("storbed-" + name_), ::testing::IsEmpty())
         << "a QEMU process was left behind";
     fs::remove_all(dir_);
   }
@@ -145,12 +145,12 @@ TEST_F(QemuBackendTest, KvmProbeReportsFailure) {
 }
 
 TEST(QemuVersionTest, FirstLineOfVersion) {
-  EXPECT_THAT(QemuVersionOf("qemu-system-x86_64"), testing::StartsWith("QEMU emulator version"));
+  EXPECT_THAT(QemuVersionOf("qemu-system-x86_64"), ::testing::StartsWith("QEMU emulator version"));
   EXPECT_THROW(QemuVersionOf("storbed-no-such-qemu"), std::runtime_error);
 }
 
 TEST(TailOfFileTest, LastLines) {
-  std::string path = testing::TempDir() + "/tail-" + std::to_string(getpid());
+  std::string path = ::testing::TempDir() + "/tail-" + std::to_string(getpid());
   {
     std::ofstream out(path);
     for (int i = 1; i <= 30; ++i) out << "line " << i << "\n";

@@ -24,7 +24,7 @@ class ChildProcessTest : public ::testing::Test {
     for (const std::string& p : logs_) std::remove(p.c_str());
   }
   std::string LogPath(const std::string& name) {
-    logs_.push_back(testing::TempDir() + "/child-" + std::to_string(getpid()) + "-" + name +
+    logs_.push_back(::testing::TempDir() + "/child-" + std::to_string(getpid()) + "-" + name +
                     ".log");
     return logs_.back();
   }

@@ -17,7 +17,7 @@ using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
 TEST(HostChannelTest, ConnectRetriesUntilTheSocketAppears) {
-  std::string path = testing::TempDir() + "/lc-" + std::to_string(getpid()) + ".sock";
+  std::string path = ::testing::TempDir() + "/lc-" + std::to_string(getpid()) + ".sock";
   std::filesystem::remove(path);
   UniqueFd listener;
   std::thread create([&] {
@@ -37,7 +37,7 @@ TEST(HostChannelTest, ConnectRetriesUntilTheSocketAppears) {
 }
 
 TEST(HostChannelTest, ConnectGivesUpAtTheDeadline) {
-  std::string path = testing::TempDir() + "/never-" + std::to_string(getpid()) + ".sock";
+  std::string path = ::testing::TempDir() + "/never-" + std::to_string(getpid()) + ".sock";
   try {
     ConnectUnixSocket(path, Clock::now() + 200ms, nullptr);
     FAIL();

@@ -169,7 +169,7 @@ TEST(QmpClientTest, EventsBeforeTheGreetingAreKeptAndAReplyIsNamed) {
 // Against the real QEMU of this machine, with no guest at all.
 TEST(QmpClientTest, RealQemu) {
   // A fresh directory: a pid-named one may be a failed earlier run's, reused.
-  std::string tmpl = testing::TempDir() + "/qmp-XXXXXX";
+  std::string tmpl = ::testing::TempDir() + "/qmp-XXXXXX";
   ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
   const std::string dir = tmpl;
   std::string sock = dir + "/qmp.sock";
@@ -181,7 +181,7 @@ TEST(QmpClientTest, RealQemu) {
     if (!qemu.Running()) throw std::runtime_error("qemu " + qemu.ExitDescription());
   };
   QmpClient c = QmpClient::Connect(sock, Clock::now() + 10s, alive);
-  EXPECT_THAT(c.QemuVersion(), testing::StartsWith("7."));
+  EXPECT_THAT(c.QemuVersion(), ::testing::StartsWith("7."));
   json v = c.Execute("query-version");
   EXPECT_TRUE(v["qemu"].contains("major"));
   json s = c.Execute("query-status");

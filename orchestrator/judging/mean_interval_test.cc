@@ -10,7 +10,7 @@
 namespace storbed {
 namespace {
 
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 std::vector<double> Ar1(double phi, size_t n, uint64_t seed) {
   SeededDraws draws(seed);

@@ -5,7 +5,7 @@
 #include "passthrough/fake_sysfs_for_test.h"
 
 namespace storbed {
-namespace {
+namespace vfio_binding_test {  // named, not anonymous: a unity build joins files
 
 using passthrough_test::FakeKernelWriter;
 using passthrough_test::FakeSysfs;
@@ -121,5 +121,5 @@ TEST(BindingRecordTest, RoundTripsAndRefusesWhatIsNotARecord) {
       ParseBindingRecord(R"({"address":"0000:03:00.0","original_driver":"../x","serial":""})"));
 }
 
-}  // namespace
+}  // namespace vfio_binding_test
 }  // namespace storbed

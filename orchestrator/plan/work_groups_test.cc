@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace storbed {
-namespace {
+namespace work_groups_test {  // named, not anonymous: a unity build joins files
 
 Scenario Parse(const std::string& text) { return ParseScenario(text, "t.json"); }
 
@@ -51,5 +51,5 @@ TEST(WorkGroupsTest, PlanOrderGivesOneGroupPerUnit) {
   EXPECT_TRUE(groups.back().local);
 }
 
-}  // namespace
+}  // namespace work_groups_test
 }  // namespace storbed

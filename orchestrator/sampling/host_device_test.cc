@@ -12,16 +12,16 @@ namespace storbed {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::ElementsAre;
-using testing::HasSubstr;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 // A fake sysfs in a temp dir (real symlinks, as /sys has) and a fake stat().
-class HostDeviceTest : public testing::Test {
+class HostDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ =
         fs::temp_directory_path() / ("storbed-sysfs-" + std::to_string(getpid()) + "-" +
-                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_ / "dev/block");
     Disk("254:0", "devices/pci0000:00/virtio1/block/vda");
@@ -74,7 +74,7 @@ TEST_F(HostDeviceTest, PartitionIsItsDisk) {
   HostDeviceChain c = Resolve("/var/tmp/img.raw");
   ASSERT_TRUE(c.available) << c.reason;
   EXPECT_THAT(c.chain, ElementsAre("vda"));
-  EXPECT_THAT(c.notes, testing::Contains(HasSubstr("vda1 is a partition of vda")));
+  EXPECT_THAT(c.notes, ::testing::Contains(HasSubstr("vda1 is a partition of vda")));
 }
 
 TEST_F(HostDeviceTest, LoopFollowsBackingFileEvenWhenDeleted) {
@@ -127,7 +127,7 @@ TEST_F(HostDeviceTest, DiskstatsDeltaIsTheL3Rung) {
   EXPECT_DOUBLE_EQ(l.avg_request_bytes, 4096);  // 8000 sectors * 512 / 1000
   EXPECT_DOUBLE_EQ(l.avg_depth, 1.0);           // 2000 ms weighted / 2000 ms
   EXPECT_DOUBLE_EQ(l.mean_latency_us, 2000);    // (300 + 1700) ms / 1000 IOs
-  EXPECT_THAT(l.notes, testing::Contains("device shared with other host IO"));
+  EXPECT_THAT(l.notes, ::testing::Contains("device shared with other host IO"));
   EXPECT_EQ(HostFlushes(c, kBefore, kAfter), 4u);
 }
 

@@ -132,8 +132,8 @@ struct HostSamplerEntry {
   bool fast = false;
 };
 
-// Adds a sampler to the table; returns true, for `const bool kRegistered = ...` in the
-// sampler's file. Throws std::logic_error for a name registered twice.
+// Adds a sampler to the table; returns true, for a `const bool k<Name>SamplerRegistered = ...`
+// in the sampler's file. Throws std::logic_error for a name registered twice.
 bool RegisterHostSampler(HostSamplerEntry entry);
 // Every registered sampler, by order.
 std::vector<HostSamplerEntry> HostSamplers();

@@ -88,7 +88,7 @@ class BlockSampler : public HostSampler {
   std::vector<Entry> samples_;
 };
 
-[[maybe_unused]] const bool kRegistered =
+[[maybe_unused]] const bool kBlockSamplerRegistered =
     RegisterHostSampler({.name = "qemu-block",
                          .order = 10,
                          .make = [](const SamplerSource& s, const JobSamplerOptions&) {

@@ -96,7 +96,7 @@ class CpuSampler : public HostSampler {
   std::vector<Entry> samples_;
 };
 
-[[maybe_unused]] const bool kRegistered = RegisterHostSampler(
+[[maybe_unused]] const bool kCpuSamplerRegistered = RegisterHostSampler(
     {.name = "host-cpu", .order = 50, .make = [](const SamplerSource&, const JobSamplerOptions& o) {
        return std::make_unique<CpuSampler>(o);
      }});

@@ -11,10 +11,10 @@
 #include "sampling/qemu_threads.h"
 
 namespace storbed {
-namespace {
+namespace host_sampler_cpu_test {  // named, not anonymous: a unity build joins files
 
 using nlohmann::json;
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
 // user nice system idle iowait irq softirq steal guest guest_nice
@@ -62,7 +62,7 @@ TEST(HostCpuTest, ACpuGoingOfflineIsLeftOutAndNamed) {
   EXPECT_TRUE(j.contains("cpu0"));
   EXPECT_TRUE(j.contains("all"));
   EXPECT_FALSE(j.contains("cpu1"));
-  EXPECT_THAT(left_out, testing::ElementsAre("cpu1"));
+  EXPECT_THAT(left_out, ::testing::ElementsAre("cpu1"));
 }
 
 TEST(HostCpuTest, ACounterSteppingBackCountsAsNone) {
@@ -89,7 +89,7 @@ TEST(HostCpuTest, AMalformedLineIsKeptAsTextNotThrown) {
   EXPECT_EQ(s.cpus[1].cpu, 2);
   EXPECT_EQ(s.cpus[1].ticks[7], 8u);
   EXPECT_THAT(s.malformed,
-              testing::ElementsAre("cpu0 1 2 x 4 5 6 7 8", "cpu1 1 2 3", "cpuX 1 2 3 4 5 6 7 8"));
+              ::testing::ElementsAre("cpu0 1 2 x 4 5 6 7 8", "cpu1 1 2 3", "cpuX 1 2 3 4 5 6 7 8"));
 }
 
 TEST(HostCpuTest, NoCpuLineAtAllIsAParseError) {
@@ -98,7 +98,7 @@ TEST(HostCpuTest, NoCpuLineAtAllIsAParseError) {
 }
 
 // The sampler inside JobSampler, on a fixture proc root rewritten between samples.
-class HostCpuSamplerTest : public testing::Test {
+class HostCpuSamplerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = std::filesystem::temp_directory_path() / ("storbed-cpu-" + std::to_string(getpid()));
@@ -148,7 +148,7 @@ TEST_F(HostCpuSamplerTest, TheWindowGivesHostCpuAndTimelines) {
   const Timeline* all_user = Find(h, "host.cpu.user");
   ASSERT_NE(all_user, nullptr);
   EXPECT_EQ(all_user->unit, "%");
-  EXPECT_THAT(all_user->t_s, testing::ElementsAre(0.1, 0.2));
+  EXPECT_THAT(all_user->t_s, ::testing::ElementsAre(0.1, 0.2));
   const Timeline* iowait = Find(h, "host.cpu1.iowait");
   ASSERT_NE(iowait, nullptr);
   EXPECT_DOUBLE_EQ(iowait->value.at(0), 40);      // 20 of 50 ticks
@@ -185,5 +185,5 @@ TEST_F(HostCpuSamplerTest, AnUnreadableStatStopsOnlyThisSampler) {
   EXPECT_EQ(h.qemu_block.reason, "no QMP connection");
 }
 
-}  // namespace
+}  // namespace host_sampler_cpu_test
 }  // namespace storbed

@@ -95,7 +95,7 @@ class DeviceSampler : public HostSampler {
   std::vector<Entry> samples_;
 };
 
-[[maybe_unused]] const bool kRegistered =
+[[maybe_unused]] const bool kDeviceSamplerRegistered =
     RegisterHostSampler({.name = "host-device",
                          .order = 40,
                          .make = [](const SamplerSource& s, const JobSamplerOptions& o) {

@@ -61,7 +61,7 @@ class ThreadSampler : public HostSampler {
   std::vector<Entry> samples_;
 };
 
-[[maybe_unused]] const bool kRegistered =
+[[maybe_unused]] const bool kThreadsSamplerRegistered =
     RegisterHostSampler({.name = "qemu-threads",
                          .order = 30,
                          .make = [](const SamplerSource& s, const JobSamplerOptions& o) {

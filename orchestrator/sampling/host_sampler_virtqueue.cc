@@ -77,7 +77,7 @@ class VirtqueueSampler : public HostSampler {
   std::vector<Entry> samples_;
 };
 
-[[maybe_unused]] const bool kRegistered =
+[[maybe_unused]] const bool kVirtqueueSamplerRegistered =
     RegisterHostSampler({.name = "virtqueue",
                          .order = 20,
                          .make = [](const SamplerSource& s, const JobSamplerOptions&) {

@@ -15,7 +15,7 @@ namespace storbed {
 namespace {
 
 using nlohmann::json;
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
 constexpr uint64_t kMs = 1'000'000;
@@ -80,7 +80,7 @@ class FakeThreads : public ThreadReader {
   World* w_;
 };
 
-class JobSamplerTest : public testing::Test {
+class JobSamplerTest : public ::testing::Test {
  protected:
   std::unique_ptr<JobSampler> Make(Bus bus = Bus::VirtioBlk) {
     SamplerSource src{.qmp = [this](const std::string& c, const json& a) { return w_.Qmp(c, a); },
@@ -257,7 +257,7 @@ TEST_F(JobSamplerTest, BlockCountersFromTheMachineReplaceQueryBlockstats) {
 TEST(HostSamplersTest, EverySamplerRegistersItselfInOrder) {
   std::vector<std::string> names;
   for (const HostSamplerEntry& e : HostSamplers()) names.push_back(e.name);
-  EXPECT_THAT(names, testing::ElementsAre("qemu-block", "virtqueue", "qemu-threads", "host-device",
+  EXPECT_THAT(names, ::testing::ElementsAre("qemu-block", "virtqueue", "qemu-threads", "host-device",
                                           "host-cpu"));
 }
 

@@ -7,7 +7,7 @@
 namespace storbed {
 namespace {
 
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 std::string Stat(int tid, const std::string& comm, uint64_t utime, uint64_t stime) {
   return std::to_string(tid) + " (" + comm + ") S 100 100 17403 0 -1 138412224 4 0 0 0 " +

@@ -7,7 +7,7 @@ namespace storbed {
 namespace {
 
 using nlohmann::json;
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 // Shape of QEMU 7.2.22's reply for -blockdev raw-on-file + virtio-blk-pci (id dev-d0) and
 // nvme (id dev-d1): device is "", virtio's qdev is the QOM path, nvme's the bare id.
@@ -85,7 +85,7 @@ TEST(QmpBlockstatsTest, DeltaGivesIopsSizeDepthAndLatency) {
   EXPECT_EQ(l.layer, kLayerQemuBlock);
   EXPECT_EQ(l.source, "query-blockstats dev-d0");
   EXPECT_TRUE(l.has_latency);
-  EXPECT_THAT(l.notes, testing::Contains(HasSubstr("2 flushes")));
+  EXPECT_THAT(l.notes, ::testing::Contains(HasSubstr("2 flushes")));
 }
 
 TEST(QmpBlockstatsTest, IdleIntervalHasNoSizeOrLatency) {
@@ -121,7 +121,7 @@ TEST(QmpBlockstatsTest, TimedStatsBecomeANote) {
   EXPECT_EQ(s[0].timed_stats[0].interval_length_s, 60u);
   EXPECT_DOUBLE_EQ(s[0].timed_stats[0].avg_rd_queue_depth, 1.5);
   LayerStats l = QemuBlockLayer(DiffBlockCounters(s[0], s[0], 1), s[0], "x");
-  EXPECT_THAT(l.notes, testing::Contains(HasSubstr("last 60 s: avg rd depth 1.50")));
+  EXPECT_THAT(l.notes, ::testing::Contains(HasSubstr("last 60 s: avg rd depth 1.50")));
 }
 
 TEST(QmpBlockstatsTest, WholeReplyLineParses) {

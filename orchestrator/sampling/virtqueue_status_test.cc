@@ -11,7 +11,7 @@ namespace storbed {
 namespace {
 
 using nlohmann::json;
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 const std::string kPath = "/machine/peripheral/dev-d0/virtio-backend";
 

@@ -7,7 +7,7 @@
 #include "scenario/scenario_fields.h"
 
 namespace storbed {
-namespace {
+namespace scenario_passthrough_test {  // named, not anonymous: a unity build joins files
 
 std::string Scenario(const std::string& targets, const std::string& disk,
                      const std::string& job = R"({"name": "a"})", const std::string& top = "") {
@@ -100,5 +100,5 @@ INSTANTIATE_TEST_SUITE_P(
                         "runs on the device before the guest gets it"}),
     [](const auto& info) { return std::string(info.param.name); });
 
-}  // namespace
+}  // namespace scenario_passthrough_test
 }  // namespace storbed

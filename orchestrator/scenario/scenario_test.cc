@@ -7,7 +7,7 @@
 #include "images/filesystem_image.h"
 
 namespace storbed {
-namespace {
+namespace scenario_test {  // named, not anonymous: a unity build joins files
 
 const char* kMinimal = R"({"name": "t", "jobs": [{"name": "a"}]})";
 
@@ -162,7 +162,7 @@ struct BadCase {
   const char* expected;  // the whole message
 };
 
-class ScenarioRejects : public testing::TestWithParam<BadCase> {};
+class ScenarioRejects : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(ScenarioRejects, WithFileFieldAndReason) {
   try {
@@ -175,7 +175,7 @@ TEST_P(ScenarioRejects, WithFileFieldAndReason) {
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, ScenarioRejects,
-    testing::Values(
+    ::testing::Values(
         BadCase{"{", "bad.json: not valid JSON: parse error at "
                      "line 1, column 2: syntax error while parsing object key - unexpected "
                      "end of input; expected string literal"},
@@ -429,18 +429,18 @@ INSTANTIATE_TEST_SUITE_P(
                     "jobs": [{"name": "a"}]})",
                 "bad.json: matrix_exclude[0].read_ahead_kb: 'read_ahead_kb' is ambiguous: write "
                 "machine.read_ahead_kb, job.read_ahead_kb"}),
-    [](const testing::TestParamInfo<BadCase>& info) { return "case" + std::to_string(info.index); });
+    [](const ::testing::TestParamInfo<BadCase>& info) { return "case" + std::to_string(info.index); });
 
-}  // namespace
+}  // namespace scenario_test
 }  // namespace storbed
 
 namespace storbed {
-namespace {
+namespace scenario_test {  // named, not anonymous: a unity build joins files
 
 // Issue 15: input that --dry-run called valid and the real run failed on after setup.
 INSTANTIATE_TEST_SUITE_P(
     NamesAndLimits, ScenarioRejects,
-    testing::Values(
+    ::testing::Values(
         BadCase{R"({"name": "my run", "jobs": [{"name": "a"}]})",
                 "bad.json: name: \"my run\" may hold only letters, digits, '.', '_' and '-', "
                 "beginning with a letter or digit (it names files, run ids and guests)"},
@@ -502,5 +502,5 @@ TEST(ScenarioTest, DevZeroAsTheScenarioFileIsRefusedBeforeReading) {
   }
 }
 
-}  // namespace
+}  // namespace scenario_test
 }  // namespace storbed

@@ -45,7 +45,7 @@ TEST(QemuTraceLog, QemusOwnMessagesAreNoEventsButACutEventIsAnError) {
 }
 
 TEST(QemuTraceLog, ReadsFromAnOffsetKeepsOnlyWantedEventsAndLeavesAHalfLine) {
-  const std::string path = testing::TempDir() + "/qemu-trace.log";
+  const std::string path = ::testing::TempDir() + "/qemu-trace.log";
   {
     std::ofstream out(path);
     out << "1@1.000001:virtio_blk_handle_read vdev 0x1 req 0x2 sector 8 nsectors 8\n"

@@ -25,7 +25,7 @@
 extern char** environ;
 
 namespace storbed {
-namespace {
+namespace bad_input_table_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 using testing::BadInput;
@@ -152,5 +152,5 @@ TEST_P(BadInputTable, ExitsTwoWithItsExactMessage) {
 INSTANTIATE_TEST_SUITE_P(Cases, BadInputTable, ::testing::ValuesIn(AllCases()),
                          [](const auto& info) { return info.param.name; });
 
-}  // namespace
+}  // namespace bad_input_table_test
 }  // namespace storbed

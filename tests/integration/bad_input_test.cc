@@ -24,7 +24,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace bad_input_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -315,11 +315,11 @@ TEST_F(BadInputTest, AllowWritesOnAMountedDeviceIsRefused) {
   }
 }
 
-}  // namespace
+}  // namespace bad_input_test
 }  // namespace storbed
 
 namespace storbed {
-namespace {
+namespace bad_input_test {  // named, not anonymous: a unity build joins files
 
 // Output of `argv`, which must exit 0.
 std::string Output(const std::vector<std::string>& argv, const std::string& log) {
@@ -364,5 +364,5 @@ TEST_F(BadInputTest, CleanupUnmountsADeadRunsLoopDeviceBeforeDetachingIt) {
   detach.WaitFor(std::chrono::seconds(10));
 }
 
-}  // namespace
+}  // namespace bad_input_test
 }  // namespace storbed

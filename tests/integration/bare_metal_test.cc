@@ -15,7 +15,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace bare_metal_test {  // named, not anonymous: a unity build joins files
 
 TEST(BareMetalTest, StandaloneAgentOnALoopDeviceReportsHostDeviceStats) {
   const std::string dir = testing::ScratchDir("bare-metal");
@@ -164,5 +164,5 @@ TEST(BareMetalTest, StandaloneAgentErrorNamesTheTarget) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace bare_metal_test
 }  // namespace storbed

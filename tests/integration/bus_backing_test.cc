@@ -15,7 +15,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace bus_backing_test {  // named, not anonymous: a unity build joins files
 
 constexpr uint64_t kNullLatencyNs = 200000;  // 200 us: well above TCG's own noise
 
@@ -119,5 +119,5 @@ TEST_F(BusBackingTest, AhciDiskIsFoundBySerialAndHasNoVirtqueue) {
   EXPECT_EQ(host.virtqueue.reason, RowOf(Bus::Ahci).no_virtqueue_reason);
 }
 
-}  // namespace
+}  // namespace bus_backing_test
 }  // namespace storbed

@@ -21,7 +21,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace cleanup_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -329,11 +329,11 @@ TEST(CleanupTest, ADownDaemonIsOneNoteNamingTheUriAndTheRestStillRuns) {
   EXPECT_FALSE(Contains(clean.log, "failure")) << clean.log;
 }
 
-}  // namespace
+}  // namespace cleanup_test
 }  // namespace storbed
 
 namespace storbed {
-namespace {
+namespace cleanup_test {  // named, not anonymous: a unity build joins files
 
 // The issue's own flow: `storbed run --backend libvirt` SIGKILLed while its guest runs.
 // libvirt destroys the AUTODESTROY domain with the connection; what stays behind (the
@@ -373,5 +373,5 @@ TEST(CleanupTest, AfterSigkillOfALibvirtRunNoDomainStaysAndCleanupRemovesItsFile
   EXPECT_TRUE(fs::exists(out + "/manifest.json"));  // results stay
 }
 
-}  // namespace
+}  // namespace cleanup_test
 }  // namespace storbed

@@ -10,7 +10,7 @@
 #include "test_env.h"
 
 namespace storbed::testing {
-namespace {
+namespace cli_docs_test {  // named, not anonymous: a unity build joins files
 
 // The scratch dir of this file's tests, made (emptied) once.
 const std::string& Scratch() {
@@ -111,5 +111,5 @@ TEST(CliDocsTest, BashCompletesCommandsOptionsAndFieldNames) {
   EXPECT_NE(files.find("scenarios/nightly.json"), std::string::npos) << files;
 }
 
-}  // namespace
+}  // namespace cli_docs_test
 }  // namespace storbed::testing

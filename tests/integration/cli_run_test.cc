@@ -14,7 +14,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace cli_run_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -176,11 +176,11 @@ TEST(CliRunTest, QemuKilledDuringAJobFailsThatRunAndKeepsTheRest) {
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 
-}  // namespace
+}  // namespace cli_run_test
 }  // namespace storbed
 
 namespace storbed {
-namespace {
+namespace cli_run_test {  // named, not anonymous: a unity build joins files
 
 TEST(CliRunTest, CtrlCDuringAJobKeepsFinishedRunsAndLeavesNothingRunning) {
   std::string why;
@@ -209,5 +209,5 @@ TEST(CliRunTest, CtrlCDuringAJobKeepsFinishedRunsAndLeavesNothingRunning) {
   EXPECT_TRUE(fs::is_empty(work));
 }
 
-}  // namespace
+}  // namespace cli_run_test
 }  // namespace storbed

@@ -11,7 +11,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace compare_cli_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -294,5 +294,5 @@ TEST(CompareGuestTest, InterleavedRoundsArePairedAndATwentyPercentLatencyChangeI
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace compare_cli_test
 }  // namespace storbed

@@ -20,7 +20,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace fault_matrix_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -356,5 +356,5 @@ TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
   EXPECT_TRUE(left.empty()) << left.front();
 }
 
-}  // namespace
+}  // namespace fault_matrix_test
 }  // namespace storbed

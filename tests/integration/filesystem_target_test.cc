@@ -10,7 +10,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace filesystem_target_test {  // named, not anonymous: a unity build joins files
 
 constexpr uint64_t kFileBytes = 16 << 20;
 
@@ -100,5 +100,5 @@ TEST_F(FilesystemTargetTest, WrongTypeIsAClearError) {
   EXPECT_NE(e->message.find("xfs"), std::string::npos) << e->message;
 }
 
-}  // namespace
+}  // namespace filesystem_target_test
 }  // namespace storbed

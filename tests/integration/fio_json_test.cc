@@ -13,7 +13,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace fio_json_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -161,5 +161,5 @@ TEST_F(FioJsonCliTest, AnUnwritableFioJsonFileIsAnErrorNamingIt) {
       << run.log;
 }
 
-}  // namespace
+}  // namespace fio_json_test
 }  // namespace storbed

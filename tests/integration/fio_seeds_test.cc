@@ -12,7 +12,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace fio_seeds_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 using testing::CliRun;
@@ -123,5 +123,5 @@ TEST(FioSeedsTest, Seed000InvalidatedPassesReadSlowerThanCachedOnesInAGuestAndOn
       << report;
 }
 
-}  // namespace
+}  // namespace fio_seeds_test
 }  // namespace storbed

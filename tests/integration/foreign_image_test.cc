@@ -16,7 +16,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace foreign_image_test {  // named, not anonymous: a unity build joins files
 
 using testing::CliRun;
 using testing::Slurp;
@@ -146,5 +146,5 @@ TEST(ForeignImageTest, NeitherWayInFailsWithinAMinuteNamingBoth) {
   EXPECT_TRUE(testing::QemuPidsMentioning(dir).empty());
 }
 
-}  // namespace
+}  // namespace foreign_image_test
 }  // namespace storbed

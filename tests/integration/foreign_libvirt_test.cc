@@ -21,7 +21,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace foreign_libvirt_test {  // named, not anonymous: a unity build joins files
 
 constexpr const char* kUri = "qemu:///system";
 
@@ -197,5 +197,5 @@ TEST(ForeignLibvirtTest, AForeignDomainIsAcceptedByLibvirtsSchemaAndDaemon) {
   EXPECT_TRUE(DomainsMentioning(*conn, place.domain_name).empty());
 }
 
-}  // namespace
+}  // namespace foreign_libvirt_test
 }  // namespace storbed

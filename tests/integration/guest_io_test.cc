@@ -13,7 +13,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace guest_io_test {  // named, not anonymous: a unity build joins files
 
 struct Guest {
   std::string dir;
@@ -246,5 +246,5 @@ INSTANTIATE_TEST_SUITE_P(Buses, GuestIoTest, ::testing::Values(Bus::VirtioBlk, B
                                                           : std::string("virtio_blk");
                          });
 
-}  // namespace
+}  // namespace guest_io_test
 }  // namespace storbed

@@ -16,7 +16,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace history_gate_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -249,5 +249,5 @@ TEST(HistoryGateTest, BadInputIsExitTwoAndTheDatabaseUntouched) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace history_gate_test
 }  // namespace storbed

@@ -13,7 +13,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace html_report_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -110,5 +110,5 @@ TEST_F(HtmlReportCliTest, ChromiumRendersThePageWithoutConsoleErrors) {
   EXPECT_GT(fs::file_size(screenshot), 10000u) << "a blank page is a few KiB";
 }
 
-}  // namespace
+}  // namespace html_report_test
 }  // namespace storbed

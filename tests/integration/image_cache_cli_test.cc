@@ -7,7 +7,7 @@
 #include "test_env.h"
 
 namespace storbed::testing {
-namespace {
+namespace image_cache_cli_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -49,5 +49,5 @@ TEST(ImageCacheCliTest, ListsARealImageAndGcBoundsTheCache) {
   EXPECT_NE(r.log.find("--max-size lots"), std::string::npos) << r.log;
 }
 
-}  // namespace
+}  // namespace image_cache_cli_test
 }  // namespace storbed::testing

@@ -14,7 +14,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace io_trace_test {  // named, not anonymous: a unity build joins files
 
 struct Outcome {
   std::string dir;
@@ -160,5 +160,5 @@ TEST(IoTraceTest, AGuestStartedByLibvirtdIsTracedToo) {
   ExpectAWholeTrace(o, o.records[0]);
 }
 
-}  // namespace
+}  // namespace io_trace_test
 }  // namespace storbed

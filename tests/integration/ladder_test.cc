@@ -12,7 +12,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace ladder_test {  // named, not anonymous: a unity build joins files
 
 std::vector<RunRecord> RunScenario(const std::string& name, const std::string& text,
                                    std::string* log_out = nullptr) {
@@ -182,5 +182,5 @@ TEST(LadderTest, NrRequestsFourUnderIodepth32IsNamedAsTheCapAnd128IsNot) {
   ExpectCapOnlyAtNrRequestsFour(bare);
 }
 
-}  // namespace
+}  // namespace ladder_test
 }  // namespace storbed

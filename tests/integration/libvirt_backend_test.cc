@@ -25,7 +25,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace libvirt_backend_test {  // named, not anonymous: a unity build joins files
 
 constexpr const char* kUri = "qemu:///system";
 
@@ -383,5 +383,5 @@ TEST(LibvirtBackendErrorTest, APassthroughDomainIsAcceptedByLibvirtsSchemaAndDae
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace libvirt_backend_test
 }  // namespace storbed

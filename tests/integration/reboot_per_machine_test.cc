@@ -13,7 +13,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace reboot_per_machine_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -114,5 +114,5 @@ TEST(RebootPerMachineTest, CtrlCWhileMachinesAreKeptLeavesNoQemu) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace reboot_per_machine_test
 }  // namespace storbed

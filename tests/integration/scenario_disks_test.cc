@@ -9,7 +9,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace scenario_disks_test {  // named, not anonymous: a unity build joins files
 
 using testing::Slurp;
 
@@ -74,5 +74,5 @@ TEST(ScenarioDisksTest, NullCoLatencyShowsInTheQemuBlockLayer) {
   EXPECT_GE(qemu->mean_latency_us, 100.0);
 }
 
-}  // namespace
+}  // namespace scenario_disks_test
 }  // namespace storbed

@@ -34,7 +34,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace ssh_remote_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -295,5 +295,5 @@ TEST(PrivateSshdTest, ReachesTheSystemDaemonAndLeavesNothingBehind) {
   EXPECT_FALSE(fs::exists(dir));
 }
 
-}  // namespace
+}  // namespace ssh_remote_test
 }  // namespace storbed

@@ -20,7 +20,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace storage_pool_race_test {  // named, not anonymous: a unity build joins files
 
 constexpr const char* kUri = "qemu:///system";
 constexpr int kThreads = 4;
@@ -144,5 +144,5 @@ TEST(StoragePoolRaceTest, FourConnectionsEnsureOnePoolAndUploadOneFileAtOnce) {
   }
 }
 
-}  // namespace
+}  // namespace storage_pool_race_test
 }  // namespace storbed

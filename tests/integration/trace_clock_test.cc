@@ -19,7 +19,7 @@
 #include "tracefs_session.h"
 
 namespace storbed {
-namespace {
+namespace trace_clock_test {  // named, not anonymous: a unity build joins files
 
 uint64_t Now() {
   timespec ts;
@@ -81,5 +81,5 @@ TEST(TraceClockTest, EventsOnTheLocalClockLandInsideTheReadsThatMadeThem) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace trace_clock_test
 }  // namespace storbed

@@ -17,7 +17,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace two_host_test {  // named, not anonymous: a unity build joins files
 
 const char* kSystemUri = "qemu:///system";
 
@@ -190,5 +190,5 @@ TEST(SecondLibvirtdTest, StartsAnIsolatedDaemonAndLeavesNothingBehind) {
   EXPECT_FALSE(std::filesystem::exists(dir));
 }
 
-}  // namespace
+}  // namespace two_host_test
 }  // namespace storbed

@@ -13,7 +13,7 @@
 #include "test_env.h"
 
 namespace storbed {
-namespace {
+namespace until_conclusive_test {  // named, not anonymous: a unity build joins files
 
 namespace fs = std::filesystem;
 
@@ -136,5 +136,5 @@ TEST(UntilConclusiveTest, GuestRoundsAfterTheDecidingLookAreNeverBooted) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace until_conclusive_test
 }  // namespace storbed

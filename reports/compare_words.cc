@@ -40,11 +40,13 @@ std::string FamilySentence(const CompareReport& report) {
            over + ") at a look after every round from round " + std::to_string(plan.first_look) +
            " of the " + std::to_string(plan.max_rounds) + " planned, " + kSequentialBoundary +
            ", with Holm's step-down passing a decided test's share on, to a family-wise alpha "
-           "of " + FormatNumber(report.options.alpha, "%g") +
+           "of " +
+           FormatNumber(report.options.alpha, "%g") +
            " over every look (p adj: none; each verdict names its look and boundary); 95% CI: "
            "the repeated interval, which holds at every look at once; \"no change\": the "
            "repeated 90% interval inside the band (+-" +
-           FormatNumber(report.options.noise * 100, "%g") + "%); secondary tests in a family of their own, "
+           FormatNumber(report.options.noise * 100, "%g") +
+           "%); secondary tests in a family of their own, "
            "judged the same way, never the exit code";
   }
   return "judged: " + std::to_string(report.primary.tests) +

@@ -43,7 +43,8 @@ std::string WaterfallSvg(const RunRecord& r, const IoTraceFigures& f) {
   chart.title = "Where the time went: " + r.run_id;
   chart.note = "each step starts where the one above ended";
   chart.x = {"time since the IO's submit", "us", false, {}, {}};
-  for (const Waterfall& w : f.waterfalls) chart.series.push_back(w.which + ", " + TraceFigure(w.latency_us) + " us");
+  for (const Waterfall& w : f.waterfalls)
+    chart.series.push_back(w.which + ", " + TraceFigure(w.latency_us) + " us");
   for (size_t s = 0; s < f.segments.size(); ++s) {
     WaterfallRow row{f.segments[s].name, {}};
     for (const Waterfall& w : f.waterfalls)
@@ -57,7 +58,8 @@ std::string SegmentTable(const IoTraceFigures& f) {
   std::vector<std::vector<std::string>> rows;
   for (const SegmentFigures& s : f.segments)
     rows.push_back({s.name, s.from + " -> " + s.to, TraceFigure(s.p50_us), TraceFigure(s.p90_us),
-                    TraceFigure(s.p99_us), TraceFigure(s.max_us), TraceFigure(s.mean_us), s.clocks});
+                    TraceFigure(s.p99_us), TraceFigure(s.max_us), TraceFigure(s.mean_us),
+                    s.clocks});
   return HtmlTable({"segment", "from -> to", "p50 us", "p90 us", "p99 us", "max us", "mean us",
                     "clocks"},
                    rows, 2, 6);
@@ -87,8 +89,9 @@ std::string RunBlock(const RunRecord& r, const std::vector<RunRecord>& records) 
           "% before the block layer issued the request, " +
           TraceFigure(100 * (1 - f.share_before_issue - f.share_after_complete)) + "% issued, " +
           TraceFigure(100 * f.share_after_complete) + "% after it completed",
-      "the joined IOs' p50 " + TraceFigure(f.joined_p50_us) + " us against the engine's histogram's " +
-          TraceFigure(f.histogram_p50_us) + " us (" + TraceFigure(f.p50_diff_pct, "%+.1f") + "%)"};
+      "the joined IOs' p50 " + TraceFigure(f.joined_p50_us) +
+          " us against the engine's histogram's " + TraceFigure(f.histogram_p50_us) + " us (" +
+          TraceFigure(f.p50_diff_pct, "%+.1f") + "%)"};
   if (!f.block_clock.empty()) facts.push_back("the block events: " + f.block_clock);
   if (f.clock_method != "one clock (bare metal)")
     facts.push_back("the guest's clock put on the host's by " + f.clock_method + ": offset " +

@@ -27,10 +27,10 @@ void Segments(std::ostringstream& out, const IoTraceFigures& f, const std::strin
   out << indent << Pad("segment", width) << PadLeft("p50 us", 9) << PadLeft("p90 us", 9)
       << PadLeft("p99 us", 9) << PadLeft("max us", 10) << PadLeft("mean us", 9) << "  clocks\n";
   for (const SegmentFigures& s : f.segments)
-    out << indent << Pad(SegmentLabel(s), width)
-        << PadLeft(TraceFigure(s.p50_us), 9) << PadLeft(TraceFigure(s.p90_us), 9)
-        << PadLeft(TraceFigure(s.p99_us), 9) << PadLeft(TraceFigure(s.max_us), 10)
-        << PadLeft(TraceFigure(s.mean_us), 9) << "  " << s.clocks << "\n";
+    out << indent << Pad(SegmentLabel(s), width) << PadLeft(TraceFigure(s.p50_us), 9)
+        << PadLeft(TraceFigure(s.p90_us), 9) << PadLeft(TraceFigure(s.p99_us), 9)
+        << PadLeft(TraceFigure(s.max_us), 10) << PadLeft(TraceFigure(s.mean_us), 9) << "  "
+        << s.clocks << "\n";
 }
 
 void WaterfallText(std::ostringstream& out, const Waterfall& w) {
@@ -42,8 +42,8 @@ void WaterfallText(std::ostringstream& out, const Waterfall& w) {
     const int len = std::max(0, int(kWidth * (s.start_us + s.us) / w.latency_us + 0.5) - from);
     out << "    " << Pad(s.segment, 32) << "|" << std::string(std::max(0, from), ' ')
         << std::string(size_t(len), '#') << std::string(std::max(0, kWidth - from - len), ' ')
-        << "| " << PadLeft(TraceFigure(s.us), 8) << " us (" << TraceFigure(100 * s.us / w.latency_us, "%.0f")
-        << "%)\n";
+        << "| " << PadLeft(TraceFigure(s.us), 8) << " us ("
+        << TraceFigure(100 * s.us / w.latency_us, "%.0f") << "%)\n";
   }
 }
 
@@ -61,8 +61,7 @@ std::string RenderIoTrace(const RunRecord& run, const RunRecord* twin) {
     out << "  clock: the guest's put on the host's by " << f.clock_method << ", offset "
         << TraceFigure(f.clock_offset_ns / 1e6, "%.3f") << " ms +- "
         << TraceFigure(f.clock_uncertainty_ns / 1000.0, "%.1f") << " us"
-        << (f.clock_drift ? " (the guest clock drifts: cross-clock segments are off)" : "")
-        << "\n";
+        << (f.clock_drift ? " (the guest clock drifts: cross-clock segments are off)" : "") << "\n";
   const uint64_t missing = f.agent_missing + f.qemu_missing + f.host_missing;
   const uint64_t ambiguous = f.agent_ambiguous + f.qemu_ambiguous + f.host_ambiguous;
   if (missing || ambiguous)
@@ -88,28 +87,30 @@ std::string RenderIoTrace(const RunRecord& run, const RunRecord* twin) {
     if (d.diff_pct && std::abs(*d.diff_pct) > 5) out << "; " << d.note;
     out << "\n";
   }
-  out << "  of the application's depth (in-flight time): " << TraceFigure(100 * f.share_before_issue)
-      << "% before the block layer issued the request, "
+  out << "  of the application's depth (in-flight time): "
+      << TraceFigure(100 * f.share_before_issue) << "% before the block layer issued the request, "
       << TraceFigure(100 * (1 - f.share_before_issue - f.share_after_complete))
       << "% issued (the device and below), " << TraceFigure(100 * f.share_after_complete)
       << "% after it completed\n";
   if (f.configured_backend_us)
-    out << "  null-co answers after " << TraceFigure(*f.configured_backend_us) << " us (configured); "
+    out << "  null-co answers after " << TraceFigure(*f.configured_backend_us)
+        << " us (configured); "
         << "the segment that holds it measured min " << TraceFigure(f.backend_min_us) << ", p50 "
         << TraceFigure(f.backend_p50_us) << " us: its timer fired "
         << TraceFigure(f.backend_min_us - *f.configured_backend_us) << " .. "
         << TraceFigure(f.backend_p50_us - *f.configured_backend_us) << " us late"
-        << (f.qemu_timer_slack_us ? " (QEMU's threads' timer slack " +
-                                        TraceFigure(*f.qemu_timer_slack_us) +
-                                        " us; the rest is QEMU's thread waiting to run)"
-                                  : std::string())
+        << (f.qemu_timer_slack_us
+                ? " (QEMU's threads' timer slack " + TraceFigure(*f.qemu_timer_slack_us) +
+                      " us; the rest is QEMU's thread waiting to run)"
+                : std::string())
         << "\n";
   if (f.queued_before_submit_us > 0)
     out << "  an IO counted in flight " << TraceFigure(f.queued_before_submit_us)
         << " us on average before its own submit call (a refill's later IOs, counted from its "
            "first call as fio counts them): in L0's depth, not in the latency\n";
-  out << "  joined IOs' p50 " << TraceFigure(f.joined_p50_us) << " us vs the engine's histogram p50 "
-      << TraceFigure(f.histogram_p50_us) << " us (" << TraceFigure(f.p50_diff_pct, "%+.1f") << "%)\n";
+  out << "  joined IOs' p50 " << TraceFigure(f.joined_p50_us)
+      << " us vs the engine's histogram p50 " << TraceFigure(f.histogram_p50_us) << " us ("
+      << TraceFigure(f.p50_diff_pct, "%+.1f") << "%)\n";
   if (twin && twin->io_trace) {
     out << "  bare-metal twin " << twin->run_id << " (" << twin->io_trace->path << "), "
         << twin->io_trace->joined << " of " << twin->io_trace->ios << " joined:\n";

@@ -19,9 +19,9 @@ using ::testing::HasSubstr;
 class HostDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ =
-        fs::temp_directory_path() / ("storbed-sysfs-" + std::to_string(getpid()) + "-" +
-                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = fs::temp_directory_path() /
+            ("storbed-sysfs-" + std::to_string(getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_ / "dev/block");
     Disk("254:0", "devices/pci0000:00/virtio1/block/vda");

@@ -257,8 +257,8 @@ TEST_F(JobSamplerTest, BlockCountersFromTheMachineReplaceQueryBlockstats) {
 TEST(HostSamplersTest, EverySamplerRegistersItselfInOrder) {
   std::vector<std::string> names;
   for (const HostSamplerEntry& e : HostSamplers()) names.push_back(e.name);
-  EXPECT_THAT(names, ::testing::ElementsAre("qemu-block", "virtqueue", "qemu-threads", "host-device",
-                                          "host-cpu"));
+  EXPECT_THAT(names, ::testing::ElementsAre("qemu-block", "virtqueue", "qemu-threads",
+                                            "host-device", "host-cpu"));
 }
 
 TEST(HostSamplersTest, ANameRegisteredTwiceIsAnError) {

@@ -429,7 +429,9 @@ INSTANTIATE_TEST_SUITE_P(
                     "jobs": [{"name": "a"}]})",
                 "bad.json: matrix_exclude[0].read_ahead_kb: 'read_ahead_kb' is ambiguous: write "
                 "machine.read_ahead_kb, job.read_ahead_kb"}),
-    [](const ::testing::TestParamInfo<BadCase>& info) { return "case" + std::to_string(info.index); });
+    [](const ::testing::TestParamInfo<BadCase>& info) {
+      return "case" + std::to_string(info.index);
+    });
 
 }  // namespace scenario_test
 }  // namespace storbed

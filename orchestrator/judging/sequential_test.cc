@@ -105,7 +105,7 @@ std::vector<SequentialMember> SimulatedFamily(SeededDraws& draws, size_t tests, 
 // A/A at the band's edge would be the hardest truth; no change itself is what users run.
 // Over 2000 seeded families of 3 tests, 30 rounds, the family-wise false better/worse
 // across every look stays at alpha (0.01) within 3 standard errors.
-TEST(SequentialFamily, AnAaFamilyIsCalledBetterOrWorseAtMostAlphaAcrossTheLooks) {
+TEST(SequentialCalibration, AnAaFamilyIsCalledBetterOrWorseAtMostAlphaAcrossTheLooks) {
   const SequentialPlan plan{.max_rounds = 30, .first_look = 5};
   const VerdictRule rule{.alpha = 0.01, .noise = 0.0};
   SeededDraws draws(7);
@@ -172,7 +172,7 @@ TEST(SequentialFamily, AnOpenTestSaysWhereItStandsAndWhatWouldDecideIt) {
 // continued: the estimate projects the shift and spread seen so far, and a spread from 8
 // rounds is often low, so it is optimistic. Measured over 400 seeded runs (seed 21): 0.35 of
 // the runs were decided by the estimate and 0.61 by twice it (docs/compare.md says so).
-TEST(SequentialFamily, AboutNMoreRoundsIsAnOptimisticProjectionTwiceItDecidesMost) {
+TEST(SequentialCalibration, AboutNMoreRoundsIsAnOptimisticProjectionTwiceItDecidesMost) {
   const SequentialPlan plan{.max_rounds = 200, .first_look = 5};
   const VerdictRule rule{.alpha = 0.01, .noise = 0.02};
   SeededDraws draws(21);
@@ -205,7 +205,7 @@ TEST(SequentialFamily, AboutNMoreRoundsIsAnOptimisticProjectionTwiceItDecidesMos
 // The known truth: CAND is 5% below BASE (log shift -0.0513), run CV 10%. The repeated 95%
 // interval printed at the last look must hold the truth at every look at once, so over 1000
 // seeded runs of 20 rounds it misses at some look in at most 5% (within 3 standard errors).
-TEST(SequentialFamily, TheRepeatedIntervalCoversTheTruthAtEveryLookAtOnce) {
+TEST(SequentialCalibration, TheRepeatedIntervalCoversTheTruthAtEveryLookAtOnce) {
   const SequentialPlan plan{.max_rounds = 20, .first_look = 5};
   const VerdictRule rule{.alpha = 0.01, .noise = 0.02};
   const double truth = std::log(0.95);

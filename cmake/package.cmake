@@ -11,14 +11,16 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/cmake/debian/copyright
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# Generated from the built storbed, so they cannot drift from its --help and field table.
+# Generated from the built storbed and storbed-agent, so they cannot drift from their --help
+# and the field table.
 set(STORBED_GENERATED_DOCS ${CMAKE_BINARY_DIR}/generated-docs)
 add_custom_command(
   OUTPUT ${STORBED_GENERATED_DOCS}/stamp
-  COMMAND ${CMAKE_SOURCE_DIR}/cmake/generate_docs.sh $<TARGET_FILE:storbed> ${STORBED_GENERATED_DOCS}
+  COMMAND ${CMAKE_SOURCE_DIR}/cmake/generate_docs.sh $<TARGET_FILE:storbed>
+          $<TARGET_FILE:storbed-agent> ${STORBED_GENERATED_DOCS} ${CMAKE_SOURCE_DIR}/cmake/debian/changelog
+  DEPENDS storbed storbed-agent ${CMAKE_SOURCE_DIR}/cmake/generate_docs.sh
           ${CMAKE_SOURCE_DIR}/cmake/debian/changelog
-  DEPENDS storbed ${CMAKE_SOURCE_DIR}/cmake/generate_docs.sh ${CMAKE_SOURCE_DIR}/cmake/debian/changelog
-  COMMENT "man pages and bash completion from storbed")
+  COMMENT "man pages and bash completion from storbed and storbed-agent")
 add_custom_target(generated-docs ALL DEPENDS ${STORBED_GENERATED_DOCS}/stamp)
 install(DIRECTORY ${STORBED_GENERATED_DOCS}/man1 DESTINATION ${CMAKE_INSTALL_MANDIR})
 install(FILES ${STORBED_GENERATED_DOCS}/storbed

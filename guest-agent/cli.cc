@@ -1,6 +1,11 @@
 #include "cli.h"
 
+#include <algorithm>
+#include <sstream>
+
 #include "protocol.h"
+#include "run_agent.h"
+#include "version.h"
 
 namespace storbed::agent {
 
@@ -22,19 +27,116 @@ AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
   if (mode == "--serve-port") return {Mode::ServePort, "", ""};
   if (mode == "--version") return {Mode::Version, "", ""};
   if (mode == "--help" || mode == "-h") return {Mode::Help, "", ""};
+  if (mode == "--manpage") return {Mode::ManPage, "", ""};
   throw UsageError("unknown option '" + mode + "'");
 }
 
-std::string UsageText() {
-  return "usage: storbed-agent --standalone JOB.json   run one job, print its result as JSON\n"
-         "         [--trace-out FILE]                  a traced job's IOs go to FILE (chunk lines)\n"
-         "       storbed-agent --serve-stdio           serve the agent protocol on stdin/stdout\n"
-         "       storbed-agent --serve-port            serve it on the virtio-serial port, as an\n"
-         "                                             ordinary process of a foreign guest\n"
-         "       storbed-agent --version\n"
-         "As PID 1 (/init of a storbed guest) it ignores its arguments and serves on the\n"
+namespace {
+
+struct OptionRow {
+  const char* option;    // "--standalone"
+  const char* argument;  // "JOB.json", or "" for none
+  const char* what;
+};
+
+// Every option, in the order --help and the man page give them.
+constexpr OptionRow kOptions[] = {
+    {"--standalone", "JOB.json", "run one job on this host, print its result as JSON"},
+    {"--trace-out", "FILE", "with --standalone: a traced job's IOs go to FILE (chunk lines)"},
+    {"--serve-stdio", "", "serve the agent protocol on stdin/stdout"},
+    {"--serve-port", "",
+     "serve it on the virtio-serial port, as an ordinary process of a foreign guest"},
+    {"--version", "", "print the version and the git revision"},
+    {"-h, --help", "", "print this help"},
+};
+
+std::string PortSentence() {
+  return "As PID 1 (/init of a storbed guest) it ignores its arguments and serves on the "
          "virtio-serial port named " +
-         std::string(kAgentPortName) + ".\n";
+         std::string(kAgentPortName) + ".";
+}
+
+// Roff: a hyphen that is an ASCII hyphen-minus, so a copied option works.
+std::string Roff(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '-' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+// Words of `text` in lines of at most 79 columns, every line but the first indented.
+std::string Wrapped(const std::string& text, size_t first_column, size_t indent) {
+  std::string out, word;
+  size_t column = first_column;
+  std::istringstream words(text);
+  while (words >> word) {
+    if (column > indent && column + 1 + word.size() > 79) {
+      out += "\n" + std::string(indent, ' ');
+      column = indent;
+    } else if (!out.empty() && column > indent) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+  }
+  return out + "\n";
+}
+
+std::string UsageText() {
+  constexpr size_t kWhatColumn = 25;
+  std::string text =
+      "usage: storbed-agent --standalone JOB.json [--trace-out FILE]\n"
+      "       storbed-agent --serve-stdio | --serve-port | --version | --help\n";
+  for (const OptionRow& row : kOptions) {
+    std::string left = std::string("  ") + row.option;
+    if (*row.argument) left += std::string(" ") + row.argument;
+    left.resize(std::max(left.size() + 2, kWhatColumn), ' ');
+    text += left + Wrapped(row.what, left.size(), kWhatColumn);
+  }
+  return text + Wrapped(PortSentence(), 0, 0);
+}
+
+std::string ManPage() {
+  std::string page = ".TH STORBED-AGENT 1 \"\" \"storbed " + std::string(kStorbedVersion) +
+                     "\" \"User Commands\"\n"
+                     ".SH NAME\n"
+                     "storbed-agent \\- the IO agent of storbed: a storbed guest's /init, and the "
+                     "bare-metal baseline on the host\n"
+                     ".SH SYNOPSIS\n"
+                     ".B storbed-agent\n\\-\\-standalone \\fIJOB.json\\fR "
+                     "[\\-\\-trace\\-out \\fIFILE\\fR]\n"
+                     ".br\n"
+                     ".B storbed-agent\n\\-\\-serve\\-stdio | \\-\\-serve\\-port | "
+                     "\\-\\-version | \\-\\-help\n"
+                     ".SH DESCRIPTION\n"
+                     "storbed(1) runs this static binary: in its guests, where it generates the "
+                     "IO of a job and samples the guest's block layer, and on the host, as the "
+                     "bare-metal baseline of the same job. " +
+                     Roff(PortSentence()) + "\n.SH OPTIONS\n";
+  for (const OptionRow& row : kOptions) {
+    page += ".TP\n\\fB" + Roff(row.option) + "\\fR";
+    if (*row.argument) page += std::string(" \\fI") + Roff(row.argument) + "\\fR";
+    page += "\n" + Roff(row.what) + "\n";
+  }
+  page +=
+      ".SH EXIT STATUS\n"
+      ".TP\n" +
+      std::to_string(kExitOk) +
+      "\nthe job ran, or the protocol ended cleanly\n"
+      ".TP\n" +
+      std::to_string(kExitFailed) +
+      "\nthe job or the channel failed\n"
+      ".TP\n" +
+      std::to_string(kExitBadInput) +
+      "\na bad command line or job file\n"
+      ".SH SEE ALSO\n"
+      "storbed(1), storbed\\-run(1)\n";
+  return page;
 }
 
 }  // namespace storbed::agent

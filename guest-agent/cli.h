@@ -9,11 +9,13 @@
 namespace storbed::agent {
 
 enum class Mode {
-  Standalone,  // --standalone JOB.json [--trace-out FILE]: run one job on the host, print its result
+  Standalone,  // --standalone JOB.json [--trace-out FILE]: run one job on the host, print its
+               // result
   ServeStdio,  // --serve-stdio: the protocol on stdin/stdout
   ServePort,   // --serve-port: the protocol on the agent port, not as PID 1 (port_mode.h)
   Version,     // --version
   Help,        // --help / -h
+  ManPage,     // --manpage (not in the usage): storbed-agent(1) in roff, for the package
 };
 
 struct AgentOptions {
@@ -31,6 +33,9 @@ class UsageError : public AgentError {
 // Parses argv[1..]. Throws UsageError.
 AgentOptions ParseAgentArgs(const std::vector<std::string>& args);
 
+// --help and storbed-agent(1) are both printed from one table of the options, so the page
+// cannot drift from the help.
 std::string UsageText();
+std::string ManPage();
 
 }  // namespace storbed::agent

@@ -12,6 +12,22 @@ TEST(Cli, ParsesEachMode) {
   EXPECT_EQ(ParseAgentArgs({"--serve-stdio"}).mode, Mode::ServeStdio);
   EXPECT_EQ(ParseAgentArgs({"--serve-port"}).mode, Mode::ServePort);
   EXPECT_EQ(ParseAgentArgs({"--version"}).mode, Mode::Version);
+  EXPECT_EQ(ParseAgentArgs({"--manpage"}).mode, Mode::ManPage);
+}
+
+// The page and --help come from one table: each option --help lists is an option of the
+// page, hyphens escaped for roff.
+TEST(Cli, TheManPageHasEveryOptionOfTheHelp) {
+  const std::string page = ManPage();
+  EXPECT_EQ(page.rfind(".TH STORBED-AGENT 1", 0), 0u);
+  for (const char* option :
+       {"--standalone", "--trace-out", "--serve-stdio", "--serve-port", "--version", "--help"}) {
+    EXPECT_NE(UsageText().find(std::string(" ") + option + " "), std::string::npos) << option;
+    std::string roff;
+    for (const char c : std::string(option))
+      roff += c == '-' ? std::string("\\-") : std::string(1, c);
+    EXPECT_NE(page.find(roff), std::string::npos) << option << " not on the page:\n" << page;
+  }
 }
 
 TEST(Cli, AnythingElseIsAUsageError) {

@@ -78,6 +78,9 @@ int Run(const AgentOptions& options) {
     case Mode::Help:
       std::cout << UsageText();
       return kExitOk;
+    case Mode::ManPage:
+      std::cout << ManPage();
+      return kExitOk;
   }
   return kExitFailed;
 }

@@ -80,6 +80,23 @@ TEST(CliDocsTest, EveryManPageShowsEveryOptionItsHelpShows) {
   EXPECT_GE(checked, 10u);
 }
 
+// storbed-agent(1), as the package installs it: every option of storbed-agent --help.
+TEST(CliDocsTest, TheAgentsManPageShowsEveryOptionItsHelpShows) {
+  const std::string page = Scratch() + "/storbed-agent.1";
+  Shell(AgentPath() + " --manpage >" + page);
+  const std::string help = Shell(AgentPath() + " --help");
+  const std::set<std::string> options = HelpOptions(help);
+  EXPECT_GE(options.size(), 6u) << help;
+  const std::string shown = Shell("MANWIDTH=120 man -l -P cat " + page + " 2>&1");
+  ASSERT_NE(shown.find("EXIT STATUS"), std::string::npos) << shown;
+  for (const std::string& option : options) {
+    const std::regex word("(^|[\\s,])" + option + "([\\s,]|$)");
+    EXPECT_TRUE(std::regex_search(shown, word))
+        << "man storbed-agent lacks " << option << " that --help shows:\n"
+        << shown;
+  }
+}
+
 TEST(CliDocsTest, ExplainsManPageListsTheScenarioFields) {
   const std::string page = Storbed({"manpage", "storbed-scenario-explain"}, "explain-page");
   EXPECT_NE(page.find(".SH SCENARIO FIELDS"), std::string::npos);

@@ -68,6 +68,7 @@ version=$(in_root storbed --version) || fail "storbed --version"
 step "storbed --version: $version"
 in_root storbed scenario explain job.iodepth | grep -q '^job.iodepth' || fail "storbed scenario explain job.iodepth"
 [[ -f $root/usr/share/man/man1/storbed-run.1.gz ]] || fail "no man page storbed-run(1)"
+[[ -f $root/usr/share/man/man1/storbed-agent.1.gz ]] || fail "no man page storbed-agent(1)"
 [[ -d $root/var/cache/storbed ]] || fail "the package does not own /var/cache/storbed"
 got=$(in_root bash -c 'source /usr/share/bash-completion/completions/storbed
   COMP_WORDS=(storbed co); COMP_CWORD=1; _storbed; echo "${COMPREPLY[*]}"')

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-namespace storbed {
+#include "median.h"
 
-double Median(std::vector<double> x);
+namespace storbed {
 
 // Coefficient of variation (sample standard deviation / mean); 0 for fewer than 2
 // values or a zero mean.

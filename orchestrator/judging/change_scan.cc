@@ -6,16 +6,10 @@
 #include <stdexcept>
 
 #include "judging/seeded_draws.h"
+#include "median.h"
 
 namespace storbed {
 namespace {
-
-double MedianOf(std::vector<double> x) {
-  const size_t h = x.size() / 2;
-  std::nth_element(x.begin(), x.begin() + h, x.end());
-  if (x.size() % 2) return x[h];
-  return (x[h] + *std::max_element(x.begin(), x.begin() + h)) / 2;
-}
 
 // The scores of one segment, summing to 0: the levels with the `odd` lowest and highest
 // pulled in to the next (winsorized). A change needs min_nights nights, so min_nights - 1
@@ -164,7 +158,7 @@ void Measure(const std::vector<double>& levels, std::vector<LevelChange>& change
   for (size_t i = 0; i <= changes.size(); ++i) {
     const size_t from = i == 0 ? 0 : changes[i - 1].index;
     const size_t to = i == changes.size() ? levels.size() : changes[i].index;
-    medians.push_back(MedianOf({levels.begin() + from, levels.begin() + to}));
+    medians.push_back(Median({levels.begin() + from, levels.begin() + to}));
   }
   for (size_t i = 0; i < changes.size(); ++i) {
     changes[i].before = medians[i];

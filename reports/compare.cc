@@ -327,6 +327,7 @@ void JudgeRoleSequentially(MetricRole role, std::vector<CompareReport>& reports,
     row.verdict = ToString(judged[i].verdict);
     if (judged[i].decided_at) row.decided_at = judged[i].decided_at;
     row.out_of_reach = judged[i].out_of_reach;
+    row.to_decide = judged[i].to_decide;
     row.detail = Join(row.detail, judged[i].detail);
     if (judged[i].rci95) {
       row.ci_low = std::exp(judged[i].rci95->low);

@@ -92,6 +92,7 @@ struct MetricRow {
   std::optional<size_t> decided_at;
   // Judged sequentially and open: its spread and shift would need more rounds than the plan.
   bool out_of_reach = false;
+  std::string to_decide;  // judged sequentially and open: what more rounds would do
 };
 
 // A row's ratio, 95% interval and p from its test (exp of the log shift and interval).

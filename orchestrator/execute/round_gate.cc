@@ -111,11 +111,7 @@ LookSummary LookAtRounds(const std::vector<RunRecord>& records, const nlohmann::
       if (row.ratio) line += ", ratio " + FixedText(*row.ratio, "%.3f");
       if (row.ci_low && row.ci_high)
         line += " [" + FixedText(*row.ci_low, "%.3f") + ", " + FixedText(*row.ci_high, "%.3f") + "]";
-      if (!decided) {
-        size_t more = row.detail.find("about ");
-        if (more == std::string::npos) more = row.detail.find("no practical number");
-        line += more == std::string::npos ? "; open" : "; open, " + row.detail.substr(more);
-      }
+      if (!decided) line += row.to_decide.empty() ? "; open" : "; open, " + row.to_decide;
       s.lines.push_back(line);
       if (!decided) s.open.push_back(line);
       if (!decided && row.out_of_reach) ++s.out_of_reach;

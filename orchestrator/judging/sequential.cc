@@ -293,11 +293,13 @@ std::vector<SequentialJudgement> JudgeSequentialFamily(
     const auto need = RoundsToDecide(*last, plan, rule, std::max<size_t>(1, open));
     // Past a million rounds the estimate only says the shift sits at the band's edge.
     if (need && *need > 1000000)
-      j.detail += "; no practical number of rounds would decide it (the shift sits at the band's "
-                  "edge)";
+      j.to_decide =
+          "no practical number of rounds would decide it (the shift sits at the band's "
+          "edge)";
     else if (need && *need > last_round)
-      j.detail += "; about " + std::to_string(*need - last_round) + " more rounds would decide it" +
-                  (*need > plan.max_rounds ? " (beyond the budget)" : "");
+      j.to_decide = "about " + std::to_string(*need - last_round) + " more rounds would decide it" +
+                    (*need > plan.max_rounds ? " (beyond the budget)" : "");
+    if (!j.to_decide.empty()) j.detail += "; " + j.to_decide;
     j.out_of_reach = OutOfReach(*last, plan, rule, std::max<size_t>(1, open));
   }
   return out;

@@ -63,6 +63,9 @@ struct SequentialJudgement {
   // Open, and at its spread no shift in its plain 90% interval would be decided within the
   // plan's rounds (RoundsToDecide at the interval's ends and at 0).
   bool out_of_reach = false;
+  // Open: what more rounds would do ("about 6 more rounds would decide it", or that no
+  // practical number would); the end of `detail`, kept apart for the progress line.
+  std::string to_decide;
   std::string detail;
 };
 

@@ -165,6 +165,10 @@ TEST(SequentialFamily, AnOpenTestSaysWhereItStandsAndWhatWouldDecideIt) {
             std::string::npos)
       << judged[0].detail;
   EXPECT_NE(judged[0].detail.find("more rounds would decide it"), std::string::npos);
+  // The progress line reads what would decide it apart from the rest of the detail.
+  EXPECT_EQ(judged[0].to_decide.rfind("about ", 0), 0u) << judged[0].to_decide;
+  EXPECT_EQ(judged[0].detail.substr(judged[0].detail.size() - judged[0].to_decide.size()),
+            judged[0].to_decide);
 }
 
 // "About N more rounds" against a known truth: CAND 8% below BASE, run CV 10%, a plan of 200

@@ -47,13 +47,14 @@ package: build
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit
 
-# A clang build with every object under ASan+UBSan (cmake/sanitize.cmake). It compiles only
-# the unit test binaries and the libFuzzer targets (tests/fuzz), not storbed, the static
-# agent or the VM tests.
+# A clang build with every object under ASan+UBSan (cmake/sanitize.cmake): every target, so
+# with -Werror (`make test`) a clang warning anywhere fails as a gcc one does. Its unit tests
+# and fuzzers run (`make sanitize`); its storbed, agent (linked dynamically) and VM tests
+# are only compiled.
 sanitize-build: setup
 	@CC=clang CXX=clang++ cmake -S . -B $(SAN_BUILD) $(call GENERATOR,$(SAN_BUILD)) -DSTORBED_SANITIZE=ON \
 	  $(if $(WERROR),-DSTORBED_WERROR=$(WERROR)) >/dev/null
-	@cmake --build $(SAN_BUILD) -j$(JOBS) --target unit-tests fuzzers
+	@cmake --build $(SAN_BUILD) -j$(JOBS)
 
 # The unit tests under the sanitizers (any report fails its test: UBSan does not recover,
 # LeakSanitizer fails the exit), and each fuzzer once over its seed corpus (label fuzz).

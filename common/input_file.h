@@ -7,11 +7,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "error.h"
+
 namespace storbed {
 
-class InputFileError : public std::runtime_error {
+class InputFileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit InputFileError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 // Input files are small; this is far above any real one.

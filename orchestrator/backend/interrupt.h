@@ -4,12 +4,15 @@
 
 #include <stdexcept>
 
+#include "error.h"
+
 namespace storbed {
 
 // Thrown by ThrowIfInterrupted once SIGINT or SIGTERM arrived.
-class InterruptedError : public std::runtime_error {
+class InterruptedError : public Error {
  public:
-  InterruptedError() : std::runtime_error("interrupted by a signal (Ctrl-C or SIGTERM)") {}
+  InterruptedError()
+      : Error(ErrorKind::Interrupted, "interrupted by a signal (Ctrl-C or SIGTERM)") {}
 };
 
 // Installs the SIGINT/SIGTERM handlers (sigaction without SA_RESTART, so blocking calls

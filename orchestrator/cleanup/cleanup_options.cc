@@ -7,6 +7,7 @@
 #include "cleanup/host_scanners.h"
 #include "cleanup/libvirt_scanner.h"
 #include "cleanup/pci_scanner.h"
+#include "error.h"
 #include "execute/owner_marker.h"
 #include "input_file.h"
 
@@ -14,22 +15,17 @@ namespace storbed {
 
 std::vector<std::string> ReadInventoryUris(const std::string& path) {
   // ReadInputFile: a FIFO here once made cleanup wait for a writer forever.
-  std::string text;
-  try {
-    text = ReadInputFile(path, "inventory");
-  } catch (const InputFileError& e) {
-    throw std::runtime_error(e.what());
-  }
+  const std::string text = ReadInputFile(path, "inventory");  // bad input (InputFileError)
   const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw std::runtime_error("inventory " + path + ": not valid JSON");
+  if (j.is_discarded()) throw Error(ErrorKind::BadInput, "inventory " + path + ": not valid JSON");
   if (!j.is_object() || !j.contains("hosts") || !j["hosts"].is_array())
-    throw std::runtime_error("inventory " + path + ": needs a \"hosts\" list");
+    throw Error(ErrorKind::BadInput, "inventory " + path + ": needs a \"hosts\" list");
   std::vector<std::string> uris;
   for (size_t i = 0; i < j["hosts"].size(); ++i) {
     const auto& host = j["hosts"][i];
     if (!host.is_object() || !host.contains("uri") || !host["uri"].is_string())
-      throw std::runtime_error("inventory " + path + ": hosts[" + std::to_string(i) +
-                               "].uri is missing or not a string");
+      throw Error(ErrorKind::BadInput, "inventory " + path + ": hosts[" + std::to_string(i) +
+                                           "].uri is missing or not a string");
     uris.push_back(host["uri"].get<std::string>());
   }
   return uris;

@@ -7,6 +7,8 @@
 
 #include "cleanup/cleanup_options.h"
 #include "cleanup/cleanup_run.h"
+#include "error.h"
+#include "exit_codes.h"
 
 namespace storbed {
 namespace {
@@ -61,10 +63,9 @@ CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
       const auto scanners = MakeCleanupScanners(*options, actions);
       const CleanupTally tally =
           RunScanners(scanners, options->dry_run, options->force, std::cout, std::cerr);
-      *exit_code = tally.failures == 0 ? 0 : 1;
-    } catch (const std::exception& e) {
-      std::cerr << "storbed: cleanup: " << e.what() << "\n";
-      *exit_code = 2;
+      *exit_code = tally.failures == 0 ? kExitOk : kExitFailed;
+    } catch (const std::exception& e) {  // named as cleanup's, of the kind it was
+      throw Error(KindOf(e), "cleanup: " + std::string(e.what()));
     }
   });
   return cmd;

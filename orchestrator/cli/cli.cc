@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <iostream>
 
 #include "backend/accel.h"
@@ -15,19 +14,21 @@
 #include "cli/cleanup_command.h"
 #include "cli/compare_command.h"
 #include "cli/docs_command.h"
-#include "cli/image_cache_command.h"
 #include "cli/gate_command.h"
 #include "cli/history_command.h"
+#include "cli/image_cache_command.h"
 #include "cli/parse_messages.h"
 #include "cli/verdict_options.h"
+#include "error.h"
 #include "execute/input_checks.h"
 #include "execute/round_gate.h"
 #include "execute/runner.h"
+#include "exit_codes.h"
 #include "history/nightly_series.h"
 #include "images/binary_checks.h"
 #include "images/image_builder.h"
-#include "input_file.h"
 #include "images/kernel_locator.h"
+#include "input_file.h"
 #include "plan/run_hosts.h"
 #include "plan/run_plan.h"
 #include "reports/report_formats.h"
@@ -73,7 +74,7 @@ int ReportUnsaved(const RunOptions& options, const RunOutcome& outcome) {
             << "\nstorbed: all " << outcome.records.size()
             << " records follow as JSON (results.json's format), so none is lost:\n"
             << nlohmann::json(outcome.records).dump(2) << "\n";
-  return 1;
+  return kExitFailed;
 }
 
 int Run(const RunOptions& options) {
@@ -97,9 +98,9 @@ int Run(const RunOptions& options) {
   }
   if (!outcome.failures.empty()) {
     for (const auto& f : outcome.failures) std::cerr << "storbed: run " << f << "\n";
-    return 3;
+    return kExitRunsFailed;
   }
-  return 0;
+  return kExitOk;
 }
 
 // Plans without side effects: no backing, no image, no results directory.
@@ -126,7 +127,7 @@ int DryRunMain(const RunOptions& options) {
     accel = ToString(DetectAccel(host, std::nullopt).accel);
   }
   std::cout << RenderDryRun(scenario, PlanDryRun(scenario, accel), accel);
-  return 0;
+  return kExitOk;
 }
 
 // --max-runs: a whole number from 1 (CLI::PositiveNumber printed its range as 0 to 1.8e308).
@@ -301,30 +302,18 @@ int Report(const ReportArgs& args, bool format_given) {
   }
   if (!wrote || format_given)
     for (const ReportFormat* f : formats) std::cout << f->render(input);
-  return 0;
+  return kExitOk;
 }
 
-// The errors that mean the input was bad, whichever part of storbed found them.
-bool IsBadInput(const std::exception& e) {
-  return dynamic_cast<const std::invalid_argument*>(&e) ||
-         dynamic_cast<const ScenarioError*>(&e) || dynamic_cast<const OutDirError*>(&e) ||
-         dynamic_cast<const ResultsFileError*>(&e) || dynamic_cast<const InputFileError*>(&e);
-}
-
-// Runs a command and maps what it throws to storbed's exit codes: 2 for bad input, 130
-// for Ctrl-C (after saying where the finished runs are), 1 for anything else.
-int WithExitCodes(const std::string& out_dir, const std::function<int()>& command) {
-  try {
-    return command();
-  } catch (const InterruptedError& e) {
-    std::cerr << "storbed: interrupted; finished runs are in " << out_dir
-              << "/results.json\n";
-    return kExitInterrupted;
-  } catch (const std::exception& e) {
+// The one place an error becomes "storbed: <sentence>" and the exit code of its kind. A run
+// interrupted says where its finished runs are.
+int ReportError(const std::exception& e, const std::string& out_dir) {
+  const ErrorKind kind = KindOf(e);
+  if (kind == ErrorKind::Interrupted && !out_dir.empty())
+    std::cerr << "storbed: interrupted; finished runs are in " << out_dir << "/results.json\n";
+  else
     std::cerr << "storbed: " << e.what() << "\n";
-    return IsBadInput(e) ? kExitBadInput : 1;
-  }
-  return 1;
+  return ExitCodeFor(kind);
 }
 
 }  // namespace
@@ -365,7 +354,8 @@ int RunMain(int argc, char** argv) {
   ReportArgs report;
   auto* report_cmd = AddReportCommand(app, report);
 
-  // Runs inside app.parse() and never throws; its exit code is returned below.
+  // These run inside app.parse(): their exit codes are returned below, what they throw
+  // comes out of app.parse().
   int cleanup_exit = 0;
   auto* cleanup_cmd = AddCleanupCommand(app, &cleanup_exit);
   int compare_exit = 0;
@@ -379,24 +369,12 @@ int RunMain(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ConversionError& e) {
-    std::cerr << "storbed: " << ConversionMessage(e.what())
-              << "\nRun with --help for more information.\n";
-    return kExitBadInput;
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    // One "storbed: " line like every other bad input, then CLI11's hint.
-    std::cerr << "storbed: " << e.what() << "\nRun with --help for more information.\n";
-    return kExitBadInput;
-  }
-  if (*cleanup_cmd) return cleanup_exit;
-  if (*compare_cmd) return compare_exit;
-  if (*history_cmd) return history_exit;
-  if (*gate_cmd) return gate_exit;
-  if (docs_exit >= 0) return docs_exit;
-  if (image_cache_exit >= 0) return image_cache_exit;
-
-  return WithExitCodes(run.out_dir, [&] {
+    if (*cleanup_cmd) return cleanup_exit;
+    if (*compare_cmd) return compare_exit;
+    if (*history_cmd) return history_exit;
+    if (*gate_cmd) return gate_exit;
+    if (docs_exit >= 0) return docs_exit;
+    if (image_cache_exit >= 0) return image_cache_exit;
     if (*run_cmd) {
       if (run.scenario_path.empty() && run.fio_path.empty() && run.fio_args.empty())
         throw ScenarioError("run: give a scenario file, --fio JOB_FILE or --fio-args '...'");
@@ -427,15 +405,26 @@ int RunMain(int argc, char** argv) {
           throw ScenarioError("image build: --kernel " + kernel + ": " + why);
       image.kernel = kernel.empty() ? FindNewestHostKernel() : KernelFromPaths(kernel, modules);
       std::cout << DescribeImage(BuildGuestImage(image));
-      return 0;
+      return kExitOk;
     }
     if (*explain_cmd) {
       std::cout << (explain_markdown ? ScenarioReferenceMarkdown() : ExplainFields(explain_field));
-      return 0;
+      return kExitOk;
     }
     if (*report_cmd) return Report(report, report_cmd->count("--format") > 0);
-    return 0;
-  });
+    return kExitOk;
+  } catch (const CLI::ConversionError& e) {
+    std::cerr << "storbed: " << ConversionMessage(e.what())
+              << "\nRun with --help for more information.\n";
+    return kExitBadInput;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One "storbed: " line like every other bad input, then CLI11's hint.
+    std::cerr << "storbed: " << e.what() << "\nRun with --help for more information.\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    return ReportError(e, run.out_dir);
+  }
 }
 
 }  // namespace storbed

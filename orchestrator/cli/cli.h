@@ -4,8 +4,8 @@
 
 namespace storbed {
 
-// Exit codes: 0 ok, 1 internal or setup error, 2 bad input (usage, scenario),
-// 3 some runs failed, 130 interrupted.
+// Returns the exit code: a command's own outcome, or the one its error's kind maps to
+// (exit_codes.h, the table README.md documents).
 int RunMain(int argc, char** argv);
 
 }  // namespace storbed

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "exit_codes.h"
 #include "scenario/scenario_explain.h"
 #include "scenario/scenario_fields.h"
 
@@ -121,17 +122,13 @@ void Options(std::ostream& out, const CLI::App& app) {
   }
 }
 
-constexpr const char* kExitStatus =
-    ".SH EXIT STATUS\n"
-    ".TP\n0\nDone; for compare and gate, no primary metric worse.\n"
-    ".TP\n1\nAn internal or setup error (the host lacks something a run needs).\n"
-    ".TP\n2\nBad input: a usage error, a bad scenario or results directory, named in one "
-    "line.\n"
-    ".TP\n3\nSome runs failed; their records say why.\n"
-    ".TP\n4\ncompare and gate: some primary metric worse.\n"
-    ".TP\n5\ncompare and gate: the sides are not comparable.\n"
-    ".TP\n6\ngate: cannot judge (the baseline could not show a change of \\-\\-guard).\n"
-    ".TP\n130\nInterrupted (Ctrl\\-C or SIGTERM); finished runs are kept.\n";
+// EXIT STATUS: the table of exit_codes.h, which README.md prints too.
+std::string ExitStatus() {
+  std::string out = ".SH EXIT STATUS\n";
+  for (const ExitCodeRow& row : kExitCodes)
+    out += ".TP\n" + std::to_string(row.code) + "\n" + Roff(row.meaning) + "\n";
+  return out;
+}
 
 constexpr const char* kFiles =
     ".SH FILES\n"
@@ -159,7 +156,7 @@ std::string RootPage(const CLI::App& root, const std::string& version) {
   }
   out << ".SH OPTIONS\n.TP\n\\fB\\-\\-version\\fR\nPrint the version and git revision.\n"
       << ".TP\n\\fB\\-h, \\-\\-help\\fR\nList the commands.\n"
-      << kExitStatus << kFiles;
+      << ExitStatus() << kFiles;
   return out.str();
 }
 
@@ -184,7 +181,7 @@ std::string CommandPage(const Command& c, const std::string& version) {
   }
   Options(out, *c.app);
   if (c.path == std::vector<std::string>{"scenario", "explain"}) out << FieldsSection();
-  out << kExitStatus << ".SH SEE ALSO\n\\fBstorbed\\fR(1)\n";
+  out << ExitStatus() << ".SH SEE ALSO\n\\fBstorbed\\fR(1)\n";
   return out.str();
 }
 

@@ -1,7 +1,8 @@
 // `storbed gate RESULTS --history DB [--baseline last:7|rev:R|date:D] [--junit FILE]`:
 // tonight's runs against a baseline drawn from the history (sessions of the same
 // scenario whose environment the gate accepts), with compare's verdicts. Exit 0 pass,
-// 4 some cell worse, 5 not comparable, 2 bad input (nothing is written to the database).
+// 4 some cell worse, 5 not comparable, 6 cannot judge, 2 bad input, 1 the host failed (SQLite
+// I/O); nothing is written to the database.
 #pragma once
 
 namespace CLI {

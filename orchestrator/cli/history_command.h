@@ -1,7 +1,8 @@
 // `storbed history DB [--scenario S] [--cell PATTERN] [--metric M] [--since DATE] [--json]`:
 // per cell the nightly series of a metric and its change points; `storbed history import
-// DIR... --history DB` appends existing results directories. Exit 0, or 2 for bad input
-// (the message names the database or directory; the database is left as it was).
+// DIR... --history DB` appends existing results directories. Exit 0, 2 for bad input
+// (the message names the database or directory; the database is left as it was), 1 when
+// the host failed (SQLite's I/O error on the file).
 #pragma once
 
 #include <iosfwd>

@@ -1,7 +1,6 @@
 #include "cli/verdict_options.h"
 
 #include <CLI/CLI.hpp>
-#include <iostream>
 #include <stdexcept>
 
 namespace storbed {
@@ -32,18 +31,11 @@ CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string&
 
 int VerdictExit(const CompareReport& report) {
   if (report.comparable == false) return kExitNotComparable;
-  return report.AnyWorse() ? kExitWorse : 0;
+  return report.AnyWorse() ? kExitWorse : kExitOk;
 }
 
 void SetExitCallback(CLI::App& cmd, int* exit_code, std::function<int()> run) {
-  cmd.callback([exit_code, run = std::move(run)] {
-    try {
-      *exit_code = run();
-    } catch (const std::exception& e) {
-      std::cerr << "storbed: " << e.what() << "\n";
-      *exit_code = kExitBadInput;
-    }
-  });
+  cmd.callback([exit_code, run = std::move(run)] { *exit_code = run(); });
 }
 
 }  // namespace storbed

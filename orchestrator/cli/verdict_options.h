@@ -1,12 +1,13 @@
 // What `storbed compare` and `storbed gate` share: the verdict options (--alpha, --noise,
-// --json, --allow-diff), their check, and the exit codes, with one way to turn a failure
-// into "storbed: <sentence>" and exit 2.
+// --json, --allow-diff), their check, the verdict's exit code, and how a subcommand that runs
+// inside app.parse() hands back its exit code.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "exit_codes.h"
 #include "reports/compare.h"
 
 namespace CLI {
@@ -14,12 +15,6 @@ class App;
 }  // namespace CLI
 
 namespace storbed {
-
-inline constexpr int kExitBadInput = 2, kExitWorse = 4, kExitNotComparable = 5;
-// The gate could not see a change of the size it guards (and nothing was worse).
-inline constexpr int kExitCannotJudge = 6;
-// Ctrl-C: 128 + SIGINT, as a shell reports it.
-inline constexpr int kExitInterrupted = 130;
 
 struct VerdictArgs {
   double alpha = 0.01;
@@ -40,8 +35,8 @@ CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string&
 // 0 when no row is worse, kExitWorse when one is, kExitNotComparable when the gate said so.
 int VerdictExit(const CompareReport& report);
 
-// Sets `cmd`'s callback: *exit_code = run(), or "storbed: <what>" and kExitBadInput when it
-// throws (the subcommand runs inside app.parse()).
+// Sets `cmd`'s callback: *exit_code = run(). What run() throws comes out of app.parse(), to
+// RunMain's one mapping of errors to exit codes.
 void SetExitCallback(CLI::App& cmd, int* exit_code, std::function<int()> run);
 
 }  // namespace storbed

@@ -136,5 +136,33 @@ TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) 
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
 }
 
+// The kind decides the exit code: what the user named is bad input (exit 2); SQLite failing
+// to read the file is the host's (exit 1). Before issue 36, gate and history said 2 for both.
+TEST_F(HistoryStoreTest, ASqliteIoErrorIsTheHostsAndAFileThatIsNoDatabaseIsBadInput) {
+  auto kind_of = [](const std::string& path, bool create) {
+    try {
+      HistoryStore store(path, create);
+    } catch (const HistoryError& e) {
+      return e.kind();
+    }
+    return ErrorKind::Internal;  // no error: the test fails below
+  };
+  std::ofstream(dir_ / "junk.db") << std::string(8192, 'x');
+  EXPECT_EQ(kind_of((dir_ / "junk.db").string(), true), ErrorKind::BadInput);
+  EXPECT_EQ(kind_of((dir_ / "missing.db").string(), false), ErrorKind::BadInput);
+  EXPECT_EQ(kind_of(dir_.string(), true), ErrorKind::BadInput);  // a directory named as it
+  {
+    HistoryStore store(db_, true);
+    store.Import(ResultsDir("n1", "s1", 1000));
+  }
+  {
+    SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
+    raw.Exec("PRAGMA journal_mode=DELETE");
+  }
+  // The rollback journal's path taken by a directory: SQLite's first read is "disk I/O error".
+  fs::create_directories(db_ + "-journal");
+  EXPECT_EQ(kind_of(db_, false), ErrorKind::Host);
+}
+
 }  // namespace
 }  // namespace storbed

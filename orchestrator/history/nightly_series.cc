@@ -156,8 +156,8 @@ HistoryView HistoryForReport(const std::string& db, const std::string& dir,
                              const std::vector<RunRecord>& records) {
   try {
     return LoadHistoryView(db, dir, records);
-  } catch (const HistoryError& e) {  // not a history, or a newer one: bad input, exit 2
-    throw std::invalid_argument(std::string("report --history: ") + e.what());
+  } catch (const HistoryError& e) {  // keeps its kind: not a history is bad input, I/O the host's
+    throw HistoryError(std::string("report --history: ") + e.what(), e.kind());
   }
 }
 

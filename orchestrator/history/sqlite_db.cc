@@ -1,20 +1,54 @@
 #include "history/sqlite_db.h"
 
+#include <filesystem>
+
 namespace storbed {
 
 namespace {
 // Long enough for another run's import (one transaction) to finish on a slow disk.
 constexpr int kBusyTimeoutMs = 60000;
+
+// SQLite's I/O, space, permission and locking failures are the host's; anything else is
+// about the file's contents (not a database, corrupt, another program's schema): bad input.
+ErrorKind SqliteKind(int code) {
+  switch (code & 0xff) {  // the primary code of an extended one (SQLITE_IOERR_READ)
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_NOMEM:
+    case SQLITE_NOLFS:
+    case SQLITE_PROTOCOL:
+      return ErrorKind::Host;
+    default:
+      return ErrorKind::BadInput;
+  }
+}
+
+// Why `path` could not be opened: a directory, or a path whose folder does not exist, is the
+// user's slip (bad input); otherwise SQLite's code says whose it is.
+ErrorKind OpenFailureKind(const std::string& path, int code) {
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (std::filesystem::is_directory(path, ec) ||
+      !std::filesystem::is_directory(folder.empty() ? "." : folder, ec))
+    return ErrorKind::BadInput;
+  return SqliteKind(code);
+}
 }  // namespace
 
 SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
   const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+  if (const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr); rc != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
-    throw HistoryError(path + ": cannot open the history database: " + why);
+    throw HistoryError(path + ": cannot open the history database: " + why,
+                       OpenFailureKind(path, rc));
   }
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   try {
@@ -31,15 +65,16 @@ SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
 void SqliteDb::Fail(const std::string& what) const {
-  throw HistoryError(path_ + ": " + what + ": " + sqlite3_errmsg(db_));
+  throw HistoryError(path_ + ": " + what + ": " + sqlite3_errmsg(db_),
+                     SqliteKind(sqlite3_extended_errcode(db_)));
 }
 
 void SqliteDb::Exec(const std::string& sql) {
   char* error = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+  if (const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error); rc != SQLITE_OK) {
     const std::string why = error ? error : sqlite3_errmsg(db_);
     sqlite3_free(error);
-    throw HistoryError(path_ + ": " + why);
+    throw HistoryError(path_ + ": " + why, SqliteKind(rc));
   }
 }
 
@@ -110,4 +145,14 @@ void SqliteTransaction::Commit() {
   done_ = true;
 }
 
+// Why `path` could not be opened: a directory, or a path whose folder does not exist, is the
+// user's slip (bad input); otherwise SQLite's code says whose it is.
+ErrorKind OpenFailureKind(const std::string& path, int code) {
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (std::filesystem::is_directory(path, ec) ||
+      !std::filesystem::is_directory(folder.empty() ? "." : folder, ec))
+    return ErrorKind::BadInput;
+  return SqliteKind(code);
+}
 }  // namespace storbed

@@ -10,11 +10,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "error.h"
+
 namespace storbed {
 
-class HistoryError : public std::runtime_error {
+// Bad input (no such database, a directory or a file that is not one, a newer schema, not a
+// storbed history) unless SQLite says the host failed (an I/O error, a full disk, a lock):
+// then ErrorKind::Host, never exit 2.
+class HistoryError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit HistoryError(const std::string& what, ErrorKind kind = ErrorKind::BadInput)
+      : Error(kind, what) {}
 };
 
 class SqliteDb {

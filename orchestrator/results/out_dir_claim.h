@@ -8,13 +8,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "error.h"
+
 namespace storbed {
 
 // The out directory cannot be used: another run holds it, or it holds files that are not
 // storbed results. Bad input (exit 2).
-class OutDirError : public std::runtime_error {
+class OutDirError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit OutDirError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 class OutDirClaim {

@@ -7,11 +7,11 @@
 #pragma once
 
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "error.h"
 #include "results/run_record.h"
 
 namespace storbed {
@@ -57,9 +57,9 @@ class ResultsDir {
 void WriteFileAtomically(const std::string& path, const std::string& text);
 
 // A results.json that is missing, not a regular file, or not storbed's: bad input (exit 2).
-class ResultsFileError : public std::runtime_error {
+class ResultsFileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ResultsFileError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 // results.json of a long matrix is a few MiB; far more is not ours.

@@ -4,21 +4,21 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "backend/machine_spec.h"
+#include "error.h"
 #include "job.h"
 #include "scenario/target_kind.h"
 
 namespace storbed {
 
-class ScenarioError : public std::runtime_error {
+class ScenarioError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ScenarioError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 struct MachineConfig {

@@ -6,13 +6,13 @@
 
 #include "backend/bus_table.h"
 #include "images/decompress.h"
-#include "images/pvh_kernel.h"
+#include "images/file_digest.h"
 #include "images/file_io.h"
 #include "images/image_cache.h"
 #include "images/image_error.h"
 #include "images/initramfs.h"
 #include "images/module_resolver.h"
-#include "images/sha256.h"
+#include "images/pvh_kernel.h"
 
 namespace storbed {
 

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "images/file_digest.h"
 #include "images/file_io.h"
 #include "images/image_error.h"
-#include "images/sha256.h"
 #include "images/test_support.h"
 
 namespace storbed {

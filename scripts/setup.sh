@@ -7,6 +7,8 @@ packages=(
   ninja-build  # the build: compiles files of different targets at once (make waits per target)
   libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev libsqlite3-dev sqlite3
+  nettle-dev  # SHA-256 of images and agents (images/file_digest.h)
+  libxml2-dev  # reading the XML libvirt hands back (libvirt/xml_doc.h)
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs
   libvirt-daemon-system libvirt-clients
   openssh-server

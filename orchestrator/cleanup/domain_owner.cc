@@ -74,7 +74,7 @@ VolumeVerdict JudgeVolume(const std::string& name, const std::string& path,
   const bool shared = name.rfind("storbed-", 0) != 0;
   if (shared && !context.prune_shared) return {};
   for (const auto& xml : context.kept_domain_xml)
-    if (!path.empty() && xml.find(path) != std::string::npos) return {};
+    if (!path.empty() && DomainMentions(xml, path)) return {};
   if (shared) {
     const std::string what = "a shared kernel or initrd volume no domain uses";
     if (!context.uri_on_this_host)

@@ -73,7 +73,7 @@ TEST_F(JudgeVolumeTest, FollowsTheSessionsDomainThenTheSessionsPid) {
       {"20240405T110000-5", {OwnerState::Gone, "owner pid 5 gone"}},
       {"20240405T110000-6", {OwnerState::Elsewhere, "owner pid 6 on host b, ..."}}};
   const std::vector<std::string> kept{
-      "<domain><disk><source file='/pool/storbed-20240405T110000-9-nvme-d0.img'/>"};
+      "<domain><disk><source file='/pool/storbed-20240405T110000-9-nvme-d0.img'/></disk></domain>"};
   const VolumeContext local{.session_verdicts = sessions,
                             .kept_domain_xml = kept,
                             .processes = table_,
@@ -108,7 +108,7 @@ TEST_F(JudgeVolumeTest, FollowsTheSessionsDomainThenTheSessionsPid) {
 
 TEST_F(JudgeVolumeTest, SharedVolumesGoOnlyWhenAskedAndNoDomainOrRunMayUseThem) {
   const std::map<std::string, OwnerVerdict> sessions;
-  const std::vector<std::string> kept{"<domain><kernel>/pool/vmlinuz-6.1-00aa</kernel>"};
+  const std::vector<std::string> kept{"<domain><kernel>/pool/vmlinuz-6.1-00aa</kernel></domain>"};
   VolumeContext c{.session_verdicts = sessions,
                   .kept_domain_xml = kept,
                   .processes = table_,
@@ -131,6 +131,25 @@ TEST_F(JudgeVolumeTest, SharedVolumesGoOnlyWhenAskedAndNoDomainOrRunMayUseThem) 
   EXPECT_TRUE(judge("initrd.cpio-00bb", busy).needs_force);
   c.prune_shared = false;
   EXPECT_FALSE(judge("initrd.cpio-00bb", c).stale);
+}
+
+// Regression: a kept domain's XML was searched for the volume's path as written, so a pool
+// path with '&' (written &amp; by libvirt) was not found and the domain's disk was judged
+// stale (expected: kept, buggy: stale, removed from under the domain).
+TEST_F(JudgeVolumeTest, AVolumeNamedByAKeptDomainThroughAnEscapedPathStays) {
+  const std::map<std::string, OwnerVerdict> sessions{
+      {"20240405T110000-5", {OwnerState::Gone, "owner pid 5 gone"}}};
+  const std::vector<std::string> kept{
+      "<domain><devices><disk type='file'><source "
+      "file='/srv/a&amp;b/storbed-20240405T110000-5-nvme-d0.img'/></disk></devices></domain>"};
+  const VolumeContext c{.session_verdicts = sessions,
+                        .kept_domain_xml = kept,
+                        .processes = table_,
+                        .this_host = "here",
+                        .uri_on_this_host = true};
+  const std::string name = "storbed-20240405T110000-5-nvme-d0.img";
+  EXPECT_FALSE(JudgeVolume(name, "/srv/a&b/" + name, c).stale);
+  EXPECT_TRUE(JudgeVolume(name, "/srv/other/" + name, c).stale);
 }
 
 TEST(AStorbedRunIsUnderWayTest, LooksForStorbedRunNotOtherSubcommands) {

@@ -12,7 +12,7 @@
 
 #include "backend/child_process.h"
 #include "execute/host_info.h"
-#include "images/sha256.h"
+#include "images/file_digest.h"
 #include "version.h"
 
 namespace storbed {

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "images/binary_checks.h"
+#include "images/file_digest.h"
 #include "images/run_tool.h"
-#include "images/sha256.h"
 
 namespace storbed {
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "backend/child_process.h"
-#include "images/sha256.h"
+#include "images/file_digest.h"
 
 namespace storbed {
 namespace {

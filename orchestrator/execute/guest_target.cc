@@ -1,5 +1,4 @@
 #include "execute/guest_target.h"
-#include "execute/round_gate.h"
 
 #include <chrono>
 #include <functional>
@@ -15,12 +14,13 @@
 #include "execute/boot_breakdown.h"
 #include "execute/foreign_image.h"
 #include "execute/guest_trace.h"
-#include "execute/nocloud_seed.h"
 #include "execute/host_info.h"
 #include "execute/machine_loss.h"
+#include "execute/nocloud_seed.h"
 #include "execute/progress.h"
+#include "execute/round_gate.h"
 #include "execute/temp_dir.h"
-#include "images/sha256.h"
+#include "images/file_digest.h"
 #include "libvirt/virt_handles.h"
 #include "passthrough/vfio_binding.h"
 #include "sampling/clock_sync.h"

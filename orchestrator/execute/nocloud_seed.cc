@@ -6,8 +6,8 @@
 
 #include "backend/machine_spec.h"
 #include "execute/foreign_image.h"
+#include "images/file_digest.h"
 #include "images/run_tool.h"
-#include "images/sha256.h"
 
 namespace storbed {
 namespace {

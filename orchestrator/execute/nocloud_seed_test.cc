@@ -8,7 +8,7 @@
 
 #include "backend/child_process.h"
 #include "execute/foreign_image.h"
-#include "images/sha256.h"
+#include "images/file_digest.h"
 
 namespace storbed {
 namespace {

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "images/sha256.h"
+#include "images/file_digest.h"
 #include "reports/cells.h"
 #include "reports/compare_environment.h"
 #include "reports/compare_metrics.h"

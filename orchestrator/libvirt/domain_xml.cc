@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <regex>
 #include <sstream>
 
 #include "backend/bus_table.h"
 #include "backend/disk_driver.h"
 #include "backend/qemu_argv.h"
 #include "libvirt/backend_libvirt.h"
+#include "libvirt/xml_doc.h"
 #include "protocol.h"
 
 namespace storbed {
@@ -124,16 +124,6 @@ bool IsPciFunctionDevice(const std::string& arg) {
     if (arg.rfind(model + ",", 0) == 0) return true;
   }
   return false;
-}
-
-std::string Unescape(std::string s) {
-  static const std::pair<const char*, const char*> kEntities[] = {
-      {"&lt;", "<"}, {"&gt;", ">"}, {"&apos;", "'"}, {"&quot;", "\""}, {"&amp;", "&"}};
-  for (const auto& [entity, ch] : kEntities) {
-    for (size_t at = s.find(entity); at != std::string::npos; at = s.find(entity, at + 1))
-      s.replace(at, std::string(entity).size(), ch);
-  }
-  return s;
 }
 
 }  // namespace
@@ -348,31 +338,28 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
 }
 
 std::optional<DomainOwner> OwnerOf(const std::string& xml) {
-  const size_t ns = xml.find(kOwnerNamespace);
-  if (ns == std::string::npos) return std::nullopt;
-  const size_t open = xml.rfind('<', ns);
-  const size_t close = xml.find('>', ns);
-  if (open == std::string::npos || close == std::string::npos) return std::nullopt;
-  const std::string element = xml.substr(open, close - open);
-  static const std::regex kAttr(R"re(([A-Za-z_:][-A-Za-z0-9_.:]*)\s*=\s*(?:'([^']*)'|"([^"]*)"))re");
-  DomainOwner owner;
-  bool any = false;
-  for (std::sregex_iterator it(element.begin(), element.end(), kAttr), end; it != end; ++it) {
-    const std::string name = (*it)[1];
-    const std::string value = Unescape((*it)[2].matched ? (*it)[2].str() : (*it)[3].str());
-    if (name == "session") owner.session = value, any = true;
-    if (name == "host") owner.host = value;
-    if (name == "started") owner.started = value;
-    if (name == "pid") {
-      try {
-        owner.pid = std::stoi(value);
-      } catch (const std::exception&) {
-        owner.pid = 0;
-      }
-    }
+  const std::optional<XmlDoc> doc = XmlDoc::Parse(xml);
+  if (!doc) return std::nullopt;
+  const XmlNamespaces ns{{"storbed", kOwnerNamespace}};
+  auto attribute = [&](const std::string& name) {
+    return doc->First("(//storbed:run)[1]/@" + name, ns);
+  };
+  const std::optional<std::string> session = attribute("session");
+  if (!session) return std::nullopt;
+  DomainOwner owner{.session = *session,
+                    .host = attribute("host").value_or(""),
+                    .started = attribute("started").value_or("")};
+  try {
+    owner.pid = std::stoi(attribute("pid").value_or(""));
+  } catch (const std::exception&) {
+    owner.pid = 0;
   }
-  if (!any) return std::nullopt;
   return owner;
+}
+
+bool DomainMentions(const std::string& domain_xml, const std::string& path) {
+  const std::optional<XmlDoc> doc = XmlDoc::Parse(domain_xml);
+  return !doc || doc->AnyValueContains(path);
 }
 
 }  // namespace storbed

@@ -83,4 +83,9 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& place
 // re-serialise it with other quoting). nullopt when the domain carries none.
 std::optional<DomainOwner> OwnerOf(const std::string& domain_xml);
 
+// True when `path` is in some attribute value or text of a domain's XML (a disk's source,
+// the kernel, a <qemu:commandline> argument), decoded; also true when the XML cannot be
+// read, so that a volume stays rather than being removed from under a domain.
+bool DomainMentions(const std::string& domain_xml, const std::string& path);
+
 }  // namespace storbed

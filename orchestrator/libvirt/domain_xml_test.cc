@@ -284,6 +284,55 @@ TEST(DomainXmlTest, OwnerIsReadFromLibvirtsReserialisedMetadata) {
   EXPECT_EQ(o->host, "h&1");
 }
 
+// Regression: the owner was read from the element around the first occurrence of the
+// namespace URI, so a description quoting it hid the owner (expected: session "x", buggy:
+// nullopt).
+TEST(DomainXmlTest, OwnerIsFoundWhenTheNamespaceUriAppearsEarlierInTheXml) {
+  const auto o = OwnerOf(R"(<domain><name>n</name>
+  <description>owner in https://storbed.dev/xmlns/run/1</description>
+  <metadata><s:run xmlns:s="https://storbed.dev/xmlns/run/1" session="x" pid="3"/></metadata>
+</domain>)");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->session, "x");
+  EXPECT_EQ(o->pid, 3);
+}
+
+// Regression: attributes were cut at the first '>' (legal inside a value) and character
+// references stayed undecoded (expected: host "a>b&c'd", session "s"; buggy: no owner).
+TEST(DomainXmlTest, OwnerValuesInEitherQuoteWithReferencesAndAGreaterThanAreDecoded) {
+  const auto o = OwnerOf(
+      "<domain><metadata><storbed:run xmlns:storbed='https://storbed.dev/xmlns/run/1' "
+      "host=\"a>b&#38;c'd\" started='say \"t&apos;\"' session='s' pid='9'/></metadata></domain>");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->host, "a>b&c'd");
+  EXPECT_EQ(o->started, "say \"t'\"");
+  EXPECT_EQ(o->session, "s");
+  EXPECT_EQ(o->pid, 9);
+}
+
+TEST(DomainXmlTest, OwnerWithABadPidHasPidZero) {
+  const auto o = OwnerOf(
+      "<domain><metadata><storbed:run xmlns:storbed='https://storbed.dev/xmlns/run/1' "
+      "session='s' pid='x'/></metadata></domain>");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->pid, 0);
+}
+
+TEST(DomainXmlTest, DomainMentionsAPathInAnAttributeOrTextDecoded) {
+  const std::string xml =
+      "<domain><os><kernel>/p/vmlinuz&amp;1</kernel></os><devices><disk><source "
+      "file=\"/p/d&apos;0.img\"/></disk></devices><qemu:commandline "
+      "xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'><qemu:arg "
+      "value='file=/p/n&lt;1.img,format=raw'/></qemu:commandline></domain>";
+  EXPECT_TRUE(DomainMentions(xml, "/p/vmlinuz&1"));
+  EXPECT_TRUE(DomainMentions(xml, "/p/d'0.img"));
+  EXPECT_TRUE(DomainMentions(xml, "/p/n<1.img"));
+  EXPECT_FALSE(DomainMentions(xml, "/p/d&apos;0.img"));
+  EXPECT_FALSE(DomainMentions(xml, "/p/other.img"));
+  // XML that cannot be read keeps every volume.
+  EXPECT_TRUE(DomainMentions("<domain><disk>", "/p/other.img"));
+}
+
 TEST(DomainXmlTest, DomainWithoutOwnerHasNone) {
   EXPECT_FALSE(OwnerOf("<domain><name>other</name></domain>"));
   EXPECT_FALSE(OwnerOf(""));

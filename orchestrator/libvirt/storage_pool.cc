@@ -18,6 +18,7 @@
 #include "backend/host_channel.h"
 #include "backend/interrupt.h"
 #include "libvirt/domain_xml.h"
+#include "libvirt/xml_doc.h"
 
 namespace storbed {
 namespace {
@@ -26,15 +27,6 @@ std::string Hex64(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
-}
-
-std::string Between(const std::string& text, const std::string& open, const std::string& close,
-                    size_t from = 0) {
-  const size_t a = text.find(open, from);
-  if (a == std::string::npos) return "";
-  const size_t b = text.find(close, a + open.size());
-  if (b == std::string::npos) return "";
-  return text.substr(a + open.size(), b - a - open.size());
 }
 
 struct SourceFile {
@@ -177,13 +169,17 @@ class PoolSetupLive : public PoolSetupCalls {
 
 }  // namespace
 
+std::string PoolTargetPath(const std::string& pool_xml) {
+  const std::optional<XmlDoc> doc = XmlDoc::Parse(pool_xml);
+  return doc ? doc->First("/pool/target/path").value_or("") : "";
+}
+
 StoragePool StoragePool::Ensure(const LibvirtConnection& conn, const std::string& dir,
                                 const std::string& name) {
   PoolSetupLive live(conn, name, dir);
   EnsurePoolActive(live, conn.uri(), name, dir);
   const std::string desc = TakeLibvirtString(virStoragePoolGetXMLDesc(live.pool.get(), 0));
-  const std::string target = Between(desc, "<target>", "</target>");
-  std::string path = Between(target, "<path>", "</path>");
+  std::string path = PoolTargetPath(desc);
   if (path.empty()) path = dir;
   return StoragePool(std::move(live.pool), conn.uri(), name, path);
 }

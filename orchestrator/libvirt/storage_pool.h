@@ -74,4 +74,8 @@ std::string SharedVolumeName(const std::string& local_path);
 // session's, so `storbed cleanup` finds one left by a killed upload once its pid is gone.
 std::string TempVolumeName(const std::string& name, std::time_t now, int pid, uint64_t serial);
 
+// The <target><path> of a pool's XML description, decoded; "" when it has none or the XML
+// cannot be read.
+std::string PoolTargetPath(const std::string& pool_xml);
+
 }  // namespace storbed

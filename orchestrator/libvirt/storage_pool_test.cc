@@ -31,6 +31,23 @@ TEST(SharedVolumeNameTest, NamedByBaseNameAndIdentityStableAndChangesWithTheFile
   EXPECT_THROW(SharedVolumeName(path), std::runtime_error);
 }
 
+// Regression: the path was cut out between "<path>" and "</path>" as written, so a pool dir
+// with '&' came back as ".../a&amp;b" (expected "/srv/a&b/pool").
+TEST(PoolTargetPathTest, IsTheTargetsPathDecoded) {
+  EXPECT_EQ(PoolTargetPath(R"(<pool type="dir">
+  <name>storbed</name>
+  <source>
+  </source>
+  <target>
+    <path>/srv/a&amp;b/pool</path>
+    <permissions><mode>0711</mode></permissions>
+  </target>
+</pool>)"),
+            "/srv/a&b/pool");
+  EXPECT_EQ(PoolTargetPath("<pool type='dir'><source><dir path='/x'/></source></pool>"), "");
+  EXPECT_EQ(PoolTargetPath("not xml"), "");
+}
+
 TEST(TempVolumeNameTest, CarriesARunSessionPrefixSoCleanupFindsItsOwner) {
   const std::string name = TempVolumeName("vmlinuz-00ff", 1714564800, 4242, 0x1a);
   EXPECT_EQ(name, "storbed-20240501T120000-4242-vmlinuz-00ff.part1a");

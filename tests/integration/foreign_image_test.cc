@@ -3,16 +3,17 @@
 // machine downloads and builds it), booted with its own kernel under TCG, the agent pushed
 // in through the image's qemu-guest-agent or through cloud-init, a tiny job on virtio-blk
 // and NVMe; and an image that lets neither in.
+#include "execute/foreign_image.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "backend/child_process.h"
-#include "execute/foreign_image.h"
-#include "images/sha256.h"
-#include "results/results_dir.h"
 #include "debian_image.h"
+#include "images/file_digest.h"
+#include "results/results_dir.h"
 #include "test_env.h"
 
 namespace storbed {

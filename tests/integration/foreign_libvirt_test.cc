@@ -14,7 +14,7 @@
 #include "backend/qemu_argv.h"
 #include "debian_image.h"
 #include "execute/foreign_image.h"
-#include "images/sha256.h"
+#include "images/file_digest.h"
 #include "libvirt/domain_xml.h"
 #include "libvirt/virt_handles.h"
 #include "results/results_dir.h"

@@ -1,6 +1,9 @@
-// SHA-256 (FIPS 180-4), for content hashes of guest images. Written here because the host
-// has no OpenSSL; speed is a few hundred MB/s, plenty for an agent and a kernel.
+// SHA-256 content hashes of guest images, kernels and agents, by nettle (Debian's libnettle,
+// GnuTLS's; it uses the CPU's SHA instructions where there are some): a 1 GiB image in 1.4 s
+// here, 4.5 times as fast as the hand-written code it replaced (docs/architecture.md).
 #pragma once
+
+#include <nettle/sha2.h>
 
 #include <array>
 #include <cstdint>
@@ -11,7 +14,7 @@ namespace storbed {
 
 class Sha256 {
  public:
-  using Digest = std::array<uint8_t, 32>;
+  using Digest = std::array<uint8_t, SHA256_DIGEST_SIZE>;
 
   Sha256();
   // Feeds more bytes; may be called any number of times, with any split of the input.
@@ -22,12 +25,7 @@ class Sha256 {
   std::string FinalHex();
 
  private:
-  void Block(const uint8_t* p);
-
-  std::array<uint32_t, 8> h_;
-  std::array<uint8_t, 64> buffer_{};
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  sha256_ctx ctx_;
 };
 
 // Lowercase hex of the SHA-256 of `data`.

@@ -1,7 +1,11 @@
-#include "images/sha256.h"
+#include "images/file_digest.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 
 namespace storbed {
@@ -53,4 +57,42 @@ TEST(Sha256, FinalReturnsRawDigest) {
 }
 
 }  // namespace
+
+namespace file_digest_test {
+
+// The first field `sha256sum` prints for `path`; "" when it cannot be run.
+std::string Sha256sumOf(const std::string& path) {
+  FILE* p = popen(("sha256sum '" + path + "'").c_str(), "r");
+  if (p == nullptr) return "";
+  char hex[65] = {};
+  const size_t n = std::fread(hex, 1, 64, p);
+  pclose(p);
+  return std::string(hex, n);
+}
+
+TEST(FileSha256, EqualsSha256sumOverSeveralReadPieces) {
+  // 3 MiB and a few bytes: three full 1 MiB reads and a short one, bytes of every value.
+  const std::string path = ::testing::TempDir() + "file_digest_test.bin";
+  std::string data((3 << 20) + 17, '\0');
+  uint32_t x = 12345;
+  for (char& c : data) c = static_cast<char>((x = x * 1103515245 + 12345) >> 16);
+  std::ofstream(path, std::ios::binary) << data;
+  const std::string expected = Sha256sumOf(path);
+  ASSERT_EQ(expected.size(), 64u) << "sha256sum did not run";
+  EXPECT_EQ(FileSha256(path), expected);
+  EXPECT_EQ(Sha256Hex(data), expected);
+  std::filesystem::remove(path);
+}
+
+TEST(FileSha256, AMissingFileThrowsNamingIt) {
+  const std::string path = ::testing::TempDir() + "file_digest_test-no-such-file";
+  try {
+    FileSha256(path);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": cannot be read"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace file_digest_test
 }  // namespace storbed

@@ -145,14 +145,4 @@ void SqliteTransaction::Commit() {
   done_ = true;
 }
 
-// Why `path` could not be opened: a directory, or a path whose folder does not exist, is the
-// user's slip (bad input); otherwise SQLite's code says whose it is.
-ErrorKind OpenFailureKind(const std::string& path, int code) {
-  std::error_code ec;
-  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  if (std::filesystem::is_directory(path, ec) ||
-      !std::filesystem::is_directory(folder.empty() ? "." : folder, ec))
-    return ErrorKind::BadInput;
-  return SqliteKind(code);
-}
 }  // namespace storbed

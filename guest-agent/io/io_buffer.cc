@@ -75,35 +75,62 @@ uint64_t Get(const uint8_t* sector, size_t i) {
 }
 
 // Words [0, words) of the stamp, or its first len bytes for a block's short tail (len <
-// kStampSector). A write's buffer goes to the device, not back to this CPU: on x86 whole
-// sectors are written with non-temporal stores, which skip reading each cache line first.
-// That read (the line was last touched by the device's DMA or another CPU) made the stamp
-// most of a 1 MiB write's CPU time (docs/architecture.md, "The agent's IO path").
+// kStampSector): the portable path, for tails, unaligned buffers and Matches. A write's
+// buffer goes to the device, not back to this CPU: on x86 StampFormat2Sse2 writes whole
+// sectors with non-temporal stores, which skip reading each cache line first. That read
+// (the line was last touched by the device's DMA or another CPU) made the stamp most of a
+// 1 MiB write's CPU time (docs/architecture.md, "The agent's IO path").
 void Fill(uint8_t* sector, size_t len, const StampWords& t, uint64_t offset, size_t words) {
   const uint64_t phase = Phase(offset);
-#if defined(__SSE2__)
-  if (len == kStampSector && reinterpret_cast<uintptr_t>(sector) % 16 == 0) {
-    const __m128i o = _mm_set1_epi64x(int64_t(offset));
-    const __m128i p = _mm_set1_epi64x(int64_t(phase));
-    auto* out = reinterpret_cast<__m128i*>(sector);
-    auto* base = reinterpret_cast<const __m128i*>(t.base);
-    auto* omask = reinterpret_cast<const __m128i*>(t.omask);
-    auto* pmask = reinterpret_cast<const __m128i*>(t.pmask);
-    for (size_t j = 0; j < words / 2; ++j) {
-      const __m128i mixed = _mm_xor_si128(_mm_and_si128(o, _mm_load_si128(omask + j)),
-                                          _mm_and_si128(p, _mm_load_si128(pmask + j)));
-      _mm_stream_si128(out + j, _mm_xor_si128(_mm_load_si128(base + j), mixed));
-    }
-    return;
-  }
-#endif
   uint64_t stamp[kWords];
   for (size_t i = 0; i < kWords; ++i) stamp[i] = StampWord(t, i, offset, phase);
   std::memcpy(sector, stamp, len == kStampSector ? words * 8 : len);
 }
 
-void Stamp(uint8_t* buf, size_t len, uint64_t offset, const StampWords& t, size_t words) {
-  for (size_t pos = 0; pos < len; pos += kStampSector) {
+#if defined(__SSE2__)
+// Format 2 over `sectors` whole sectors of a 16-byte-aligned buffer: every write's case.
+// The header line is o ^ K(i) and the body Phase(o) ^ K(i) (ComputeFormat), so the header's
+// words and masks stay in registers across sectors and each 16 bytes of body cost one xor
+// and one store. Fill, which reloads both masks for every 16 bytes, made a 64k write cost
+// 11.8k instructions against fio's 4.0k (bench/agent_counts.sh, callgrind). Same bytes as
+// Fill (IoBufferTest.AlignedAndUnalignedStampsAreTheSameBytes).
+void StampFormat2Sse2(uint8_t* buf, size_t sectors, uint64_t offset, const StampWords& t,
+                      bool header_only) {
+  static_assert(kHeaderWords == 8, "the header line is four vectors, held in registers");
+  const auto* base = reinterpret_cast<const __m128i*>(t.base);
+  const auto* omask = reinterpret_cast<const __m128i*>(t.omask);
+  const __m128i h0 = _mm_load_si128(base), h1 = _mm_load_si128(base + 1),
+                h2 = _mm_load_si128(base + 2), h3 = _mm_load_si128(base + 3);
+  // Words 0 (magic) and 2 (seed) are the same in every sector; 1 and 3-7 take the offset.
+  const __m128i m0 = _mm_load_si128(omask), m1 = _mm_load_si128(omask + 1);
+  const __m128i step = _mm_set1_epi64x(int64_t(kStampSector));
+  __m128i o = _mm_set1_epi64x(int64_t(offset));
+  for (size_t s = 0; s < sectors; ++s, offset += kStampSector, o = _mm_add_epi64(o, step)) {
+    auto* out = reinterpret_cast<__m128i*>(buf + s * kStampSector);
+    _mm_stream_si128(out, _mm_xor_si128(h0, _mm_and_si128(o, m0)));
+    _mm_stream_si128(out + 1, _mm_xor_si128(h1, _mm_and_si128(o, m1)));
+    _mm_stream_si128(out + 2, _mm_xor_si128(h2, o));
+    _mm_stream_si128(out + 3, _mm_xor_si128(h3, o));
+    if (header_only) continue;
+    const __m128i p = _mm_set1_epi64x(int64_t(Phase(offset)));
+#pragma GCC unroll 4
+    for (size_t j = kHeaderWords / 2; j < kWords / 2; ++j)
+      _mm_stream_si128(out + j, _mm_xor_si128(_mm_load_si128(base + j), p));
+  }
+}
+#endif
+
+// Writes format 2 (`t` is FormatOf(seed, 2)): the header lines alone when `words` is
+// kHeaderWords, else whole sectors. A short tail is always written whole.
+void StampFormat2(uint8_t* buf, size_t len, uint64_t offset, const StampWords& t, size_t words) {
+  size_t pos = 0;
+#if defined(__SSE2__)
+  if (reinterpret_cast<uintptr_t>(buf) % 16 == 0) {
+    pos = len / kStampSector * kStampSector;
+    StampFormat2Sse2(buf, len / kStampSector, offset, t, words == kHeaderWords);
+  }
+#endif
+  for (; pos < len; pos += kStampSector) {
     const size_t n = std::min(kStampSector, len - pos);
     Fill(buf + pos, n, t, offset + pos, n == kStampSector ? words : kWords);
   }
@@ -216,14 +243,14 @@ IoBuffers::HugePageUse IoBuffers::HugePages() const {
 }
 
 void StampSectors(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed) {
-  Stamp(buf, len, offset, FormatOf(seed, 2), kWords);
+  StampFormat2(buf, len, offset, FormatOf(seed, 2), kWords);
 }
 
 void StampWrite(uint8_t* buf, size_t len, uint64_t offset, uint64_t seed, StampedBody& body) {
   const uint64_t phase = offset % kStampBodyPeriod;
   const bool body_in_place =
       body.valid_ && body.seed_ == seed && body.len_ == len && body.phase_ == phase;
-  Stamp(buf, len, offset, FormatOf(seed, 2), body_in_place ? kHeaderWords : kWords);
+  StampFormat2(buf, len, offset, FormatOf(seed, 2), body_in_place ? kHeaderWords : kWords);
   body.valid_ = true;
   body.seed_ = seed;
   body.len_ = len;

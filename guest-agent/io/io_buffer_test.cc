@@ -155,6 +155,28 @@ TEST(IoBufferTest, StampWordsKeepTheirFormat) {
   }
 }
 
+// Whole sectors of an aligned buffer take the SSE2 path, an unaligned buffer the portable
+// one: both write the same bytes, whole or header-only, across a window's end, with a tail.
+TEST(IoBufferTest, AlignedAndUnalignedStampsAreTheSameBytes) {
+  const size_t len = 3 * 65536 + 4096 + 100;
+  AlignedBuffer aligned(len), unaligned(len + 8);
+  uint8_t* odd = unaligned.data() + 8;
+  StampedBody aligned_body, odd_body;
+  for (const uint64_t offset : {uint64_t(0), uint64_t(65536 - 1024), uint64_t(7) << 30}) {
+    StampSectors(aligned.data(), len, offset, 9);
+    StampSectors(odd, len, offset, 9);
+    ASSERT_EQ(std::memcmp(aligned.data(), odd, len), 0) << "offset " << offset;
+    // Twice at one phase: the second write rewrites the header lines alone.
+    for (int write = 0; write < 2; ++write) {
+      StampWrite(aligned.data(), len, offset + (uint64_t(write) << 20), 9, aligned_body);
+      StampWrite(odd, len, offset + (uint64_t(write) << 20), 9, odd_body);
+      ASSERT_EQ(std::memcmp(aligned.data(), odd, len), 0) << "offset " << offset;
+      EXPECT_EQ(FindStampMismatch(aligned.data(), len, offset + (uint64_t(write) << 20), 9),
+                std::nullopt);
+    }
+  }
+}
+
 // Format 1 (agents before 2026-12-02): words 3-63 all o ^ K(i). Still verified, byte for
 // byte, so data written by an older agent reads back clean.
 TEST(IoBufferTest, FormatOneIsStillAccepted) {

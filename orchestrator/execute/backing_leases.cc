@@ -25,10 +25,10 @@ const Backing& BackingLeases::Lease::backing() const {
 
 // Reserves an entry, makes the file without the lock (filling a large file takes long),
 // and drops the reservation again if making it failed.
-size_t BackingLeases::Make(std::unique_lock<std::mutex>& lock, const DiskConfig& disk,
-                           size_t copy) {
+size_t BackingLeases::Make(std::unique_lock<std::mutex>& lock, const DiskConfig& disk, size_t copy,
+                           bool leased) {
   const size_t index = entries_.size();
-  entries_.push_back({KeyOf(disk), nullptr, true});
+  entries_.push_back({KeyOf(disk), nullptr, leased});
   lock.unlock();
   std::unique_ptr<Backing> made;
   std::exception_ptr error;
@@ -44,6 +44,7 @@ size_t BackingLeases::Make(std::unique_lock<std::mutex>& lock, const DiskConfig&
     std::rethrow_exception(error);
   }
   entries_[index].backing = std::move(made);
+  cv_.notify_all();  // an Acquire may wait for a prepared one
   return index;
 }
 
@@ -52,6 +53,7 @@ BackingLeases::Lease BackingLeases::Acquire(const DiskConfig& disk) {
   std::unique_lock lock(mu_);
   for (;;) {
     size_t copies = 0;
+    bool being_prepared = false;
     for (size_t i = 0; i < entries_.size(); ++i) {
       Entry& e = entries_[i];
       if (e.key != key) continue;
@@ -60,9 +62,12 @@ BackingLeases::Lease BackingLeases::Acquire(const DiskConfig& disk) {
         e.leased = true;
         return Lease(this, i);
       }
+      being_prepared |= !e.leased && !e.backing;
     }
-    // A user-named backing cannot be copied: wait for its machine to end.
-    if (copies == 0 || disk.backing.empty()) return Lease(this, Make(lock, disk, copies));
+    // A user-named backing cannot be copied: wait for its machine to end. A prepared one
+    // is nearer than a new one.
+    if (!being_prepared && (copies == 0 || disk.backing.empty()))
+      return Lease(this, Make(lock, disk, copies, true));
     cv_.wait(lock);
   }
 }
@@ -78,12 +83,27 @@ const Backing& BackingLeases::Shared(const DiskConfig& disk) {
       being_made = true;
     }
     if (!being_made) {
-      const size_t index = Make(lock, disk, 0);
-      entries_[index].leased = false;
-      cv_.notify_all();
-      return *entries_[index].backing;
+      return *entries_[Make(lock, disk, 0, false)].backing;
     }
     cv_.wait(lock);
+  }
+}
+
+bool BackingLeases::Prepare(const DiskConfig& disk) {
+  if (!disk.backing.empty()) return false;
+  const std::string key = KeyOf(disk);
+  std::unique_lock lock(mu_);
+  size_t copies = 0;
+  for (const Entry& e : entries_) {
+    if (e.key != key) continue;
+    ++copies;
+    if (!e.leased) return true;  // free, or on its way
+  }
+  try {
+    Make(lock, disk, copies, false);
+    return true;
+  } catch (const std::exception&) {
+    return false;  // the machine's own Acquire makes it again and reports why
   }
 }
 

@@ -46,6 +46,11 @@ class BackingLeases {
 
   // A backing of `disk` for one machine alone. Throws what the maker throws.
   Lease Acquire(const DiskConfig& disk);
+  // Makes a free backing of `disk` ahead of its Acquire, unless one is free or on its way
+  // (or `disk` names its own backing, which is never copied): the executor fills the next
+  // machine's file while the current one boots. A failed make is left for Acquire to
+  // meet again and report. Returns whether one is free or being made.
+  bool Prepare(const DiskConfig& disk);
   // The first backing of `disk` (made when missing), shared: for hosts that copy it
   // (a remote libvirt host uploads it per machine) and never write it.
   const Backing& Shared(const DiskConfig& disk);
@@ -57,10 +62,10 @@ class BackingLeases {
   struct Entry {
     std::string key;
     std::unique_ptr<Backing> backing;  // null while being made
-    bool leased = false;
+    bool leased = false;               // false while being made: Prepare's, Acquire waits
   };
   void Release(size_t entry);
-  size_t Make(std::unique_lock<std::mutex>& lock, const DiskConfig& disk, size_t copy);
+  size_t Make(std::unique_lock<std::mutex>& lock, const DiskConfig& disk, size_t copy, bool leased);
 
   Maker make_;
   std::mutex mu_;

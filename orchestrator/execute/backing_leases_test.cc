@@ -94,5 +94,68 @@ TEST(BackingLeasesTest, AFailedMakeIsThrownAndTriedAgainNextTime) {
   EXPECT_EQ(leases.Acquire(Disk(16)).backing().path, "ok-0");
 }
 
+// The executor fills the next machine's backing while the current one boots.
+TEST(BackingLeasesTest, APreparedBackingIsTheNextOneAcquired) {
+  FakeMaker maker;
+  BackingLeases leases(maker.Fn());
+  const auto a = leases.Acquire(Disk(16));
+  EXPECT_TRUE(leases.Prepare(Disk(16)));
+  EXPECT_EQ(maker.made, 2);
+  EXPECT_TRUE(leases.Prepare(Disk(16)));  // one is free: nothing more to make
+  EXPECT_EQ(maker.made, 2);
+  const auto b = leases.Acquire(Disk(16));
+  EXPECT_EQ(b.backing().path, "backing-1");
+  EXPECT_EQ(maker.made, 2);
+}
+
+// An Acquire that comes while the backing is still being prepared takes it when it is made
+// rather than making a third.
+TEST(BackingLeasesTest, AnAcquireWaitsForTheBackingBeingPrepared) {
+  std::atomic<bool> release{false};
+  std::atomic<int> made{0};
+  BackingLeases leases([&](const DiskConfig&, size_t copy) {
+    ++made;
+    while (copy == 1 && !release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    Backing b;
+    b.path = "backing-" + std::to_string(copy);
+    return b;
+  });
+  const auto a = leases.Acquire(Disk(16));
+  std::thread preparer([&] { EXPECT_TRUE(leases.Prepare(Disk(16))); });
+  while (made < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::atomic<bool> acquired{false};
+  std::thread machine([&] {
+    const auto b = leases.Acquire(Disk(16));
+    EXPECT_EQ(b.backing().path, "backing-1");
+    acquired = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(acquired);
+  release = true;
+  preparer.join();
+  machine.join();
+  EXPECT_EQ(made, 2);
+}
+
+TEST(BackingLeasesTest, AFailedPrepareIsLeftToTheAcquireToReport) {
+  int calls = 0;
+  BackingLeases leases([&](const DiskConfig&, size_t copy) {
+    if (calls++ == 0) throw std::runtime_error("cannot write /var/tmp/x: No space left");
+    Backing b;
+    b.path = "ok-" + std::to_string(copy);
+    return b;
+  });
+  EXPECT_FALSE(leases.Prepare(Disk(16)));
+  EXPECT_EQ(leases.Acquire(Disk(16)).backing().path, "ok-0");
+}
+
+TEST(BackingLeasesTest, AUserNamedBackingIsNeverPrepared) {
+  FakeMaker maker;
+  BackingLeases leases(maker.Fn());
+  const auto a = leases.Acquire(Disk(16, "/dev/sdz"));
+  EXPECT_FALSE(leases.Prepare(Disk(16, "/dev/sdz")));
+  EXPECT_EQ(maker.made, 1);
+}
+
 }  // namespace
 }  // namespace storbed

@@ -1,16 +1,19 @@
 #include "execute/plan_executor.h"
-#include "execute/round_gate.h"
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 #include <optional>
 #include <stdexcept>
 
 #include "execute/bare_metal_target.h"
 #include "execute/guest_target.h"
 #include "execute/host_info.h"
-#include "tracefs_session.h"
+#include "execute/round_gate.h"
 #include "execute/run_context.h"
 #include "libvirt/virt_handles.h"
+#include "reports/number_text.h"
+#include "tracefs_session.h"
 
 namespace storbed {
 
@@ -87,9 +90,13 @@ void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
                                     variant.machine, fresh->disk, run_.progress, run_.rounds});
     try {
       fresh->backend = make_backend_(host);
+      // The next machine's backing fills while this one boots, and is done before this one
+      // measures: never beside a measured IO phase. (Its destructor waits on a throw.)
+      std::future<void> next = PrepareNextBacking(unit);
       fresh->guest = GuestTarget::Boot(*fresh->ctx, m.target, m.label, runs,
                                        run_.image_for(variant.machine), run_.accel,
                                        *fresh->backend);
+      WaitForNextBacking(next, *fresh->log);
     } catch (const LibvirtError& e) {
       *fresh->log << "host " << host.name << " failed: " << e.what() << "\n";
       throw HostFailedError(e.what());
@@ -116,6 +123,36 @@ void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
   }
 }
 
+DiskConfig PlanExecutor::DiskOf(const PlannedMachine& m) const {
+  // The unit's own machine variant and disk combination: the scenario's .machine/.disk
+  // are machines[0]'s and are not this unit's.
+  DiskConfig disk = run_.scenario.machines[m.machine].disk;
+  // Bare metal reads the raw file a qcow2 image is converted from: a loop device over a
+  // qcow2 file would show the host its metadata, not the guest's disk.
+  if (m.target == TargetKind::BareMetal) disk.format = "raw";
+  return disk;
+}
+
+std::future<void> PlanExecutor::PrepareNextBacking(size_t unit) {
+  const size_t next = unit + 1;
+  if (next >= run_.plan.machines.size()) return {};
+  const PlannedMachine& m = run_.plan.machines[next];
+  if (!m.run_count || (run_.rounds && !run_.rounds->Wanted(run_.plan.runs[m.first_run]))) return {};
+  if (m.target != TargetKind::BareMetal && kept_->Find(KeptKey(m))) return {};  // holds one
+  return std::async(std::launch::async, [this, disk = DiskOf(m)] { run_.backings.Prepare(disk); });
+}
+
+void PlanExecutor::WaitForNextBacking(std::future<void>& next, LineLog& log) {
+  if (!next.valid()) return;
+  const auto start = std::chrono::steady_clock::now();
+  next.wait();
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (waited >= 0.1)
+    log << "  waited " << FormatNumber(waited, "%.1f")
+        << " s after the boot for the next machine's backing to fill, before measuring\n";
+}
+
 const RunHost& PlanExecutor::HostNamed(const std::string& name) const {
   if (name.empty()) return local_;
   for (const auto& h : run_.hosts)
@@ -138,13 +175,8 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
     return;
   }
   LineLog log(run_.log, run_.prefix_lines ? "[" + host.name + "] " : "");
-  // The unit's own machine variant and disk combination, passed as such: the scenario's
-  // .machine/.disk are machines[0]'s and are not this unit's.
   const MachineVariant& variant = run_.scenario.machines[m.machine];
-  DiskConfig disk = variant.disk;
-  // Bare metal reads the raw file a qcow2 image is converted from: a loop device over a
-  // qcow2 file would show the host its metadata, not the guest's disk.
-  if (m.target == TargetKind::BareMetal) disk.format = "raw";
+  DiskConfig disk = DiskOf(m);
   // A remote host copies the backing per machine (and only reads ours); everything else
   // writes it in place and needs it alone.
   const bool in_place = host.backend != HostBackend::Libvirt || UriIsOnThisHost(host.uri);

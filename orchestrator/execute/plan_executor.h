@@ -5,9 +5,10 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,13 @@ class PlanExecutor : public UnitExecutor {
   // reboot per_machine: the unit's rounds run in the machine kept from an earlier round,
   // or in one booted now and kept for the next.
   void RunKept(size_t unit, const RunHost& host);
+  // The disk a unit's machine leases a backing of (bare metal: the raw file).
+  DiskConfig DiskOf(const PlannedMachine& m) const;
+  // Makes, on another thread, the backing unit + 1 will lease when it boots afresh or is
+  // bare metal (a kept machine holds its own); invalid when there is none to make.
+  std::future<void> PrepareNextBacking(size_t unit);
+  // Waits for it, and logs a wait that held up the measurement.
+  static void WaitForNextBacking(std::future<void>& next, LineLog& log);
   const PreparedRun& run_;
   BackendMaker make_backend_;
   RunHost local_;  // bare metal's host

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,13 @@ TEST(RebootPerMachineTest, EachMachineBootsOnceAndServesEveryRound) {
   // Warm-ups warm a boot: the guests' first rounds run theirs, bare metal every round.
   EXPECT_EQ(testing::Occurrences(run.log, "1 warm-up run left out"), 4u) << run.log;
   EXPECT_EQ(testing::ManifestOf(dir + "/out")["machines"].size(), 2u);
+  // Three backings, one per kept guest and bare metal's; the second is filled while the
+  // first guest boots, before its agent is up (and before it measures).
+  EXPECT_EQ(testing::Occurrences(run.log, "preparing backing (16 MiB)"), 3u) << run.log;
+  const size_t first_boot =
+      std::min(run.log.find("booting virtio-blk guest"), run.log.find("booting nvme guest"));
+  const size_t first_up = run.log.find(" up on guest kernel", first_boot);
+  EXPECT_LT(run.log.find("preparing backing", first_boot), first_up) << run.log;
   const std::vector<RunRecord> records = LoadResults(dir + "/out");
   ASSERT_EQ(records.size(), 9u + 2 + 3);
   size_t warmups = 0;

@@ -1,8 +1,11 @@
 #include "reports/report_formats.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
+#include "error.h"
 #include "reports/boot_text.h"
 #include "reports/fio_json.h"
 #include "reports/html_report.h"
@@ -10,6 +13,7 @@
 #include "reports/markdown_report.h"
 #include "reports/table.h"
 #include "reports/timelines.h"
+#include "results/results_dir.h"
 
 namespace storbed {
 namespace {
@@ -74,13 +78,46 @@ std::vector<const ReportFormat*> ParseReportFormats(const std::string& list) {
   }
 }
 
+void CheckReportPath(const ReportFormat& format, const std::string& results_dir,
+                     const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Symlinks resolved: a link from elsewhere into the directory is the file it names.
+  const fs::path target = fs::weakly_canonical(path, ec);
+  const fs::path dir = fs::weakly_canonical(results_dir, ec);
+  if (ec || target.empty() || dir.empty() || !fs::exists(target, ec)) return;
+  const auto [dir_end, target_at] =
+      std::mismatch(dir.begin(), dir.end(), target.begin(), target.end());
+  if (dir_end != dir.end()) return;  // outside the results directory
+  const fs::path inside = target.lexically_relative(dir);
+  bool report_file = false;
+  for (const auto& f : ReportFormats())
+    report_file |= !f.file_name.empty() && inside == f.file_name;
+  if (report_file) return;
+  throw Error(ErrorKind::BadInput,
+              "the " + format.name + " report's path " + path + " is " +
+                  (inside == "." ? std::string("the results directory itself")
+                                 : inside.string() + " of the results directory " + results_dir) +
+                  ": writing there would replace what the report reads; give a path outside it "
+                  "(or one of its own report files: report.txt, report.html, fio.json)");
+}
+
 void WriteReportFile(const ReportFormat& format, const ReportInput& input,
                      const std::string& path) {
+  CheckReportPath(format, input.dir, path);
   const std::string text = format.render(input);
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write the " + format.name + " report " + path);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    // /dev/stdout, a FIFO: written in place (a rename would replace the node itself).
+    std::ofstream out(path);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write the " + format.name + " report " + path);
+    return;
+  }
+  // Through a temporary file and a rename: a full disk leaves the old report whole.
+  WriteFileAtomically(path, text, "the " + format.name + " report");
 }
 
 std::vector<std::string> WriteReportFiles(const ReportInput& input) {

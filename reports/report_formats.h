@@ -41,8 +41,16 @@ const ReportFormat& FindReportFormat(const std::string& name);
 // unknown or empty name.
 std::vector<const ReportFormat*> ParseReportFormats(const std::string& list);
 
+// Refuses (storbed::Error, bad input) a `path` that is an existing file of the results
+// directory other than its report files (report.txt, report.html, fio.json), or the
+// directory itself: `--html DIR/results.json` once replaced a night's results.
+void CheckReportPath(const ReportFormat& format, const std::string& results_dir,
+                     const std::string& path);
+
 // Renders `format` into the file `path` (rendered first: a renderer that throws leaves no
-// file). Throws std::runtime_error naming the file when it cannot be written.
+// file), after CheckReportPath, through a temporary file renamed over it (a failed write
+// leaves the old file whole). Throws std::runtime_error naming the file when it cannot be
+// written.
 void WriteReportFile(const ReportFormat& format, const ReportInput& input, const std::string& path);
 
 // Renders each format with a file name into input.dir; returns the files written.

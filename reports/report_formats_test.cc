@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "error.h"
+
 namespace storbed {
 namespace {
 
@@ -87,8 +89,58 @@ TEST(ReportFormatsTest, AnUnwritableDirectoryNamesTheFile) {
     WriteReportFiles(input);
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot write the text report /proc/no-such-dir/report.txt");
+    EXPECT_EQ(std::string(e.what()),
+              "cannot write the text report /proc/no-such-dir/report.txt: No such file or "
+              "directory");
   }
+}
+
+// `storbed report DIR --html DIR/results.json` once replaced a night's results with HTML.
+TEST(ReportFormatsTest, APathAmongTheResultsOwnFilesIsRefusedAndTheyStayAsTheyWere) {
+  namespace fs = std::filesystem;
+  const fs::path base =
+      fs::temp_directory_path() / ("storbed-report-path-" + std::to_string(getpid()));
+  const fs::path dir = base / "res";
+  fs::create_directories(dir / "runs");
+  for (const char* f : {"results.json", "manifest.json", "runs/console.log", "report.html"})
+    std::ofstream(dir / f) << "the " << f << " as the run wrote it";
+  fs::create_symlink(dir / "manifest.json", base / "link.json");
+  ReportInput input;
+  input.dir = dir.string();
+  const ReportFormat& html = FindReportFormat("html");
+  struct Refused {
+    fs::path path;
+    std::string is;
+  };
+  for (const Refused& r :
+       {Refused{dir / "results.json", "results.json of the results directory " + dir.string()},
+        Refused{dir / "runs" / ".." / "runs/console.log",
+                "runs/console.log of the results directory " + dir.string()},
+        Refused{base / "link.json", "manifest.json of the results directory " + dir.string()},
+        Refused{dir, "the results directory itself"}}) {
+    try {
+      WriteReportFile(html, input, r.path.string());
+      ADD_FAILURE() << r.path << " was written";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+      EXPECT_EQ(std::string(e.what()),
+                "the html report's path " + r.path.string() + " is " + r.is +
+                    ": writing there would replace what the report reads; give a path outside "
+                    "it (or one of its own report files: report.txt, report.html, fio.json)");
+    }
+  }
+  for (const char* f : {"results.json", "manifest.json", "runs/console.log"}) {
+    std::ifstream in(dir / f);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), std::string("the ") + f + " as the run wrote it");
+  }
+  // Its own report file, and a new file beside the results, are written.
+  WriteReportFile(html, input, (dir / "report.html").string());
+  WriteReportFile(html, input, (dir / "extra.html").string());
+  EXPECT_EQ(fs::file_size(dir / "report.html"), html.render(input).size());
+  EXPECT_TRUE(fs::exists(dir / "extra.html"));
+  fs::remove_all(base);
 }
 
 }  // namespace

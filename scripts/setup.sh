@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   ninja-build  # the build: compiles files of different targets at once (make waits per target)
+  ccache  # a rebuild from a fresh clone (CI) reuses earlier compiles (CMakeLists.txt)
   libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev libsqlite3-dev sqlite3
   nettle-dev  # SHA-256 of images and agents (images/file_digest.h)

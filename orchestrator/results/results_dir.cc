@@ -16,7 +16,8 @@
 
 namespace storbed {
 
-void WriteFileAtomically(const std::string& path, const std::string& text) {
+void WriteFileAtomically(const std::string& path, const std::string& text,
+                         const std::string& what) {
   const std::string tmp = path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::trunc);
@@ -26,7 +27,8 @@ void WriteFileAtomically(const std::string& path, const std::string& text) {
       const std::string why = std::strerror(errno);
       // A full disk must not leave a half-written temp file behind.
       unlink(tmp.c_str());
-      throw std::runtime_error("cannot write " + path + ": " + why);
+      throw std::runtime_error("cannot write " + (what.empty() ? "" : what + " ") + path + ": " +
+                               why);
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

@@ -53,8 +53,10 @@ class ResultsDir {
   std::string unsaved_error_;
 };
 
-// Writes `text` to `path` through a temp file and rename(2).
-void WriteFileAtomically(const std::string& path, const std::string& text);
+// Writes `text` to `path` through a temp file and rename(2). `what` names the file in
+// errors ("cannot write the html report PATH: ..."); the path alone when empty.
+void WriteFileAtomically(const std::string& path, const std::string& text,
+                         const std::string& what = "");
 
 // A results.json that is missing, not a regular file, or not storbed's: bad input (exit 2).
 class ResultsFileError : public Error {

@@ -2,7 +2,8 @@
 // job file, an inventory, a results directory, an agent job, a flag), run through the real
 // binary without a guest. Every row must exit 2 with its exact message, the whole stderr
 // line naming the file, the field and the reason. Rows run with --dry-run run again for
-// real: both must refuse alike, before anything is created.
+// real: both must refuse alike, before anything is created, and leave every input file as
+// it was.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -145,6 +146,10 @@ TEST_P(BadInputTable, ExitsTwoWithItsExactMessage) {
     EXPECT_EQ(RawControlCharacters(e.out), "") << e.out;
     if (e.status != "exited with status 2") break;  // a real run of accepted input may boot
   }
+  // A refusal loses nothing: every input file is as it was.
+  for (const auto& f : c.files)
+    if (f.kind == InputFile::Kind::Text)
+      EXPECT_EQ(testing::Slurp(dir + "/" + f.path), Expand(f.text, dir)) << f.path << " changed";
   EXPECT_FALSE(fs::exists(dir + "/out")) << "a refused run made its out dir";
   EXPECT_TRUE(fs::is_empty(dir + "/work")) << "a refused run left something in its work dir";
 }

@@ -66,9 +66,12 @@ std::vector<BadInput> Reports() {
       Report("ReportRecordWithoutRunId", nlohmann::json::array({good, no_id}).dump(),
              "record 1: run_id: missing"),
       Report("ReportRecordIsANumber", "[1]", "record 0: expected a run record object, got 1"),
-      {"ReportResultsIsAFifo", {{"res/results.json", "", Kind::Fifo}}, {"storbed", "report", "$D/res"},
+      {"ReportResultsIsAFifo",
+       {{"res/results.json", "", Kind::Fifo}},
+       {"storbed", "report", "$D/res"},
        "storbed: $D/res/results.json: the results file is a FIFO, not a regular file"},
-      {"ReportUnknownFormat", {{"res/results.json", "[]"}},
+      {"ReportUnknownFormat",
+       {{"res/results.json", "[]"}},
        {"storbed", "report", "$D/res", "--format", "text,csv"},
        "storbed: unknown report format 'csv' (known: text, timelines, html, markdown, "
        "fio-json)"},
@@ -76,6 +79,20 @@ std::vector<BadInput> Reports() {
        {{"res/results.json", "[]"}, {"res/manifest.json", "[1, 2]"}},
        {"storbed", "report", "$D/res", "--format", "fio-json"},
        "storbed: $D/res/manifest.json: not a JSON object"},
+      // Issue 38: a report's output path among the results' own files, which it would
+      // replace (the table checks they are byte-identical after).
+      {"ReportHtmlOverItsResults",
+       {{"res/results.json", "[]"}},
+       {"storbed", "report", "$D/res", "--html", "$D/res/results.json"},
+       "storbed: the html report's path $D/res/results.json is results.json of the results "
+       "directory $D/res: writing there would replace what the report reads; give a path "
+       "outside it (or one of its own report files: report.txt, report.html, fio.json)"},
+      {"ReportFioJsonOverItsManifest",
+       {{"res/results.json", "[]"}, {"res/manifest.json", "{}"}},
+       {"storbed", "report", "$D/res", "--fio-json", "$D/res/manifest.json"},
+       "storbed: the fio-json report's path $D/res/manifest.json is manifest.json of the "
+       "results directory $D/res: writing there would replace what the report reads; give a "
+       "path outside it (or one of its own report files: report.txt, report.html, fio.json)"},
       {"ReportFioJsonManifestNotJson",
        {{"res/results.json", "[]"}, {"res/manifest.json", "{\"started_at\": "}},
        {"storbed", "report", "$D/res", "--fio-json", "$D/f.json"},

@@ -87,9 +87,13 @@ void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
                                     variant.machine, fresh->disk, run_.progress, run_.rounds});
     try {
       fresh->backend = make_backend_(host);
-      fresh->guest = GuestTarget::Boot(*fresh->ctx, m.target, m.label, runs,
-                                       run_.image_for(variant.machine), run_.accel,
-                                       *fresh->backend);
+      fresh->guest = GuestTarget::Boot(*fresh->ctx,
+                                       {.target = m.target,
+                                        .label = m.label,
+                                        .image = run_.image_for(variant.machine),
+                                        .accel = run_.accel,
+                                        .backend = *fresh->backend},
+                                       runs);
     } catch (const LibvirtError& e) {
       *fresh->log << "host " << host.name << " failed: " << e.what() << "\n";
       throw HostFailedError(e.what());
@@ -163,8 +167,13 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
     // The slots of a host boot at once: the storage pool tolerates concurrent uploads
     // of the shared kernel and initrd (libvirt/storage_pool.h).
     std::unique_ptr<Backend> backend = make_backend_(host);
-    RunGuestTarget(ctx, m.target, m.label, RunsOf(unit), run_.image_for(variant.machine),
-                   run_.accel, *backend);
+    RunGuestTarget(ctx,
+                   {.target = m.target,
+                    .label = m.label,
+                    .image = run_.image_for(variant.machine),
+                    .accel = run_.accel,
+                    .backend = *backend},
+                   RunsOf(unit));
   } catch (const LibvirtError& e) {
     log << "host " << host.name << " failed: " << e.what() << "\n";
     throw HostFailedError(e.what());

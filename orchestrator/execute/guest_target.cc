@@ -218,26 +218,27 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                    double boot_s, const BootBreakdown& boot, const ForeignRootDisk* foreign,
                    const std::string& test_serial) {
   const HelloReply& hello = machine.Hello();
-  nlohmann::json entry = {{"argv", machine.Argv()},
-                                {"qemu_version", machine.QemuVersion()},
-                                {"accel", ToString(accel.accel)},
-                                {"guest_kernel", hello.kernel_release},
-                                {"guest_kernel_sha256", image.kernel_sha256},
-                                {"guest_kernel_boot", image.boot_kernel_note},
-                                {"guest_kernel_config_sha256", image.kernel_config_sha256.empty()
-                                                                   ? "not found"
-                                                                   : image.kernel_config_sha256},
-                                {"agent_version", hello.agent_version},
-                                {"devices", hello.devices},
-                                {"modules_loaded", hello.modules_loaded},
-                                {"console_log", "machine-" + label + "/console.log"},
-                                {"boot_s", boot_s},
-                                {"boot", BootJson(boot)},
-                                {"started_at", UtcTimestamp()},
-                                {"host", ctx.host.name},
-                                {"backend", backend.Name()},
-                                {"backend_details", machine.Describe()},
-                                {"agent_push", machine.AgentPush()}};
+  const MachineFacts facts = machine.Facts();
+  nlohmann::json entry = {
+      {"argv", facts.argv},
+      {"qemu_version", facts.qemu_version},
+      {"accel", ToString(accel.accel)},
+      {"guest_kernel", hello.kernel_release},
+      {"guest_kernel_sha256", image.kernel_sha256},
+      {"guest_kernel_boot", image.boot_kernel_note},
+      {"guest_kernel_config_sha256",
+       image.kernel_config_sha256.empty() ? "not found" : image.kernel_config_sha256},
+      {"agent_version", hello.agent_version},
+      {"devices", hello.devices},
+      {"modules_loaded", hello.modules_loaded},
+      {"console_log", "machine-" + label + "/console.log"},
+      {"boot_s", boot_s},
+      {"boot", BootJson(boot)},
+      {"started_at", UtcTimestamp()},
+      {"host", ctx.host.name},
+      {"backend", backend.Name()},
+      {"backend_details", facts.backend_details},
+      {"agent_push", facts.agent_push}};
   if (foreign) {
     entry["image"] = {{"path", foreign->path},
                       {"format", foreign->format},
@@ -455,7 +456,8 @@ std::optional<std::string> GuestTarget::StartMachine(const GuestImage& image) {
   const HelloReply& hello = machine.Hello();
   // The backend's own time from QEMU start; boot_s also counts `qemu --version` and the
   // run directory before it.
-  const BootBreakdown boot = BreakDownBoot(machine.StartToHelloS().value_or(boot_s), hello.boot);
+  const BootBreakdown boot =
+      BreakDownBoot(machine.Facts().start_to_hello_s.value_or(boot_s), hello.boot);
   ctx_.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
            << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
   RecordMachine(ctx_, label_, machine, image, accel_, backend_, boot_s, boot,

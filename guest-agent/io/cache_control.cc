@@ -158,28 +158,17 @@ double ResidentFraction(int fd, uint64_t offset, uint64_t size) {
   return double(resident) / double((end - offset / page * page) / page);
 }
 
-CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSystem& sys,
-                           AgentPlace place, const CacheRegion& region) {
-  CachePrepared out;
-  if (state == CacheState::Keep) return out;
-  if (state == CacheState::Partial && !(region.cached_fraction >= 0 && region.cached_fraction <= 1))
-    throw JobError("cached_fraction must be in [0, 1], got " +
-                   std::to_string(region.cached_fraction));
-  // fadvise and BLKFLSBUF act through an fd, so an unopenable target ends preparation.
-  UniqueFd fd(open(target.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid())
-    throw JobError("cannot open " + target + " to drop its cache: open(O_RDONLY) failed: " +
-                   std::strerror(errno));
-  struct stat st;
-  const bool block = fstat(fd.get(), &st) == 0 && S_ISBLK(st.st_mode);
+namespace {
 
-  const uint64_t t0 = MonotonicNs();
-  out.scope = CacheScope(state, place);
+// Empties the cache of the target open as `fd`, in the way out.scope names ("target": its own
+// writeback; else the system's sync and drop_caches), then fadvise and a block device's
+// buffer cache; each step timed into `out`.
+void EvictCache(CachePrepared& out, int fd, bool block, CacheSystem& sys) {
   if (out.scope == "target") {
     // fadvise(DONTNEED) skips dirty pages: the target's own writeback first. fsync works
     // on a read-only fd, and on a block device it writes back the device's page cache.
     Timed(out, "fsync", [&]() -> std::optional<std::string> {
-      if (fsync(fd.get()) != 0) return Errno("fsync");
+      if (fsync(fd) != 0) return Errno("fsync");
       return std::nullopt;
     });
   } else {
@@ -193,16 +182,60 @@ CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSys
   }
   // Per-file, and works where drop_caches is refused (containers, no CAP_SYS_ADMIN).
   Timed(out, "fadvise(DONTNEED)", [&]() -> std::optional<std::string> {
-    const int err = posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+    const int err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     if (err != 0) return std::string("posix_fadvise: ") + std::strerror(err);
     return std::nullopt;
   });
   // A block device's own buffer cache (what reads through /dev/X without O_DIRECT hit).
   if (block)
     Timed(out, "BLKFLSBUF", [&]() -> std::optional<std::string> {
-      if (ioctl(fd.get(), BLKFLSBUF, 0) != 0) return Errno("ioctl(BLKFLSBUF)");
+      if (ioctl(fd, BLKFLSBUF, 0) != 0) return Errno("ioctl(BLKFLSBUF)");
       return std::nullopt;
     });
+}
+
+// Reads [begin, begin + size) of the target back into the cache as `state` asks: all of it
+// (warm) or region.cached_fraction of its units (partial); timed into `out`.
+void Refill(CachePrepared& out, int fd, CacheState state, const CacheRegion& region, uint64_t begin,
+            uint64_t size) {
+  const uint64_t page = PageSize();
+  if (state == CacheState::Warm) {
+    char name[64];
+    std::snprintf(name, sizeof name, "warm(read %.1f MiB)", double(size) / (1 << 20));
+    Timed(out, name, [&] {
+      std::vector<char> buf(1 << 20);
+      return ReadRange(fd, begin, size, buf);
+    });
+  } else if (state == CacheState::Partial) {
+    const uint64_t unit = std::max<uint64_t>(1, (region.unit + page - 1) / page) * page;
+    const uint64_t units = size / unit;
+    const auto want = uint64_t(std::llround(region.cached_fraction * double(units)));
+    const std::string name = "partial(read " + std::to_string(want) + " of " +
+                             std::to_string(units) + " units of " + std::to_string(unit) + " B)";
+    Timed(out, name, [&] { return ReadChosenUnits(fd, begin, unit, units, want, region.seed); });
+  }
+}
+
+}  // namespace
+
+CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSystem& sys,
+                           AgentPlace place, const CacheRegion& region) {
+  CachePrepared out;
+  if (state == CacheState::Keep) return out;
+  if (state == CacheState::Partial && !(region.cached_fraction >= 0 && region.cached_fraction <= 1))
+    throw JobError("cached_fraction must be in [0, 1], got " +
+                   std::to_string(region.cached_fraction));
+  // fadvise and BLKFLSBUF act through an fd, so an unopenable target ends preparation.
+  UniqueFd fd(open(target.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid())
+    throw JobError("cannot open " + target +
+                   " to drop its cache: open(O_RDONLY) failed: " + std::strerror(errno));
+  struct stat st;
+  const bool block = fstat(fd.get(), &st) == 0 && S_ISBLK(st.st_mode);
+
+  const uint64_t t0 = MonotonicNs();
+  out.scope = CacheScope(state, place);
+  EvictCache(out, fd.get(), block, sys);
 
   // The region, clamped to the target (size 0 = to its end).
   uint64_t target_size = 0;
@@ -212,26 +245,9 @@ CachePrepared PrepareCache(const std::string& target, CacheState state, CacheSys
     out.steps.push_back({"size", 0, e.what()});
   }
   const uint64_t begin = std::min(region.offset, target_size);
-  const uint64_t size = std::min(region.size ? region.size : target_size - begin,
-                                 target_size - begin);
-  const uint64_t page = PageSize();
-  if (state == CacheState::Warm) {
-    char name[64];
-    std::snprintf(name, sizeof name, "warm(read %.1f MiB)", double(size) / (1 << 20));
-    Timed(out, name, [&] {
-      std::vector<char> buf(1 << 20);
-      return ReadRange(fd.get(), begin, size, buf);
-    });
-  } else if (state == CacheState::Partial) {
-    const uint64_t unit = std::max<uint64_t>(1, (region.unit + page - 1) / page) * page;
-    const uint64_t units = size / unit;
-    const auto want = uint64_t(std::llround(region.cached_fraction * double(units)));
-    const std::string name = "partial(read " + std::to_string(want) + " of " +
-                             std::to_string(units) + " units of " + std::to_string(unit) + " B)";
-    Timed(out, name, [&] {
-      return ReadChosenUnits(fd.get(), begin, unit, units, want, region.seed);
-    });
-  }
+  const uint64_t size =
+      std::min(region.size ? region.size : target_size - begin, target_size - begin);
+  Refill(out, fd.get(), state, region, begin, size);
   if (size > 0)
     Timed(out, "mincore", [&]() -> std::optional<std::string> {
       try {

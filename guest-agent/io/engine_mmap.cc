@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "engine.h"
 #include "io_buffer.h"
@@ -75,6 +76,47 @@ class Window {
   bool madvise_warned_ = false;
 };
 
+// Where a job's windows lie in its target.
+struct MapLayout {
+  uint64_t target_size;  // after growing a file for writes
+  uint64_t page;
+  uint64_t base;    // the region's start, down to a page
+  uint64_t window;  // mmap_window (or the whole region) up to a page
+  int prot;
+  // The window [start, start + len) that holds [off, off + bs): the window-sized slot of the
+  // region that off falls in, or one from off's page before the region; no page past the
+  // target's last.
+  std::pair<uint64_t, uint64_t> WindowFor(uint64_t off, uint64_t bs) const {
+    const uint64_t start = off >= base ? base + (off - base) / window * window : off / page * page;
+    const uint64_t len = std::max(window, RoundUp(off + bs - start, page));
+    return {start, std::min(len, RoundUp(target_size, page) - start)};
+  }
+};
+
+// The layout of `job`'s windows; a regular file shorter than a write job's region is grown
+// to it first. Throws IoError.
+MapLayout LayOut(const EngineJob& job) {
+  const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+  const bool writes = job.rw != Direction::Read;
+  uint64_t target_size = TargetSize(job.fd, job.target);
+  const uint64_t region_begin = job.region_size ? job.region_offset : 0;
+  const uint64_t region_end = job.region_size ? job.region_offset + job.region_size : target_size;
+  // A store past the end of a file raises SIGBUS instead of growing it: grow it first,
+  // as pwrite would.
+  struct stat st;
+  if (writes && target_size < region_end && fstat(job.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (ftruncate(job.fd, off_t(region_end)) != 0)
+      throw IoError(job.target, "ftruncate", region_end, errno);
+    target_size = region_end;
+  }
+  const uint64_t base = region_begin / page * page;
+  return {.target_size = target_size,
+          .page = page,
+          .base = base,
+          .window = RoundUp(job.mmap_window ? job.mmap_window : region_end - base, page),
+          .prot = writes ? PROT_READ | PROT_WRITE : PROT_READ};
+}
+
 class MmapEngine : public IoEngine {
  public:
   EngineStats Run(const EngineJob& job, OffsetGenerator& offsets) override {
@@ -82,23 +124,9 @@ class MmapEngine : public IoEngine {
     WarnSynchronous(job, "mmap", stats);
     if (OpenedDirect(job.fd))
       stats.warnings.push_back("mmap goes through the page cache: direct IO does not apply");
-    const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
-    const bool writes = job.rw != Direction::Read;
-    uint64_t target_size = TargetSize(job.fd, job.target);
-    const uint64_t region_begin = job.region_size ? job.region_offset : 0;
-    const uint64_t region_end = job.region_size ? job.region_offset + job.region_size : target_size;
-    // A store past the end of a file raises SIGBUS instead of growing it: grow it first,
-    // as pwrite would.
-    struct stat st;
-    if (writes && target_size < region_end && fstat(job.fd, &st) == 0 && S_ISREG(st.st_mode)) {
-      if (ftruncate(job.fd, off_t(region_end)) != 0)
-        throw IoError(job.target, "ftruncate", region_end, errno);
-      target_size = region_end;
-    }
-    const uint64_t base = region_begin / page * page;
-    const uint64_t window = RoundUp(job.mmap_window ? job.mmap_window : region_end - base, page);
-    stats.mmap_window_bytes = window;
-    const int prot = writes ? PROT_READ | PROT_WRITE : PROT_READ;
+    const MapLayout layout = LayOut(job);
+    const uint64_t target_size = layout.target_size;
+    stats.mmap_window_bytes = layout.window;
 
     DirectionChooser direction(job);
     IoBuffers own;
@@ -129,12 +157,10 @@ class MmapEngine : public IoEngine {
         throw ShortIoError(job.target, what, off, off < target_size ? target_size - off : 0,
                            job.bs);
       if (!map.Holds(off, job.bs)) {
-        uint64_t start = off >= base ? base + (off - base) / window * window : off / page * page;
-        uint64_t len = std::max(window, RoundUp(off + job.bs - start, page));
-        len = std::min(len, RoundUp(target_size, page) - start);
+        const auto [start, len] = layout.WindowFor(off, job.bs);
         dirty_elsewhere = dirty_elsewhere || dirty_here;
         dirty_here = false;
-        map.Map(job, prot, start, len, stats);
+        map.Map(job, layout.prot, start, len, stats);
       }
       stats.max_in_flight = 1;
       const uint64_t t0 = MonotonicNs();

@@ -52,6 +52,21 @@ class MachineStartError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What the manifest records of a booted machine: how it was started and how long it took.
+struct MachineFacts {
+  // The QEMU command line (argv[0] first) when known; under libvirt the one libvirt built.
+  std::vector<std::string> argv;
+  std::string qemu_version;
+  // Seconds from starting QEMU (under libvirt: asking for the domain) to the agent's hello
+  // reply; nullopt when the backend did not time it.
+  std::optional<double> start_to_hello_s;
+  // How the agent got into the guest: {"path": "initramfs"} (it is the guest's /init) or a
+  // foreign guest's push (backend/qga_push.h: {"path": "qga", ...}).
+  nlohmann::json agent_push = {{"path", "initramfs"}};
+  // Backend-specific facts (libvirt: URI, domain name, domain XML); {} when none.
+  nlohmann::json backend_details = nlohmann::json::object();
+};
+
 // A booted guest. Destroying it stops the VM on every path; no process is left behind.
 class Machine {
  public:
@@ -59,9 +74,8 @@ class Machine {
   // Connected, and the agent has said hello.
   virtual AgentLink& Agent() = 0;
   virtual const HelloReply& Hello() const = 0;
-  // Seconds from starting QEMU (under libvirt: asking for the domain) to the agent's hello
-  // reply; nullopt when the backend did not time it.
-  virtual std::optional<double> StartToHelloS() const { return std::nullopt; }
+  // How the machine was started, for the manifest.
+  virtual MachineFacts Facts() const = 0;
   // Asks the agent to power off, waits, and escalates (QMP quit, SIGTERM, SIGKILL).
   // Never throws; the VM is gone afterwards.
   virtual void Shutdown() = 0;
@@ -87,16 +101,6 @@ class Machine {
     std::function<BlockCounters()> read;  // throws on failure
   };
   virtual std::optional<BlockStatsSource> BlockStats(const DiskSpec&) { return std::nullopt; }
-  // The QEMU command line (argv[0] first) when known; under libvirt the one libvirt built.
-  virtual const std::vector<std::string>& Argv() const = 0;
-  // How the agent got into the guest, for the manifest: {"path": "initramfs"} (it is the
-  // guest's /init) or a foreign guest's push (backend/qga_push.h: {"path": "qga", ...}).
-  virtual nlohmann::json AgentPush() const { return {{"path", "initramfs"}}; }
-  // Backend-specific facts for the manifest (libvirt: URI, domain name, domain XML).
-  virtual nlohmann::json Describe() const { return nlohmann::json::object(); }
-  // A local path of the guest console log (copied from the host when it is remote).
-  virtual std::string ConsoleLogPath() const = 0;
-  virtual std::string QemuVersion() const = 0;
 };
 
 // The one hello of a boot: the guest's port holds it until the agent opens it after boot,

@@ -77,7 +77,14 @@ class QemuMachine : public Machine {
 
   AgentLink& Agent() override { return *agent_; }
   const HelloReply& Hello() const override { return hello_; }
-  std::optional<double> StartToHelloS() const override { return start_to_hello_s_; }
+  MachineFacts Facts() const override {
+    MachineFacts facts;
+    facts.argv = argv_;
+    facts.qemu_version = version_;
+    facts.start_to_hello_s = start_to_hello_s_;
+    if (push_) facts.agent_push = *push_;
+    return facts;
+  }
   int Pid() const override { return child_ ? child_->Pid() : -1; }
   QmpExecutor Qmp(std::chrono::milliseconds timeout) override {
     QmpClient* qmp = qmp_ ? &*qmp_ : nullptr;
@@ -86,12 +93,6 @@ class QemuMachine : public Machine {
       return qmp->Execute(command, args, timeout);
     };
   }
-  const std::vector<std::string>& Argv() const override { return argv_; }
-  nlohmann::json AgentPush() const override {
-    return push_ ? nlohmann::json(*push_) : Machine::AgentPush();
-  }
-  std::string ConsoleLogPath() const override { return paths_.console_log; }
-  std::string QemuVersion() const override { return version_; }
 
   void CheckAlive() override {
     if (child_ && child_->Running()) return;

@@ -305,6 +305,54 @@ int Report(const ReportArgs& args, bool format_given) {
   return kExitOk;
 }
 
+// `storbed scenario explain [FIELD] [--markdown]`; returns the explain subcommand.
+CLI::App* AddScenarioExplainCommand(CLI::App& app, std::string& field, bool& markdown) {
+  auto* scenario_cmd = app.add_subcommand("scenario", "Scenario files.");
+  scenario_cmd->require_subcommand(1);
+  auto* explain_cmd =
+      scenario_cmd->add_subcommand("explain", "Describe scenario fields (all, or one).");
+  explain_cmd->add_option("field", field, "A field, e.g. bs or job.bs");
+  explain_cmd->add_flag("--markdown", markdown, "The whole reference as Markdown");
+  return explain_cmd;
+}
+
+// `storbed run` after parsing: checks what the flags cannot say alone, then the dry run or
+// the run (its out_dir filled in when not given), and the history append.
+int RunCommand(RunOptions& run, bool dry_run, const std::string& history_db) {
+  if (run.scenario_path.empty() && run.fio_path.empty() && run.fio_args.empty())
+    throw ScenarioError("run: give a scenario file, --fio JOB_FILE or --fio-args '...'");
+  if (!run.fio_targets.empty() && run.fio_path.empty() && run.fio_args.empty())
+    throw ScenarioError("run: --target applies with --fio or --fio-args only");
+  if (run.until_conclusive) ParseBudget(run.budget_text, &run.budget_rounds, &run.budget_s);
+  if (dry_run) return DryRunMain(run);
+  const std::string source = !run.fio_args.empty()  ? "fio-args"
+                             : run.fio_path.empty() ? run.scenario_path
+                                                    : run.fio_path;
+  if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
+  InstallInterruptHandlers();
+  const int exit = Run(run);
+  // Only whole runs reach the history: an interrupted one does not.
+  if (!history_db.empty() && exit != kExitInterrupted)
+    AppendRunToHistory(history_db, run.out_dir, std::cerr);
+  return exit;
+}
+
+// `storbed image build` after parsing: the paths checked, then the image built and described.
+int ImageBuildCommand(ImageRequest& image, const std::string& kernel, const std::string& modules) {
+  if (kernel.empty() != modules.empty())
+    throw ScenarioError("image build: --kernel and --modules go together");
+  if (const std::string why = DirectoryPathProblem(image.cache_dir); !why.empty())
+    throw ScenarioError("image build: --cache " + image.cache_dir + ": " + why);
+  if (const std::string why = StaticAgentProblem(image.agent_path); !why.empty())
+    throw ScenarioError("image build: --agent " + image.agent_path + ": " + why);
+  if (!kernel.empty())
+    if (const std::string why = BzImageProblem(kernel); !why.empty())
+      throw ScenarioError("image build: --kernel " + kernel + ": " + why);
+  image.kernel = kernel.empty() ? FindNewestHostKernel() : KernelFromPaths(kernel, modules);
+  std::cout << DescribeImage(BuildGuestImage(image));
+  return kExitOk;
+}
+
 // The one place an error becomes "storbed: <sentence>" and the exit code of its kind. A run
 // interrupted says where its finished runs are.
 int ReportError(const std::exception& e, const std::string& out_dir) {
@@ -344,12 +392,7 @@ int RunMain(int argc, char** argv) {
 
   std::string explain_field;
   bool explain_markdown = false;
-  auto* scenario_cmd = app.add_subcommand("scenario", "Scenario files.");
-  scenario_cmd->require_subcommand(1);
-  auto* explain_cmd =
-      scenario_cmd->add_subcommand("explain", "Describe scenario fields (all, or one).");
-  explain_cmd->add_option("field", explain_field, "A field, e.g. bs or job.bs");
-  explain_cmd->add_flag("--markdown", explain_markdown, "The whole reference as Markdown");
+  auto* explain_cmd = AddScenarioExplainCommand(app, explain_field, explain_markdown);
 
   ReportArgs report;
   auto* report_cmd = AddReportCommand(app, report);
@@ -375,38 +418,8 @@ int RunMain(int argc, char** argv) {
     if (*gate_cmd) return gate_exit;
     if (docs_exit >= 0) return docs_exit;
     if (image_cache_exit >= 0) return image_cache_exit;
-    if (*run_cmd) {
-      if (run.scenario_path.empty() && run.fio_path.empty() && run.fio_args.empty())
-        throw ScenarioError("run: give a scenario file, --fio JOB_FILE or --fio-args '...'");
-      if (!run.fio_targets.empty() && run.fio_path.empty() && run.fio_args.empty())
-        throw ScenarioError("run: --target applies with --fio or --fio-args only");
-      if (run.until_conclusive) ParseBudget(run.budget_text, &run.budget_rounds, &run.budget_s);
-      if (dry_run) return DryRunMain(run);
-      const std::string source = !run.fio_args.empty() ? "fio-args"
-                                 : run.fio_path.empty() ? run.scenario_path
-                                                        : run.fio_path;
-      if (run.out_dir.empty()) run.out_dir = "results/" + fs::path(source).stem().string();
-      InstallInterruptHandlers();
-      const int exit = Run(run);
-      // Only whole runs reach the history: an interrupted one does not.
-      if (!history_db.empty() && exit != kExitInterrupted)
-        AppendRunToHistory(history_db, run.out_dir, std::cerr);
-      return exit;
-    }
-    if (*build_cmd) {
-      if (kernel.empty() != modules.empty())
-        throw ScenarioError("image build: --kernel and --modules go together");
-      if (const std::string why = DirectoryPathProblem(image.cache_dir); !why.empty())
-        throw ScenarioError("image build: --cache " + image.cache_dir + ": " + why);
-      if (const std::string why = StaticAgentProblem(image.agent_path); !why.empty())
-        throw ScenarioError("image build: --agent " + image.agent_path + ": " + why);
-      if (!kernel.empty())
-        if (const std::string why = BzImageProblem(kernel); !why.empty())
-          throw ScenarioError("image build: --kernel " + kernel + ": " + why);
-      image.kernel = kernel.empty() ? FindNewestHostKernel() : KernelFromPaths(kernel, modules);
-      std::cout << DescribeImage(BuildGuestImage(image));
-      return kExitOk;
-    }
+    if (*run_cmd) return RunCommand(run, dry_run, history_db);
+    if (*build_cmd) return ImageBuildCommand(image, kernel, modules);
     if (*explain_cmd) {
       std::cout << (explain_markdown ? ScenarioReferenceMarkdown() : ExplainFields(explain_field));
       return kExitOk;

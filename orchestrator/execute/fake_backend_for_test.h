@@ -104,6 +104,12 @@ class FakeMachine : public Machine {
 
   AgentLink& Agent() override { return *link_; }
   const HelloReply& Hello() const override { return hello_; }
+  MachineFacts Facts() const override {
+    MachineFacts facts;
+    facts.argv = argv_;
+    facts.qemu_version = "fake-qemu 1.0";
+    return facts;
+  }
   void Shutdown() override {
     std::lock_guard lock(log_->mu);
     log_->shutdowns.push_back(spec_.name);
@@ -115,9 +121,6 @@ class FakeMachine : public Machine {
   int Pid() const override { return -1; }
   bool OnThisHost() const override { return false; }  // nothing on /proc to sample
   QmpExecutor Qmp(std::chrono::milliseconds) override { return {}; }
-  const std::vector<std::string>& Argv() const override { return argv_; }
-  std::string ConsoleLogPath() const override { return ""; }
-  std::string QemuVersion() const override { return "fake-qemu 1.0"; }
 
  private:
   // One request line in, one reply line out, until the socket closes.

@@ -146,7 +146,7 @@ MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std
     // The host's namespace device is gone while the guest has the controller: no
     // backing for the host samplers to watch.
     d.backing.clear();
-    d.serial = "";  // the device's own, known once it is bound (RunGuestTarget)
+    d.serial = "";  // the device's own, known once it is bound (GuestTarget::Boot)
   }
   spec.disks.push_back(d);
   return spec;
@@ -218,26 +218,27 @@ void RecordMachine(RunContext& ctx, const std::string& label, Machine& machine,
                    double boot_s, const BootBreakdown& boot, const ForeignRootDisk* foreign,
                    const std::string& test_serial) {
   const HelloReply& hello = machine.Hello();
-  nlohmann::json entry = {{"argv", machine.Argv()},
-                                {"qemu_version", machine.QemuVersion()},
-                                {"accel", ToString(accel.accel)},
-                                {"guest_kernel", hello.kernel_release},
-                                {"guest_kernel_sha256", image.kernel_sha256},
-                                {"guest_kernel_boot", image.boot_kernel_note},
-                                {"guest_kernel_config_sha256", image.kernel_config_sha256.empty()
-                                                                   ? "not found"
-                                                                   : image.kernel_config_sha256},
-                                {"agent_version", hello.agent_version},
-                                {"devices", hello.devices},
-                                {"modules_loaded", hello.modules_loaded},
-                                {"console_log", "machine-" + label + "/console.log"},
-                                {"boot_s", boot_s},
-                                {"boot", BootJson(boot)},
-                                {"started_at", UtcTimestamp()},
-                                {"host", ctx.host.name},
-                                {"backend", backend.Name()},
-                                {"backend_details", machine.Describe()},
-                                {"agent_push", machine.AgentPush()}};
+  const MachineFacts facts = machine.Facts();
+  nlohmann::json entry = {
+      {"argv", facts.argv},
+      {"qemu_version", facts.qemu_version},
+      {"accel", ToString(accel.accel)},
+      {"guest_kernel", hello.kernel_release},
+      {"guest_kernel_sha256", image.kernel_sha256},
+      {"guest_kernel_boot", image.boot_kernel_note},
+      {"guest_kernel_config_sha256",
+       image.kernel_config_sha256.empty() ? "not found" : image.kernel_config_sha256},
+      {"agent_version", hello.agent_version},
+      {"devices", hello.devices},
+      {"modules_loaded", hello.modules_loaded},
+      {"console_log", "machine-" + label + "/console.log"},
+      {"boot_s", boot_s},
+      {"boot", BootJson(boot)},
+      {"started_at", UtcTimestamp()},
+      {"host", ctx.host.name},
+      {"backend", backend.Name()},
+      {"backend_details", facts.backend_details},
+      {"agent_push", facts.agent_push}};
   if (foreign) {
     entry["image"] = {{"path", foreign->path},
                       {"format", foreign->format},
@@ -360,15 +361,14 @@ struct GuestTarget::Holdings {
   }
 };
 
-GuestTarget::GuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
-                         const AccelDecision& accel, Backend& backend)
+GuestTarget::GuestTarget(RunContext& ctx, const GuestTargetSetup& setup)
     : ctx_(ctx),
-      target_(target),
-      label_(label),
-      machine_dir_("machine-" + label),
-      accel_(accel),
-      backend_(backend),
-      held_(new Holdings{ctx, label, {}, {}, {}, {}, {}}) {}
+      target_(setup.target),
+      label_(setup.label),
+      machine_dir_("machine-" + setup.label),
+      accel_(setup.accel),
+      backend_(setup.backend),
+      held_(new Holdings{ctx, setup.label, {}, {}, {}, {}, {}}) {}
 
 GuestTarget::~GuestTarget() = default;
 
@@ -390,77 +390,90 @@ void GuestTarget::FailAll(const std::vector<PlannedRun>& runs, const std::string
   for (const auto& run : runs) RecordFailure(ctx_, BaseRecord(run), RunStatus::Failed, why);
 }
 
-std::unique_ptr<GuestTarget> GuestTarget::Boot(RunContext& ctx, TargetKind target,
-                                               const std::string& label,
-                                               const std::vector<PlannedRun>& runs,
-                                               const GuestImage& image, const AccelDecision& accel,
-                                               Backend& backend) {
-  std::unique_ptr<GuestTarget> g(new GuestTarget(ctx, target, label, accel, backend));
-  Holdings& h = *g->held_;
-  g->spec_ = GuestMachineSpec(ctx, target, label, image, accel.accel, ctx.results.File(g->machine_dir_));
+std::unique_ptr<GuestTarget> GuestTarget::Boot(RunContext& ctx, const GuestTargetSetup& setup,
+                                               const std::vector<PlannedRun>& runs) {
+  std::unique_ptr<GuestTarget> g(new GuestTarget(ctx, setup));
+  g->spec_ = GuestMachineSpec(ctx, setup.target, setup.label, setup.image, setup.accel.accel,
+                              ctx.results.File(g->machine_dir_));
   // A machine kept across rounds runs the same job list in each: the first round's runs
   // say whether QEMU must be able to trace.
   for (const PlannedRun& run : runs) g->spec_.qemu_trace |= run.job.trace;
-  if (!ctx.disk.passthrough.empty()) {
-    ctx.log << "binding PCI device " << ctx.disk.passthrough << " to vfio-pci...\n";
-    try {
-      h.binding_dir.emplace(ctx.options.work_dir, "storbed-work-");
-      h.binding.emplace(PciSysfs(ctx.options.passthrough_sources.sysfs_root), h.sysfs,
-                        ctx.disk.passthrough, h.binding_dir->path());
-    } catch (const std::exception& e) {
-      g->FailAll(runs, std::string("the device was not handed over: ") + e.what());
-      return nullptr;
-    }
-    g->spec_.disks[0].serial = h.binding->record().serial;
+  std::optional<std::string> failed = g->HandOverDevice();
+  if (!failed) failed = g->MakeForeignRoot();
+  if (!failed) failed = g->StartMachine(setup.image);
+  if (!failed) failed = g->FindTestDisk();
+  if (failed) {
+    g->FailAll(runs, *failed);
+    g->Shutdown();  // a machine that booted without the disk; nothing before it booted
+    return nullptr;
   }
-  if (g->spec_.foreign) {
-    try {
-      h.foreign.emplace(ctx, ctx.machine.image, *g->spec_.foreign, g->spec_.name);
-    } catch (const std::exception& e) {
-      g->FailAll(runs, std::string("the foreign image's overlay or seed was not made: ") + e.what());
-      return nullptr;
-    }
-  }
+  return g;
+}
 
-  if (ctx.progress) ctx.progress->Booting(label);
-  ctx.log << "booting " << ToString(target) << " guest (" << ToString(accel.accel) << ", "
-          << g->spec_.vcpus << " vCPU, " << g->spec_.memory_mib << " MiB)...\n";
+std::optional<std::string> GuestTarget::HandOverDevice() {
+  if (ctx_.disk.passthrough.empty()) return std::nullopt;
+  Holdings& h = *held_;
+  ctx_.log << "binding PCI device " << ctx_.disk.passthrough << " to vfio-pci...\n";
+  try {
+    h.binding_dir.emplace(ctx_.options.work_dir, "storbed-work-");
+    h.binding.emplace(PciSysfs(ctx_.options.passthrough_sources.sysfs_root), h.sysfs,
+                      ctx_.disk.passthrough, h.binding_dir->path());
+  } catch (const std::exception& e) {
+    return std::string("the device was not handed over: ") + e.what();
+  }
+  spec_.disks[0].serial = h.binding->record().serial;
+  return std::nullopt;
+}
+
+std::optional<std::string> GuestTarget::MakeForeignRoot() {
+  if (!spec_.foreign) return std::nullopt;
+  try {
+    held_->foreign.emplace(ctx_, ctx_.machine.image, *spec_.foreign, spec_.name);
+  } catch (const std::exception& e) {
+    return std::string("the foreign image's overlay or seed was not made: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> GuestTarget::StartMachine(const GuestImage& image) {
+  Holdings& h = *held_;
+  if (ctx_.progress) ctx_.progress->Booting(label_);
+  ctx_.log << "booting " << ToString(target_) << " guest (" << ToString(accel_.accel) << ", "
+           << spec_.vcpus << " vCPU, " << spec_.memory_mib << " MiB)...\n";
   const auto boot_start = Clock::now();
   try {
-    h.machine = backend.Start(
-        g->spec_, std::chrono::seconds(static_cast<int64_t>(ctx.machine.boot_timeout_s)));
+    h.machine = backend_.Start(
+        spec_, std::chrono::seconds(static_cast<int64_t>(ctx_.machine.boot_timeout_s)));
   } catch (const InterruptedError&) {
     throw;
   } catch (const LibvirtError&) {
     throw;  // the host failed, not the guest: the caller moves the runs to another host
   } catch (const std::exception& e) {
-    g->FailAll(runs, std::string("the guest did not boot: ") + e.what());
-    return nullptr;
+    return std::string("the guest did not boot: ") + e.what();
   }
   Machine& machine = *h.machine;
   const double boot_s = SecondsSince(boot_start);
   const HelloReply& hello = machine.Hello();
   // The backend's own time from QEMU start; boot_s also counts `qemu --version` and the
   // run directory before it.
-  const BootBreakdown boot = BreakDownBoot(machine.StartToHelloS().value_or(boot_s), hello.boot);
-  ctx.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
-          << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
-  RecordMachine(ctx, label, machine, image, accel, backend, boot_s, boot,
-                h.foreign ? &*h.foreign : nullptr, g->spec_.disks[0].serial);
+  const BootBreakdown boot =
+      BreakDownBoot(machine.Facts().start_to_hello_s.value_or(boot_s), hello.boot);
+  ctx_.log << "  agent " << hello.agent_version << " up on guest kernel " << hello.kernel_release
+           << " after " << boot_s << " s; boot " << DescribeBoot(boot) << "\n";
+  RecordMachine(ctx_, label_, machine, image, accel_, backend_, boot_s, boot,
+                h.foreign ? &*h.foreign : nullptr, spec_.disks[0].serial);
   // From hello on, the agent sends heartbeats while it works: a silence is a hang.
   machine.Agent().SetSilenceLimit(kAgentSilenceLimit);
+  return std::nullopt;
+}
 
+std::optional<std::string> GuestTarget::FindTestDisk() {
   std::string seen;
-  const Bus bus = g->spec_.disks[0].bus;
-  g->device_ = DeviceWithSerial(hello, bus, g->spec_.disks[0].serial, &seen);
-  if (g->device_.empty()) {
-    g->FailAll(runs, std::string("the guest shows no ") + RowOf(bus).guest_dev_prefix +
-                         "* disk with serial " + g->spec_.disks[0].serial +
-                         " (devices: " + (seen.empty() ? "none" : seen) + ")");
-    g->Shutdown();
-    return nullptr;
-  }
-  return g;
+  const Bus bus = spec_.disks[0].bus;
+  device_ = DeviceWithSerial(held_->machine->Hello(), bus, spec_.disks[0].serial, &seen);
+  if (!device_.empty()) return std::nullopt;
+  return std::string("the guest shows no ") + RowOf(bus).guest_dev_prefix + "* disk with serial " +
+         spec_.disks[0].serial + " (devices: " + (seen.empty() ? "none" : seen) + ")";
 }
 
 bool GuestTarget::RunJobs(const std::vector<PlannedRun>& runs) {
@@ -507,11 +520,9 @@ void GuestTarget::Shutdown() noexcept {
 
 uint64_t GuestTarget::MemoryBytes() const { return uint64_t(spec_.memory_mib) << 20; }
 
-void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
-                    const std::vector<PlannedRun>& runs, const GuestImage& image,
-                    const AccelDecision& accel, Backend& backend) {
-  std::unique_ptr<GuestTarget> guest =
-      GuestTarget::Boot(ctx, target, label, runs, image, accel, backend);
+void RunGuestTarget(RunContext& ctx, const GuestTargetSetup& setup,
+                    const std::vector<PlannedRun>& runs) {
+  std::unique_ptr<GuestTarget> guest = GuestTarget::Boot(ctx, setup, runs);
   if (!guest) return;
   guest->RunJobs(runs);
   guest->Shutdown();

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,17 @@ inline constexpr const char* kTestDiskSerial = "storbed-d0";
 MachineSpec GuestMachineSpec(const RunContext& ctx, TargetKind target, const std::string& label,
                              const GuestImage& image, Accel accel, const std::string& run_dir);
 
+// Which machine a guest target boots: the target, the label its directory and manifest
+// entry are named after ("virtio-blk", "nvme-m2"), the guest image, the accelerator and the
+// backend that starts it.
+struct GuestTargetSetup {
+  TargetKind target;
+  std::string label;
+  const GuestImage& image;
+  AccelDecision accel;
+  Backend& backend;
+};
+
 // A booted guest machine of a target and what it holds (a VFIO binding, a foreign image's
 // overlay). Its runs may come in several calls: a machine kept across rounds (reboot
 // per_machine) is paused between them. The RunContext must outlive it.
@@ -29,11 +41,8 @@ class GuestTarget {
   // Boots the machine. When the guest fails (it does not boot, its disk is not there)
   // records `runs` as failed and returns nullptr; throws InterruptedError, and LibvirtError
   // when the backend cannot start it (a host failure), as RunGuestTarget does.
-  static std::unique_ptr<GuestTarget> Boot(RunContext& ctx, TargetKind target,
-                                           const std::string& label,
-                                           const std::vector<PlannedRun>& runs,
-                                           const GuestImage& image, const AccelDecision& accel,
-                                           Backend& backend);
+  static std::unique_ptr<GuestTarget> Boot(RunContext& ctx, const GuestTargetSetup& setup,
+                                           const std::vector<PlannedRun>& runs);
   ~GuestTarget();
   // Runs and records `runs`. False when the machine went away (the rest were recorded as
   // skipped): it must not run anything more.
@@ -50,10 +59,20 @@ class GuestTarget {
 
  private:
   struct Holdings;
-  GuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
-              const AccelDecision& accel, Backend& backend);
+  GuestTarget(RunContext& ctx, const GuestTargetSetup& setup);
   RunRecord BaseRecord(const PlannedRun& run) const;
+  // Records every run as failed because of `why`.
   void FailAll(const std::vector<PlannedRun>& runs, const std::string& why);
+  // The steps of Boot, in order. Each returns why the guest failed (the runs' failure
+  // text), or nullopt when it went on.
+  // Binds a passed-through PCI device to vfio-pci and takes its serial.
+  std::optional<std::string> HandOverDevice();
+  // A foreign image's overlay (and cloud-init seed) for the machine to boot from.
+  std::optional<std::string> MakeForeignRoot();
+  // Starts the machine, waits for the agent's hello and records it in the manifest.
+  std::optional<std::string> StartMachine(const GuestImage& image);
+  // Finds the disk under test among the guest's devices by its serial.
+  std::optional<std::string> FindTestDisk();
 
   RunContext& ctx_;
   TargetKind target_;
@@ -74,8 +93,7 @@ inline constexpr std::chrono::seconds kQmpPauseTimeout{10};
 // are recorded, not thrown; throws InterruptedError on Ctrl-C after recording the run in
 // flight, and LibvirtError, recording nothing, when the backend cannot start the machine
 // (a host failure: the runs belong on another host).
-void RunGuestTarget(RunContext& ctx, TargetKind target, const std::string& label,
-                    const std::vector<PlannedRun>& runs,
-                    const GuestImage& image, const AccelDecision& accel, Backend& backend);
+void RunGuestTarget(RunContext& ctx, const GuestTargetSetup& setup,
+                    const std::vector<PlannedRun>& runs);
 
 }  // namespace storbed

@@ -93,9 +93,13 @@ void PlanExecutor::RunKept(size_t unit, const RunHost& host) {
       // The next machine's backing fills while this one boots, and is done before this one
       // measures: never beside a measured IO phase. (Its destructor waits on a throw.)
       std::future<void> next = PrepareNextBacking(unit);
-      fresh->guest = GuestTarget::Boot(*fresh->ctx, m.target, m.label, runs,
-                                       run_.image_for(variant.machine), run_.accel,
-                                       *fresh->backend);
+      fresh->guest = GuestTarget::Boot(*fresh->ctx,
+                                       {.target = m.target,
+                                        .label = m.label,
+                                        .image = run_.image_for(variant.machine),
+                                        .accel = run_.accel,
+                                        .backend = *fresh->backend},
+                                       runs);
       WaitForNextBacking(next, *fresh->log);
     } catch (const LibvirtError& e) {
       *fresh->log << "host " << host.name << " failed: " << e.what() << "\n";
@@ -195,8 +199,13 @@ void PlanExecutor::Run(size_t unit, const std::string& host_name) {
     // The slots of a host boot at once: the storage pool tolerates concurrent uploads
     // of the shared kernel and initrd (libvirt/storage_pool.h).
     std::unique_ptr<Backend> backend = make_backend_(host);
-    RunGuestTarget(ctx, m.target, m.label, RunsOf(unit), run_.image_for(variant.machine),
-                   run_.accel, *backend);
+    RunGuestTarget(ctx,
+                   {.target = m.target,
+                    .label = m.label,
+                    .image = run_.image_for(variant.machine),
+                    .accel = run_.accel,
+                    .backend = *backend},
+                   RunsOf(unit));
   } catch (const LibvirtError& e) {
     log << "host " << host.name << " failed: " << e.what() << "\n";
     throw HostFailedError(e.what());

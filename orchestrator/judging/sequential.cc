@@ -204,68 +204,125 @@ bool OutOfReach(const ShiftTest& last, const SequentialPlan& plan, const Verdict
   return true;
 }
 
-std::vector<SequentialJudgement> JudgeSequentialFamily(
-    const std::vector<SequentialMember>& family, const SequentialPlan& plan,
-    const VerdictRule& rule) {
-  const size_t m = family.size();
-  std::vector<SequentialJudgement> out(m);
-  std::vector<bool> rejected(m, false);
+namespace {
+
+// The rounds at which the family is looked at: every round of a member within the plan.
+std::vector<size_t> LookRounds(const std::vector<SequentialMember>& family,
+                               const SequentialPlan& plan) {
   std::vector<size_t> rounds;
   for (const SequentialMember& member : family)
     for (size_t r : member.rounds)
       if (r >= plan.first_look && r <= plan.max_rounds) rounds.push_back(r);
   std::sort(rounds.begin(), rounds.end());
   rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
-  const Band band = Band::FromNoise(rule.noise);
-  const std::vector<double>& equivalence = NominalLevels(plan, 0.10);
-  for (const size_t r : rounds) {
-    const size_t look = r - plan.first_look;
-    // Rejections first: each one raises the others' shares, so look again until none.
-    for (bool again = true; again;) {
-      again = false;
-      const size_t open = size_t(std::count(rejected.begin(), rejected.end(), false));
-      if (open == 0) break;
-      const double level = NominalLevels(plan, rule.alpha / double(open))[look];
-      for (size_t i = 0; i < m; ++i) {
-        if (out[i].decided_at) continue;
-        const ShiftTest* t = LookAt(family[i], r);
-        if (!t || !(t->p < level) || t->direction == 0) continue;
-        const bool up = t->direction > 0;
-        out[i].verdict =
-            up == (family[i].direction == Better::Higher) ? Verdict::Better : Verdict::Worse;
-        out[i].decided_at = r;
-        out[i].p = t->p;
-        out[i].level = level;
-        rejected[i] = true;
-        again = true;
-        break;
-      }
-    }
-    for (size_t i = 0; i < m; ++i) {
-      if (out[i].decided_at || r < kMinEquivalenceRuns) continue;
+  return rounds;
+}
+
+// The rejections at round `r`, Holm's step-down: each one raises the others' shares of
+// alpha, so the open tests are looked at again until none crosses.
+void RejectAt(size_t r, const std::vector<SequentialMember>& family, const SequentialPlan& plan,
+              const VerdictRule& rule, std::vector<SequentialJudgement>& out,
+              std::vector<bool>& rejected) {
+  const size_t look = r - plan.first_look;
+  for (bool again = true; again;) {
+    again = false;
+    const size_t open = size_t(std::count(rejected.begin(), rejected.end(), false));
+    if (open == 0) break;
+    const double level = NominalLevels(plan, rule.alpha / double(open))[look];
+    for (size_t i = 0; i < family.size(); ++i) {
+      if (out[i].decided_at) continue;
       const ShiftTest* t = LookAt(family[i], r);
-      if (!t) continue;
-      const LogInterval ci = RepeatedInterval(*t, equivalence[look]);
-      if (ci.low >= -band.lower && ci.high <= band.upper) {
-        out[i].verdict = Verdict::NoChange;
-        out[i].decided_at = r;
-        out[i].p = t->p;
-        out[i].level = equivalence[look];
-      }
+      if (!t || !(t->p < level) || t->direction == 0) continue;
+      const bool up = t->direction > 0;
+      out[i].verdict =
+          up == (family[i].direction == Better::Higher) ? Verdict::Better : Verdict::Worse;
+      out[i].decided_at = r;
+      out[i].p = t->p;
+      out[i].level = level;
+      rejected[i] = true;
+      again = true;
+      break;
     }
+  }
+}
+
+// No change at round `r` for each open test whose repeated 90% interval lies in the band.
+void AcceptNoChangeAt(size_t r, const std::vector<SequentialMember>& family,
+                      const SequentialPlan& plan, const VerdictRule& rule,
+                      std::vector<SequentialJudgement>& out) {
+  if (r < kMinEquivalenceRuns) return;
+  const size_t look = r - plan.first_look;
+  const Band band = Band::FromNoise(rule.noise);
+  const double level = NominalLevels(plan, 0.10)[look];
+  for (size_t i = 0; i < family.size(); ++i) {
+    if (out[i].decided_at) continue;
+    const ShiftTest* t = LookAt(family[i], r);
+    if (!t) continue;
+    const LogInterval ci = RepeatedInterval(*t, level);
+    if (ci.low >= -band.lower && ci.high <= band.upper) {
+      out[i].verdict = Verdict::NoChange;
+      out[i].decided_at = r;
+      out[i].p = t->p;
+      out[i].level = level;
+    }
+  }
+}
+
+// The member's last paired look within the plan and its round; nullptr when none.
+const ShiftTest* LastLook(const SequentialMember& member, const SequentialPlan& plan,
+                          size_t* round) {
+  const ShiftTest* last = nullptr;
+  *round = 0;
+  for (size_t k = 0; k < member.rounds.size(); ++k)
+    if (member.rounds[k] >= plan.first_look && member.rounds[k] <= plan.max_rounds &&
+        member.looks[k].design == Design::Paired && member.rounds[k] >= *round) {
+      last = &member.looks[k];
+      *round = member.rounds[k];
+    }
+  return last;
+}
+
+// An open test after its last look (at `last_round`): its p against the level it would need
+// with `open` tests left, about how many rounds would decide it, and whether none could.
+void DescribeOpen(SequentialJudgement& j, const ShiftTest& last, size_t last_round,
+                  const SequentialPlan& plan, const VerdictRule& rule, size_t open) {
+  j.p = last.p;
+  j.level = NominalLevels(
+      plan, rule.alpha / double(std::max<size_t>(1, open)))[last_round - plan.first_look];
+  j.detail = "sequential: open after " + std::to_string(last_round) + " of " +
+             std::to_string(plan.max_rounds) + " rounds, repeated 95% interval " +
+             RatioText(*j.rci95);
+  const auto need = RoundsToDecide(last, plan, rule, std::max<size_t>(1, open));
+  // Past a million rounds the estimate only says the shift sits at the band's edge.
+  if (need && *need > 1000000)
+    j.to_decide =
+        "no practical number of rounds would decide it (the shift sits at the band's "
+        "edge)";
+  else if (need && *need > last_round)
+    j.to_decide = "about " + std::to_string(*need - last_round) + " more rounds would decide it" +
+                  (*need > plan.max_rounds ? " (beyond the budget)" : "");
+  if (!j.to_decide.empty()) j.detail += "; " + j.to_decide;
+  j.out_of_reach = OutOfReach(last, plan, rule, std::max<size_t>(1, open));
+}
+
+}  // namespace
+
+std::vector<SequentialJudgement> JudgeSequentialFamily(const std::vector<SequentialMember>& family,
+                                                       const SequentialPlan& plan,
+                                                       const VerdictRule& rule) {
+  const size_t m = family.size();
+  std::vector<SequentialJudgement> out(m);
+  std::vector<bool> rejected(m, false);
+  for (const size_t r : LookRounds(family, plan)) {
+    // Rejections first: a test decided at this look is not also judged for no change.
+    RejectAt(r, family, plan, rule, out, rejected);
+    AcceptNoChangeAt(r, family, plan, rule, out);
   }
   const std::vector<double>& l95 = NominalLevels(plan, 0.05);
   const size_t open = size_t(std::count(rejected.begin(), rejected.end(), false));
   for (size_t i = 0; i < m; ++i) {
-    const SequentialMember& member = family[i];
-    const ShiftTest* last = nullptr;
     size_t last_round = 0;
-    for (size_t k = 0; k < member.rounds.size(); ++k)
-      if (member.rounds[k] >= plan.first_look && member.rounds[k] <= plan.max_rounds &&
-          member.looks[k].design == Design::Paired && member.rounds[k] >= last_round) {
-        last = &member.looks[k];
-        last_round = member.rounds[k];
-      }
+    const ShiftTest* last = LastLook(family[i], plan, &last_round);
     SequentialJudgement& j = out[i];
     if (!last) {
       j.verdict = Verdict::TooFewRuns;
@@ -284,23 +341,7 @@ std::vector<SequentialJudgement> JudgeSequentialFamily(
                            " below its nominal " + FixedText(j.level, "%.2g") + ")";
       continue;
     }
-    j.p = last->p;
-    j.level = NominalLevels(plan, rule.alpha / double(std::max<size_t>(1, open)))
-        [last_round - plan.first_look];
-    j.detail = "sequential: open after " + std::to_string(last_round) + " of " +
-               std::to_string(plan.max_rounds) + " rounds, repeated 95% interval " +
-               RatioText(*j.rci95);
-    const auto need = RoundsToDecide(*last, plan, rule, std::max<size_t>(1, open));
-    // Past a million rounds the estimate only says the shift sits at the band's edge.
-    if (need && *need > 1000000)
-      j.to_decide =
-          "no practical number of rounds would decide it (the shift sits at the band's "
-          "edge)";
-    else if (need && *need > last_round)
-      j.to_decide = "about " + std::to_string(*need - last_round) + " more rounds would decide it" +
-                    (*need > plan.max_rounds ? " (beyond the budget)" : "");
-    if (!j.to_decide.empty()) j.detail += "; " + j.to_decide;
-    j.out_of_reach = OutOfReach(*last, plan, rule, std::max<size_t>(1, open));
+    DescribeOpen(j, *last, last_round, plan, rule, open);
   }
   return out;
 }

@@ -251,29 +251,10 @@ void WriteMergingOverride(std::ostream& x, const MachineSpec& spec) {
   }
 }
 
-}  // namespace
-
-std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
-  ValidateForLibvirt(spec);
-  if (p.disk_paths.size() != spec.disks.size()) {
-    throw std::logic_error("BuildDomainXml: one disk path per disk expected");
-  }
+// <os> (the kernel, initrd and command line, when booted directly), the CPU and clock,
+// and what ends the domain.
+void WriteBootAndLifecycle(std::ostream& x, const MachineSpec& spec, const DomainPlacement& p) {
   const bool kvm = spec.accel == Accel::Kvm;
-  int iothreads = 0;  // libvirt's, for its own disks; qemu:commandline disks bring theirs
-  bool has_commandline_disk = false;
-  for (const DiskSpec& d : spec.disks) {
-    iothreads += d.iothread && IsLibvirtDisk(d) ? 1 : 0;  // ValidateDisk: virtio only
-    has_commandline_disk |= OnQemuCommandline(d);
-  }
-
-  std::ostringstream x;
-  x << "<domain type='" << (kvm ? "kvm" : "qemu")
-    << "' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n"
-    << "  <name>" << XmlEscape(p.domain_name) << "</name>\n";
-  WriteOwner(x, p.owner);
-  x << "  <memory unit='MiB'>" << spec.memory_mib << "</memory>\n"
-    << "  <vcpu>" << spec.vcpus << "</vcpu>\n";
-  if (iothreads > 0) x << "  <iothreads>" << iothreads << "</iothreads>\n";
   x << "  <os>\n"
     << "    <type arch='x86_64' machine='q35'>hvm</type>\n";
   // No kernel (a foreign image booted by its own bootloader): the root disk's <boot order>.
@@ -289,8 +270,13 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
     << "  <on_poweroff>destroy</on_poweroff>\n"
     // The agent is PID 1: a reboot would rerun it. Like -no-reboot, end the domain.
     << "  <on_reboot>destroy</on_reboot>\n"
-    << "  <on_crash>destroy</on_crash>\n"
-    << "  <devices>\n";
+    << "  <on_crash>destroy</on_crash>\n";
+}
+
+// <devices>: the emulator, the disks (libvirt's own and host devices), the console, the
+// agent's channel (and qemu-ga's for a foreign guest).
+void WriteDevices(std::ostream& x, const MachineSpec& spec, const DomainPlacement& p) {
+  x << "  <devices>\n";
   if (spec.qemu_binary.rfind('/', 0) == 0) {
     x << "    <emulator>" << XmlEscape(spec.qemu_binary) << "</emulator>\n";
   }
@@ -324,6 +310,33 @@ std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
   }
   x << "    <memballoon model='none'/>\n"
     << "  </devices>\n";
+}
+
+}  // namespace
+
+std::string BuildDomainXml(const MachineSpec& spec, const DomainPlacement& p) {
+  ValidateForLibvirt(spec);
+  if (p.disk_paths.size() != spec.disks.size()) {
+    throw std::logic_error("BuildDomainXml: one disk path per disk expected");
+  }
+  const bool kvm = spec.accel == Accel::Kvm;
+  int iothreads = 0;  // libvirt's, for its own disks; qemu:commandline disks bring theirs
+  bool has_commandline_disk = false;
+  for (const DiskSpec& d : spec.disks) {
+    iothreads += d.iothread && IsLibvirtDisk(d) ? 1 : 0;  // ValidateDisk: virtio only
+    has_commandline_disk |= OnQemuCommandline(d);
+  }
+
+  std::ostringstream x;
+  x << "<domain type='" << (kvm ? "kvm" : "qemu")
+    << "' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n"
+    << "  <name>" << XmlEscape(p.domain_name) << "</name>\n";
+  WriteOwner(x, p.owner);
+  x << "  <memory unit='MiB'>" << spec.memory_mib << "</memory>\n"
+    << "  <vcpu>" << spec.vcpus << "</vcpu>\n";
+  if (iothreads > 0) x << "  <iothreads>" << iothreads << "</iothreads>\n";
+  WriteBootAndLifecycle(x, spec, p);
+  WriteDevices(x, spec, p);
   if (has_commandline_disk || spec.foreign) {
     // libvirt's DAC driver relabels only the files it knows; QEMU (libvirt-qemu) could not
     // open a backing given on <qemu:commandline>. And for a foreign root it would chown the

@@ -290,7 +290,17 @@ std::optional<Machine::BlockStatsSource> LibvirtMachine::BlockStats(const DiskSp
       }};
 }
 
-nlohmann::json LibvirtMachine::Describe() const {
+MachineFacts LibvirtMachine::Facts() const {
+  MachineFacts facts;
+  facts.argv = argv_;
+  facts.qemu_version = cfg_.version;
+  facts.start_to_hello_s = start_to_hello_s_;
+  if (push_) facts.agent_push = *push_;
+  facts.backend_details = BackendDetails();
+  return facts;
+}
+
+nlohmann::json LibvirtMachine::BackendDetails() const {
   nlohmann::json stats = nlohmann::json::object();
   for (const DiskSpec& d : spec_.disks) {
     const std::string dev = TargetDev(spec_, d);
@@ -307,11 +317,6 @@ nlohmann::json LibvirtMachine::Describe() const {
           {"stats_source", stats},
           {"backings", cfg_.on_this_host && !cfg_.upload_backings ? "used in place"
                                                                    : "uploaded to pool storbed"}};
-}
-
-std::string LibvirtMachine::ConsoleLogPath() const {
-  CopyConsoleHome();
-  return spec_.run_dir + "/console.log";
 }
 
 void LibvirtMachine::CopyConsoleHome() const noexcept {

@@ -27,7 +27,7 @@ struct LibvirtMachineConfig {
   DomainOwner owner;
   bool on_this_host = true;
   bool upload_backings = false;  // copy backings into the pool even on this host
-  std::string version;           // QemuVersion()
+  std::string version;           // MachineFacts::qemu_version
 };
 
 class LibvirtMachine : public Machine {
@@ -43,7 +43,7 @@ class LibvirtMachine : public Machine {
 
   AgentLink& Agent() override { return *agent_; }
   const HelloReply& Hello() const override { return hello_; }
-  std::optional<double> StartToHelloS() const override { return start_to_hello_s_; }
+  MachineFacts Facts() const override;
   void Shutdown() override;
   void CheckAlive() override;
   int Pid() const override { return pid_; }
@@ -51,18 +51,13 @@ class LibvirtMachine : public Machine {
   QmpExecutor Qmp(std::chrono::milliseconds timeout) override;
   std::string DeviceId(const DiskSpec& disk) const override { return LibvirtDeviceId(disk); }
   std::optional<BlockStatsSource> BlockStats(const DiskSpec& disk) override;
-  const std::vector<std::string>& Argv() const override { return argv_; }
-  nlohmann::json AgentPush() const override {
-    return push_ ? nlohmann::json(*push_) : Machine::AgentPush();
-  }
-  nlohmann::json Describe() const override;
-  std::string ConsoleLogPath() const override;
-  std::string QemuVersion() const override { return cfg_.version; }
 
   // How the domain ended, from libvirt's lifecycle events; "" while it runs.
   struct Ending;
 
  private:
+  // MachineFacts::backend_details: the URI, the domain and where each disk's stats come from.
+  nlohmann::json BackendDetails() const;
   bool Active() const;
   // False once libvirtd closed the connection or died (the event loop notices).
   bool ConnectionAlive() const;

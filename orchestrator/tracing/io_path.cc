@@ -178,18 +178,9 @@ void JoinHostDevice(const PathInputs& in, const QemuIndex& q, const std::vector<
     }
 }
 
-}  // namespace
-
-const char* PathPointName(PathPoint p) {
-  static const char* const kNames[kPathPoints] = {
-      "app queued",  "app submit",  "bio queued",   "request",       "inserted",      "issued",
-      "QEMU pickup", "QEMU block",   "QEMU submit",   "host issue",    "host complete",
-      "QEMU complete", "completed",  "app seen"};
-  return kNames[int(p)];
-}
-
-PathJoin JoinPaths(const PathInputs& in) {
-  PathJoin out;
+// The agent's IOs as spans on the disk's sectors (QEMU's names for them), each IO's path
+// started in `out` with its offset, size and direction, and the agent's join counted.
+std::vector<IoSpan> AgentSpans(const PathInputs& in, PathJoin& out) {
   const size_t n = in.agent.size();
   out.paths.resize(n);
   std::vector<IoSpan> spans(n);
@@ -206,35 +197,94 @@ PathJoin JoinPaths(const PathInputs& in) {
   }
   // QEMU names the disk's sectors: the target's offsets moved by its first sector.
   for (size_t i = 0; i < n; ++i) spans[i].sector = in.first_sector + in.agent[i].offset / 512;
+  return spans;
+}
 
-  int64_t offset = in.guest ? in.link_offset_ns : 0;  // agent clock - host clock
-  out.clock = {offset, in.guest ? in.link_uncertainty_ns : 0,
-               in.guest ? "agent link round trips" : "one clock (bare metal)", {}, {}, false};
-  std::vector<QemuMatch> match(n, QemuMatch::None);
-  std::vector<std::vector<size_t>> owned;
+// The agent's IOs matched to QEMU's requests, and the clock offset (agent clock - host
+// clock) the match gives.
+struct QemuJoin {
+  int64_t offset = 0;
+  std::vector<QemuMatch> match;
+  std::vector<std::vector<size_t>> owned;  // per IO: its requests in q.req
   QemuIndex q;
-  if (in.guest && in.qemu) {
-    q = IndexQemu(*in.qemu, in.realtime_to_mono_ns);
-    match = MatchQemu(spans, q, offset, in.link_uncertainty_ns + 1000000, owned);
-    const Bounds all = CausalBounds(spans, match, owned, q, 0, n);
-    if (all.Consistent()) {
-      offset = all.low + (all.high - all.low) / 2;
-      out.clock = {offset, uint64_t(all.high - all.low) / 2,
-                   "causal bounds from " + std::to_string(all.ios) + " IOs", {}, {}, false};
-      const Bounds first = CausalBounds(spans, match, owned, q, 0, n / 2);
-      const Bounds second = CausalBounds(spans, match, owned, q, n / 2, n);
-      if (first.Consistent() && second.Consistent()) {
-        out.clock.first_half_ns = first.low + (first.high - first.low) / 2;
-        out.clock.second_half_ns = second.low + (second.high - second.low) / 2;
-      }
-    } else if (all.ios > 0) {
-      out.clock.method += "; causal bounds disagree by " +
-                          std::to_string((all.low - all.high) / 1000) +
-                          " us: the guest's clock runs at another rate than the host's";
-      out.clock.drift = true;
+};
+
+// Matches `spans` to QEMU's requests (none on bare metal or without a QEMU trace) and sets
+// `clock`: from the agent link's round trips, narrowed by the causal bounds of the first
+// match when they agree; the final match uses that clock.
+QemuJoin JoinQemu(const PathInputs& in, const std::vector<IoSpan>& spans, ClockMapping& clock) {
+  const size_t n = spans.size();
+  QemuJoin j;
+  j.offset = in.guest ? in.link_offset_ns : 0;
+  clock = {j.offset,
+           in.guest ? in.link_uncertainty_ns : 0,
+           in.guest ? "agent link round trips" : "one clock (bare metal)",
+           {},
+           {},
+           false};
+  j.match.assign(n, QemuMatch::None);
+  if (!(in.guest && in.qemu)) return j;
+  const QemuIndex& q = j.q = IndexQemu(*in.qemu, in.realtime_to_mono_ns);
+  j.match = MatchQemu(spans, q, j.offset, in.link_uncertainty_ns + 1000000, j.owned);
+  const Bounds all = CausalBounds(spans, j.match, j.owned, q, 0, n);
+  if (all.Consistent()) {
+    j.offset = all.low + (all.high - all.low) / 2;
+    clock = {j.offset,
+             uint64_t(all.high - all.low) / 2,
+             "causal bounds from " + std::to_string(all.ios) + " IOs",
+             {},
+             {},
+             false};
+    const Bounds first = CausalBounds(spans, j.match, j.owned, q, 0, n / 2);
+    const Bounds second = CausalBounds(spans, j.match, j.owned, q, n / 2, n);
+    if (first.Consistent() && second.Consistent()) {
+      clock.first_half_ns = first.low + (first.high - first.low) / 2;
+      clock.second_half_ns = second.low + (second.high - second.low) / 2;
     }
-    match = MatchQemu(spans, q, offset, out.clock.uncertainty_ns + kSlackNs, owned);
+  } else if (all.ios > 0) {
+    clock.method += "; causal bounds disagree by " + std::to_string((all.low - all.high) / 1000) +
+                    " us: the guest's clock runs at another rate than the host's";
+    clock.drift = true;
   }
+  j.match = MatchQemu(spans, q, j.offset, clock.uncertainty_ns + kSlackNs, j.owned);
+  return j;
+}
+
+// The points a path has, in order: QEMU's (those any request passed) and the host device's
+// between the guest's issue and completion when they were traced.
+std::vector<PathPoint> PointsOf(bool qemu, bool any_block, bool any_submit, bool host) {
+  using P = PathPoint;
+  std::vector<P> points = {P::AppSubmit, P::BioQueue, P::GetRq, P::RqInsert, P::RqIssue};
+  if (qemu) {
+    points.push_back(P::QemuPickup);
+    if (any_block) points.push_back(P::QemuBlock);
+    if (any_submit) points.push_back(P::QemuSubmit);
+    if (host) points.insert(points.end(), {P::HostIssue, P::HostComplete});
+    points.push_back(P::QemuComplete);
+  }
+  points.insert(points.end(), {P::RqComplete, P::AppSeen});
+  return points;
+}
+
+}  // namespace
+
+const char* PathPointName(PathPoint p) {
+  static const char* const kNames[kPathPoints] = {
+      "app queued",    "app submit",    "bio queued", "request",     "inserted",
+      "issued",        "QEMU pickup",   "QEMU block", "QEMU submit", "host issue",
+      "host complete", "QEMU complete", "completed",  "app seen"};
+  return kNames[int(p)];
+}
+
+PathJoin JoinPaths(const PathInputs& in) {
+  PathJoin out;
+  const size_t n = in.agent.size();
+  const std::vector<IoSpan> spans = AgentSpans(in, out);
+  QemuJoin qj = JoinQemu(in, spans, out.clock);
+  const int64_t offset = qj.offset;
+  const std::vector<QemuMatch>& match = qj.match;
+  const std::vector<std::vector<size_t>>& owned = qj.owned;
+  const QemuIndex& q = qj.q;
   // The host device under QEMU's requests.
   std::vector<uint64_t> host_issue, host_complete;
   std::vector<bool> host_joined, host_ambiguous;
@@ -299,16 +349,7 @@ PathJoin JoinPaths(const PathInputs& in) {
     p.joined = joined;
     out.joined += joined;
   }
-  using P = PathPoint;
-  out.points = {P::AppSubmit, P::BioQueue, P::GetRq, P::RqInsert, P::RqIssue};
-  if (in.guest && in.qemu) {
-    out.points.push_back(P::QemuPickup);
-    if (any_block) out.points.push_back(P::QemuBlock);
-    if (any_submit) out.points.push_back(P::QemuSubmit);
-    if (host) out.points.insert(out.points.end(), {P::HostIssue, P::HostComplete});
-    out.points.push_back(P::QemuComplete);
-  }
-  out.points.insert(out.points.end(), {P::RqComplete, P::AppSeen});
+  out.points = PointsOf(in.guest && in.qemu, any_block, any_submit, host);
   return out;
 }
 

@@ -127,8 +127,10 @@ std::string SegmentName(P from, P to) {
   return std::string(PathPointName(from)) + " -> " + PathPointName(to);
 }
 
-IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& in) {
-  IoTraceFigures f;
+namespace {
+
+// The IO, join and clock counts of `join`.
+void AddJoinCounts(IoTraceFigures& f, const PathJoin& join, const FigureInputs& in) {
   f.path = in.path;
   f.ios = join.paths.size();
   f.joined = join.joined;
@@ -146,8 +148,65 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
   f.clock_method = join.clock.method;
   f.clock_drift = join.clock.drift;
   f.histogram_p50_us = in.histogram_p50_us;
+}
 
-  // Segments over the IOs joined at every layer.
+// The segment from `from` to `to` over its IOs' times `v` (sorted here), in microseconds.
+SegmentFigures SegmentOf(std::vector<double>& v, P from, P to, const std::string& clock_method) {
+  std::sort(v.begin(), v.end());
+  SegmentFigures sf;
+  sf.name = SegmentName(from, to);
+  sf.from = PathPointName(from);
+  sf.to = PathPointName(to);
+  const bool a = GuestSide(from), b = GuestSide(to);
+  const bool guest_clock = clock_method != "one clock (bare metal)";
+  sf.clocks = !guest_clock ? "host" : a && b ? "guest" : !a && !b ? "host" : "guest -> host";
+  if (!v.empty()) {
+    sf.p50_us = Quantile(v, 0.5);
+    sf.p90_us = Quantile(v, 0.9);
+    sf.p99_us = Quantile(v, 0.99);
+    sf.max_us = v.back();
+    double sum = 0;
+    for (double x : v) sum += x;
+    sf.mean_us = sum / double(v.size());
+    for (int q = 0; q <= 100; ++q) sf.percentiles_us.push_back(Quantile(v, q / 100.0));
+  }
+  return sf;
+}
+
+// The waterfalls of `rows` (per joined IO: its segments, then its latency; sorted here): the
+// IOs at the median and at p99 of latency, and the slowest 1% on average.
+void AddWaterfalls(IoTraceFigures& f, std::vector<std::vector<double>>& rows, size_t segs,
+                   double histogram_p50_us) {
+  std::sort(rows.begin(), rows.end(),
+            [segs](const std::vector<double>& a, const std::vector<double>& b) {
+              return a[segs] < b[segs];
+            });
+  auto waterfall = [&](const std::string& which, const std::vector<double>& row) {
+    Waterfall w{which, row[segs], {}};
+    double at = 0;
+    for (size_t s = 0; s < segs; ++s) {
+      w.steps.push_back({f.segments[s].name, at, row[s]});
+      at += row[s];
+    }
+    f.waterfalls.push_back(std::move(w));
+  };
+  if (rows.empty()) return;
+  const size_t n = rows.size();
+  f.joined_p50_us = n % 2 ? rows[n / 2][segs] : (rows[n / 2 - 1][segs] + rows[n / 2][segs]) / 2;
+  if (histogram_p50_us > 0)
+    f.p50_diff_pct = 100 * (f.joined_p50_us - histogram_p50_us) / histogram_p50_us;
+  waterfall("median IO", rows[(n - 1) / 2]);
+  const size_t p99 = std::min(n - 1, size_t(std::ceil(0.99 * double(n))) - 1);
+  waterfall("p99 IO", rows[p99]);
+  std::vector<double> mean(segs + 1, 0);
+  for (size_t i = p99; i < n; ++i)
+    for (size_t s = 0; s <= segs; ++s) mean[s] += rows[i][s] / double(n - p99);
+  waterfall("slowest 1% (mean of " + std::to_string(n - p99) + " IOs)", mean);
+}
+
+// Segments, the shares of time before issue and after completion, and the waterfalls, over
+// the IOs joined at every layer.
+void AddSegments(IoTraceFigures& f, const PathJoin& join, const FigureInputs& in) {
   const std::vector<P>& pts = join.points;
   const size_t segs = pts.size() - 1;
   std::vector<std::vector<double>> per_segment(segs);
@@ -178,65 +237,14 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
     f.share_after_complete = after_complete / in_flight;
   }
   if (!rows.empty()) f.queued_before_submit_us = queued / double(rows.size()) / 1000.0;
-  for (size_t s = 0; s < segs; ++s) {
-    std::vector<double>& v = per_segment[s];
-    std::sort(v.begin(), v.end());
-    SegmentFigures sf;
-    sf.name = SegmentName(pts[s], pts[s + 1]);
-    sf.from = PathPointName(pts[s]);
-    sf.to = PathPointName(pts[s + 1]);
-    const bool a = GuestSide(pts[s]), b = GuestSide(pts[s + 1]);
-    const bool guest_clock = join.clock.method != "one clock (bare metal)";
-    sf.clocks = !guest_clock ? "host" : a && b ? "guest" : !a && !b ? "host" : "guest -> host";
-    if (!v.empty()) {
-      sf.p50_us = Quantile(v, 0.5);
-      sf.p90_us = Quantile(v, 0.9);
-      sf.p99_us = Quantile(v, 0.99);
-      sf.max_us = v.back();
-      double sum = 0;
-      for (double x : v) sum += x;
-      sf.mean_us = sum / double(v.size());
-      for (int q = 0; q <= 100; ++q) sf.percentiles_us.push_back(Quantile(v, q / 100.0));
-    }
-    f.segments.push_back(std::move(sf));
-  }
-  // Waterfalls: the IOs at the median and at p99 of latency, and the slowest 1% on average.
-  std::sort(rows.begin(), rows.end(),
-            [segs](const std::vector<double>& a, const std::vector<double>& b) {
-              return a[segs] < b[segs];
-            });
-  auto waterfall = [&](const std::string& which, const std::vector<double>& row) {
-    Waterfall w{which, row[segs], {}};
-    double at = 0;
-    for (size_t s = 0; s < segs; ++s) {
-      w.steps.push_back({f.segments[s].name, at, row[s]});
-      at += row[s];
-    }
-    f.waterfalls.push_back(std::move(w));
-  };
-  if (!rows.empty()) {
-    const size_t n = rows.size();
-    f.joined_p50_us = n % 2 ? rows[n / 2][segs] : (rows[n / 2 - 1][segs] + rows[n / 2][segs]) / 2;
-    if (in.histogram_p50_us > 0)
-      f.p50_diff_pct = 100 * (f.joined_p50_us - in.histogram_p50_us) / in.histogram_p50_us;
-    waterfall("median IO", rows[(n - 1) / 2]);
-    const size_t p99 = std::min(n - 1, size_t(std::ceil(0.99 * double(n))) - 1);
-    waterfall("p99 IO", rows[p99]);
-    std::vector<double> mean(segs + 1, 0);
-    for (size_t i = p99; i < n; ++i)
-      for (size_t s = 0; s <= segs; ++s) mean[s] += rows[i][s] / double(n - p99);
-    waterfall("slowest 1% (mean of " + std::to_string(n - p99) + " IOs)", mean);
-  }
-  // null-co: its configured latency against the backend segment that holds it.
-  f.configured_backend_us = in.configured_backend_us;
-  f.qemu_timer_slack_us = in.qemu_timer_slack_us;
-  for (const SegmentFigures& s : f.segments)
-    if ((s.from == PathPointName(P::QemuBlock) || s.from == PathPointName(P::QemuPickup)) &&
-        s.to == PathPointName(P::QemuComplete) && !s.percentiles_us.empty()) {
-      f.backend_min_us = s.percentiles_us.front();
-      f.backend_p50_us = s.p50_us;
-    }
-  // Depth per layer, from every IO that has the layer's interval.
+  for (size_t s = 0; s < segs; ++s)
+    f.segments.push_back(SegmentOf(per_segment[s], pts[s], pts[s + 1], join.clock.method));
+  AddWaterfalls(f, rows, segs, in.histogram_p50_us);
+}
+
+// Depth per layer, from every IO that has the layer's interval, beside its counter.
+void AddDepths(IoTraceFigures& f, const PathJoin& join, const FigureInputs& in) {
+  const std::vector<P>& pts = join.points;
   const uint64_t a = in.phase_start_ns, b = in.phase_end_ns;
   const double phase_s = b > a ? double(b - a) / 1e9 : 0;
   const LayerStats* app = Rung(in.ladder, kLayerApp);
@@ -266,6 +274,24 @@ IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& i
              "diskstats counts every request of the device, other host IO included; the trace "
              "only the guest's");
   }
+}
+
+}  // namespace
+
+IoTraceFigures ComputeIoTraceFigures(const PathJoin& join, const FigureInputs& in) {
+  IoTraceFigures f;
+  AddJoinCounts(f, join, in);
+  AddSegments(f, join, in);
+  // null-co: its configured latency against the backend segment that holds it.
+  f.configured_backend_us = in.configured_backend_us;
+  f.qemu_timer_slack_us = in.qemu_timer_slack_us;
+  for (const SegmentFigures& s : f.segments)
+    if ((s.from == PathPointName(P::QemuBlock) || s.from == PathPointName(P::QemuPickup)) &&
+        s.to == PathPointName(P::QemuComplete) && !s.percentiles_us.empty()) {
+      f.backend_min_us = s.percentiles_us.front();
+      f.backend_p50_us = s.p50_us;
+    }
+  AddDepths(f, join, in);
   return f;
 }
 

@@ -168,8 +168,9 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     ASSERT_FALSE(device.empty()) << "the guest has no disk with serial " << kTestDiskSerial;
     EXPECT_EQ(m->DeviceId(disk), OnQemuCommandline(disk) ? "dev-d0" : "ua-d0");
     EXPECT_TRUE(std::filesystem::exists(spec.run_dir + "/domain.xml"));
-    EXPECT_EQ(m->Describe()["domain"], domain);
-    EXPECT_NE(m->QemuVersion().find("via libvirt"), std::string::npos) << m->QemuVersion();
+    const MachineFacts facts = m->Facts();
+    EXPECT_EQ(facts.backend_details["domain"], domain);
+    EXPECT_NE(facts.qemu_version.find("via libvirt"), std::string::npos) << facts.qemu_version;
     ASSERT_GT(m->Pid(), 0);
 
     // The job, with the host samplers the runner would start.
@@ -228,7 +229,7 @@ TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
     const std::vector<std::string> ours = BuildQemuArgv(spec, PathsIn(spec.run_dir));
     const auto [our_file, our_dev] = DiskOptions(ours, "backing.raw", "dev-d0");
     const auto [lv_file, lv_dev] = DiskOptions(
-        m->Argv(), v.upload_backing ? domain + "-d0.img" : "backing.raw", m->DeviceId(disk));
+        facts.argv, v.upload_backing ? domain + "-d0.img" : "backing.raw", m->DeviceId(disk));
     ASSERT_FALSE(lv_file.empty()) << "no file -blockdev for the disk in libvirt's command line";
     ASSERT_FALSE(lv_dev.empty()) << "no -device " << m->DeviceId(disk);
     std::vector<const char*> device_keys = {"driver", "serial"};

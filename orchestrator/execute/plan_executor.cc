@@ -1,5 +1,4 @@
 #include "execute/plan_executor.h"
-#include "execute/round_gate.h"
 
 #include <algorithm>
 #include <optional>
@@ -8,9 +7,11 @@
 #include "execute/bare_metal_target.h"
 #include "execute/guest_target.h"
 #include "execute/host_info.h"
-#include "tracefs_session.h"
+#include "execute/round_gate.h"
 #include "execute/run_context.h"
 #include "libvirt/virt_handles.h"
+#include "libvirt_uri.h"
+#include "tracefs_session.h"
 
 namespace storbed {
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: what storbed-agent and fio each do per IO in the same O_DIRECT write job, in
 # counts rather than seconds (a noisy, shared VM does not keep timings, counts it does).
-# O_DIRECT writes run 2-4% below fio in the agent-vs-fio grids (docs/architecture.md,
+# O_DIRECT writes run 2-4% below fio in the agent-vs-fio grids (docs/bench-notes.md,
 # "What steal does not explain"); this asks whether the agent does more work per IO.
 #
 #   bench/agent_counts.sh BUILD_DIR [OUT_DIR]      (root; OUT_DIR default

@@ -52,7 +52,7 @@
 # Both tools start on the same footing: fio's job process calls setsid(), so it runs in a
 # session (and with the kernel's autogroup scheduling, a CPU group) of its own. The agent
 # is started with `setsid -w` for the same; without it, on a loaded machine its wake-ups
-# waited longer and 64k psync ran ~20% slower (docs/architecture.md, "The agent's IO path").
+# waited longer and 64k psync ran ~20% slower (docs/bench-notes.md, "The agent's IO path").
 set -euo pipefail
 # shellcheck source=bench/host_counters.sh
 source "$(dirname "$0")/host_counters.sh"

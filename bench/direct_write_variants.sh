@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: one O_DIRECT random IO cell, run side by side in several variants, to take
 # apart what makes one tool's requests slower at the device (the open O_DIRECT write gap
-# in docs/architecture.md, "The misses after steal"). Variants, in rotating order each round:
+# in docs/bench-notes.md, "The misses after steal"). Variants, in rotating order each round:
 #   agent       the standalone agent as the grid runs it (O_DIRECT IOs two per call)
 #   agent-one   the same with submit_batch 1 (one IO per call, fio's default)
 #   fio         fio 3.x as the grid runs it (buffers filled once, lightly scrambled per IO)

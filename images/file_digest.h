@@ -1,6 +1,6 @@
 // SHA-256 content hashes of guest images, kernels and agents, by nettle (Debian's libnettle,
 // GnuTLS's; it uses the CPU's SHA instructions where there are some): a 1 GiB image in 1.4 s
-// here, 4.5 times as fast as the hand-written code it replaced (docs/architecture.md).
+// here, 4.5 times as fast as the hand-written code it replaced (docs/bench-notes.md, "SHA-256").
 #pragma once
 
 #include <nettle/sha2.h>

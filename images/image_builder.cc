@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "backend/bus_table.h"
 #include "images/decompress.h"
 #include "images/file_digest.h"
 #include "images/file_io.h"
@@ -16,14 +15,6 @@
 
 namespace storbed {
 
-std::vector<std::string> DefaultGuestModules() {
-  std::vector<std::string> modules = BusGuestModules();
-  // crc32c_generic before ext4 and xfs: both need the crc32c crypto algorithm only by
-  // softdep (modules.dep does not list it), and without it ext4's mount and libcrc32c's
-  // load fail.
-  modules.insert(modules.end(), {"virtio_console", "crc32c_generic", "ext4", "xfs"});
-  return modules;
-}
 namespace fs = std::filesystem;
 namespace {
 

@@ -10,14 +10,12 @@
 
 namespace storbed {
 
-// The modules a storbed guest loads: every bus row's (bus_table.cc), the agent channel's
-// virtio_console, and crc32c_generic, ext4 and xfs for filesystem targets.
-std::vector<std::string> DefaultGuestModules();
-
 struct ImageRequest {
   GuestKernel kernel;
   std::string agent_path;  // the static storbed-agent binary
-  std::vector<std::string> modules = DefaultGuestModules();
+  // Module names to load, in order (modules.dep adds what they need): the caller's choice
+  // (execute/guest_modules.h), so the image builder knows nothing of buses.
+  std::vector<std::string> modules;
   std::string cache_dir;  // images live in cache_dir/<content_hash>/
 };
 

@@ -5,7 +5,7 @@
 // allocator's luck of the run: a 1 MiB buffer here came out in 13 to 256 pieces, and of
 // 64 such buffers 1 to 59 were over this disk's 254 from one process to the next, however
 // they were populated; 1m depth-64 writes ran at 1191 IOPS with 52 over and at 2011 with
-// 20 (docs/architecture.md, "Where the buffer's pages lie").
+// 20 (docs/bench-notes.md, "Where the buffer's pages lie").
 #pragma once
 
 #include <cstddef>

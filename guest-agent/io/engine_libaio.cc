@@ -102,7 +102,7 @@ class LibaioBackend : public AsyncBackend {
   // call of more than two IOs: a read that waits for its page sleeps with its own bio
   // still in the plug, flushed only through kblockd. One IO per call, as fio submits by
   // default (measured, 4k buffered QD4 random read: 420 IOPS batched, see
-  // docs/architecture.md "The agent's IO path"). O_DIRECT goes two per call: a call of
+  // docs/bench-notes.md "The agent's IO path"). O_DIRECT goes two per call: a call of
   // more plugs its bios until the last is prepared, and the device gets each refill as
   // one late burst (16k at depth 16: 10-20% below fio's IOPS in whole-refill batches).
   // A job's submit_batch overrides both.

@@ -50,7 +50,7 @@ std::vector<unsigned> RingFlagsToTry(Reap reap) {
 // inside the call: 64k reads at depth 16 took ~1050 us against fio's ~820 in batches of
 // 8-16. O_DIRECT 16k at depth 16 lost 10-20% of fio's IOPS in whole-refill batches and
 // none in pairs. fio submits one per call; two start no plug and halve the calls
-// (docs/architecture.md "The agent's IO path").
+// (docs/bench-notes.md "The agent's IO path").
 constexpr size_t kDefaultSqesPerCall = 2;
 
 // Owns an initialised ring; drains it and io_uring_queue_exit on every path out.

@@ -79,7 +79,7 @@ uint64_t Get(const uint8_t* sector, size_t i) {
 // buffer goes to the device, not back to this CPU: on x86 StampFormat2Sse2 writes whole
 // sectors with non-temporal stores, which skip reading each cache line first. That read
 // (the line was last touched by the device's DMA or another CPU) made the stamp most of a
-// 1 MiB write's CPU time (docs/architecture.md, "The agent's IO path").
+// 1 MiB write's CPU time (docs/bench-notes.md, "The agent's IO path").
 void Fill(uint8_t* sector, size_t len, const StampWords& t, uint64_t offset, size_t words) {
   const uint64_t phase = Phase(offset);
   uint64_t stamp[kWords];
@@ -215,7 +215,7 @@ std::span<uint8_t* const> IoBuffers::Take(size_t count, size_t size, bool huge_p
   // shadows page tables (this machine's), pages the kernel populated still cost an exit at
   // the first user access (~7 us per 4 KiB): over one pass of a 1m write job, 8 stamps per
   // buffer, the stamp averaged ~190 us per MiB instead of ~45, inside the measured phase
-  // (docs/architecture.md, "The first touch"). Elsewhere: strided stores to mapped pages.
+  // (docs/bench-notes.md, "The first touch"). Elsewhere: strided stores to mapped pages.
   for (size_t at = 0; at < region_size_; at += kIoAlignment)
     *reinterpret_cast<volatile uint8_t*>(region_ + at) = 0;
   bufs_.reserve(count);

@@ -13,6 +13,7 @@
 #include "libvirt/domain_xml.h"
 #include "libvirt/storage_pool.h"
 #include "libvirt/virt_handles.h"
+#include "libvirt_uri.h"
 
 namespace storbed {
 namespace {

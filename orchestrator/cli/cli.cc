@@ -20,6 +20,7 @@
 #include "cli/parse_messages.h"
 #include "cli/verdict_options.h"
 #include "error.h"
+#include "execute/guest_modules.h"
 #include "execute/input_checks.h"
 #include "execute/round_gate.h"
 #include "execute/runner.h"
@@ -383,6 +384,7 @@ int RunMain(int argc, char** argv) {
                       "missing; see storbed history and storbed gate)");
 
   ImageRequest image;
+  image.modules = DefaultGuestModules();
   image.cache_dir = DefaultImageCache();
   image.agent_path = DefaultAgentPath();
   std::string kernel, modules;

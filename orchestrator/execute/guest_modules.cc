@@ -28,4 +28,13 @@ std::vector<std::string> GuestModulesFor(const Scenario& scenario) {
   return modules;
 }
 
+std::vector<std::string> DefaultGuestModules() {
+  std::vector<std::string> modules = BusGuestModules();
+  // crc32c_generic before ext4 and xfs: both need the crc32c crypto algorithm only by
+  // softdep (modules.dep does not list it), and without it ext4's mount and libcrc32c's
+  // load fail.
+  modules.insert(modules.end(), {"virtio_console", "crc32c_generic", "ext4", "xfs"});
+  return modules;
+}
+
 }  // namespace storbed

@@ -14,4 +14,8 @@ namespace storbed {
 // virtio_console, then crc32c_generic and ext4 or xfs when a disk has that filesystem.
 std::vector<std::string> GuestModulesFor(const Scenario& scenario);
 
+// The modules of `storbed image build` and the VM tests' shared image, fit for any scenario:
+// every bus row's, the agent channel's virtio_console, and crc32c_generic, ext4 and xfs.
+std::vector<std::string> DefaultGuestModules();
+
 }  // namespace storbed

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "backend/bus_table.h"
+
 namespace storbed {
 namespace {
 
@@ -34,6 +36,12 @@ TEST(GuestModulesTest, AFilesystemBringsItsModuleAndCrc32c) {
                           "jobs": [{"name": "a", "size": "16m"}]})"),
             (std::vector<std::string>{"virtio_pci", "virtio_blk", "virtio_console",
                                       "crc32c_generic", "xfs", "ext4"}));
+}
+
+TEST(GuestModulesTest, TheDefaultIsEveryBusThenTheChannelAndBothFilesystems) {
+  std::vector<std::string> expected = BusGuestModules();
+  expected.insert(expected.end(), {"virtio_console", "crc32c_generic", "ext4", "xfs"});
+  EXPECT_EQ(DefaultGuestModules(), expected);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "execute/round_gate.h"
 #include "execute/run_context.h"
 #include "libvirt/virt_handles.h"
+#include "libvirt_uri.h"
 #include "reports/number_text.h"
 #include "tracefs_session.h"
 

@@ -9,17 +9,16 @@
 #include <ostream>
 #include <set>
 
-#include "backend/interrupt.h"
-
 #include "backend/disk_driver.h"
+#include "backend/interrupt.h"
 #include "execute/environment_fingerprint.h"
 #include "execute/guest_modules.h"
+#include "execute/host_backend.h"
 #include "execute/host_info.h"
 #include "execute/plan_executor.h"
 #include "execute/progress.h"
 #include "images/filesystem_image.h"
 #include "passthrough/pci_safety.h"
-#include "plan/host_backend.h"
 #include "plan/work_groups.h"
 
 namespace storbed {

@@ -1,7 +1,5 @@
 #include "execute/runner.h"
 
-#include "scenario/fio_command_line.h"
-
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -9,12 +7,13 @@
 #include "backend/accel.h"
 #include "backend/backend_qemu.h"
 #include "backend/interrupt.h"
+#include "execute/foreign_image.h"
+#include "execute/host_backend.h"
 #include "execute/input_checks.h"
 #include "execute/run_steps.h"
-#include "execute/foreign_image.h"
 #include "images/image_builder.h"
 #include "images/kernel_locator.h"
-#include "plan/host_backend.h"
+#include "scenario/fio_command_line.h"
 #include "scenario/fio_import.h"
 
 namespace storbed {

@@ -13,6 +13,7 @@
 #include "libvirt/libvirt_machine.h"
 #include "libvirt/storage_pool.h"
 #include "libvirt/virt_handles.h"
+#include "libvirt_uri.h"
 
 namespace storbed {
 namespace {

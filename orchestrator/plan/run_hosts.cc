@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "libvirt/virt_handles.h"
+#include "libvirt_uri.h"
 #include "plan/inventory.h"
 
 namespace storbed {

@@ -1,15 +1,15 @@
 #include "test_env.h"
 
-#include <algorithm>
+#include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <thread>
 
-#include <gtest/gtest.h>
-
 #include "backend/child_process.h"
+#include "execute/guest_modules.h"
 #include "images/kernel_locator.h"
 
 namespace storbed::testing {
@@ -56,6 +56,7 @@ GuestImage SharedGuestImage(std::string* why) {
       ImageRequest request;
       request.kernel = FindNewestHostKernel();
       request.agent_path = AgentPath();
+      request.modules = DefaultGuestModules();
       request.cache_dir = ImageCacheDir();
       image = BuildGuestImage(request);
     } catch (const std::exception& e) {

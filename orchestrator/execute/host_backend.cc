@@ -1,4 +1,4 @@
-#include "plan/host_backend.h"
+#include "execute/host_backend.h"
 
 #include <libvirt/libvirt.h>
 

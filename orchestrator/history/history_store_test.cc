@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "history/results_dir_for_test.h"
+
 namespace storbed {
 namespace {
 
@@ -23,31 +25,14 @@ class HistoryStoreTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // A results directory of `runs` repeats of one bare-metal cell at `iops`.
-  std::string ResultsDir(const std::string& name, const std::string& session, double iops,
-                         int runs = 3, const std::string& cpu = "EPYC") {
+  // A results directory of 3 repeats of one bare-metal cell at `iops`, session "s<h>"
+  // started at <h> o'clock.
+  std::string ResultsDir(const std::string& name, const std::string& session, double iops) {
     const fs::path dir = dir_ / name;
-    fs::create_directories(dir);
-    nlohmann::json records = nlohmann::json::array();
-    for (int i = 1; i <= runs; ++i) {
-      RunRecord r;
-      r.run_id = "00" + std::to_string(i) + "-bare-metal-r";
-      r.target = "bare-metal";
-      r.job.name = "r";
-      r.params = {{"repeat", i}, {"warmup", false}};
-      JobResult res;
-      res.iops = iops + i;
-      r.result = res;
-      records.push_back(r);
-    }
-    std::ofstream(dir / "results.json") << records.dump();
-    std::ofstream(dir / "manifest.json")
-        << nlohmann::json{{"session", session},
-                          {"started_at", "2026-12-01T0" + session.substr(1) + ":00:00Z"},
-                          {"scenario", {{"name", "s"}}},
-                          {"environment", {{"cpu.model", cpu}, {"load.avg1", "0.3"},
-                                           {"storbed.git_revision", "abc"}}}}
-               .dump();
+    WriteFakeResults(dir, {.session = session,
+                           .started_at = "2026-12-01T0" + session.substr(1) + ":00:00Z",
+                           .iops = iops,
+                           .load_avg1 = "0.3"});
     return dir.string();
   }
 

@@ -38,10 +38,14 @@ constexpr EngineRow kEngineRows[] = {
      .help = "preadv2/pwritev2 with one iovec, one IO at a time (fio pvsync2)"},
     {.engine = Engine::Pvsync2Hipri,
      .name = "pvsync2_hipri",
+     .fio_ioengine = "pvsync2",
+     .fio_flag = "hipri",
      .help = "pvsync2 with RWF_HIPRI: polled completion where the device has poll queues "
              "(fio pvsync2 + hipri)"},
     {.engine = Engine::Pvsync2Nowait,
      .name = "pvsync2_nowait",
+     .fio_ioengine = "pvsync2",
+     .fio_flag = "nowait",
      .help = "pvsync2 with RWF_NOWAIT: an IO that would block fails with EAGAIN "
              "(fio pvsync2 + nowait)"},
 };
@@ -68,6 +72,23 @@ const EngineRow* FindFioEngineRow(const std::string& fio_name) {
     for (const char* f : row.fio_names)
       if (f && fio_name == f) return &row;
   return nullptr;
+}
+
+const EngineRow* FindFioFlagRow(const std::string& fio_ioengine, const std::string& fio_flag) {
+  for (const EngineRow& row : kEngineRows)
+    if (row.fio_flag && fio_ioengine == row.fio_ioengine && fio_flag == row.fio_flag) return &row;
+  return nullptr;
+}
+
+std::vector<const EngineRow*> FioFlagRows() {
+  std::vector<const EngineRow*> rows;
+  for (const EngineRow& row : kEngineRows)
+    if (row.fio_flag) rows.push_back(&row);
+  return rows;
+}
+
+std::string FioIoengineOf(const EngineRow& row) {
+  return row.fio_ioengine ? row.fio_ioengine : row.name;
 }
 
 std::vector<std::string> EngineNames() {

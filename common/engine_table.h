@@ -21,6 +21,11 @@ struct EngineRow {
   // other than `name` is imported with the note "ioengine <fio> runs as <name> (<why>)".
   const char* fio_names[3] = {};
   const char* fio_why = "";
+  // Where fio has no ioengine of this name: fio's ioengine (a row's name too) and the flag
+  // option that, set to 1, makes it this engine (pvsync2 with hipri); null for the others.
+  // The fio import reads them and the fio-json output writes them.
+  const char* fio_ioengine = nullptr;
+  const char* fio_flag = nullptr;
   // A row states only what differs from these: a synchronous engine, wait-only, direct
   // or buffered, one IO at a time.
   bool async = false;         // keeps iodepth IOs in flight; false: one call at a time
@@ -38,6 +43,12 @@ const EngineRow& RowOf(Engine e);
 const EngineRow* FindEngineRow(const std::string& name);
 // The row that imports fio's ioengine `fio_name` (already lower-case), or null.
 const EngineRow* FindFioEngineRow(const std::string& fio_name);
+// The row that fio spells as ioengine `fio_ioengine` with `fio_flag`=1, or null.
+const EngineRow* FindFioFlagRow(const std::string& fio_ioengine, const std::string& fio_flag);
+// The rows that some fio flag picks (fio_flag set), in row order.
+std::vector<const EngineRow*> FioFlagRows();
+// fio's ioengine for `row` (fio_ioengine, else the name).
+std::string FioIoengineOf(const EngineRow& row);
 // The scenario names, in row order: "psync", "io_uring", ...
 std::vector<std::string> EngineNames();
 // The same joined with ", ", for error messages.

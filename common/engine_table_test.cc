@@ -63,6 +63,21 @@ TEST(EngineTableTest, FioAliasesMapToTheirRow) {
   EXPECT_EQ(FindFioEngineRow("windowsaio"), nullptr);
 }
 
+// fio spells pvsync2's RWF_HIPRI and RWF_NOWAIT as flags of its pvsync2 engine; storbed
+// has an engine for each. Their ioengine is an engine imported under its own name.
+TEST(EngineTableTest, Pvsync2FlagsAreSpelledAsFioSpellsThem) {
+  EXPECT_EQ(FindFioFlagRow("pvsync2", "hipri")->engine, Engine::Pvsync2Hipri);
+  EXPECT_EQ(FindFioFlagRow("pvsync2", "nowait")->engine, Engine::Pvsync2Nowait);
+  EXPECT_EQ(FindFioFlagRow("io_uring", "hipri"), nullptr);
+  EXPECT_EQ(FioIoengineOf(RowOf(Engine::Pvsync2Hipri)), "pvsync2");
+  EXPECT_EQ(FioIoengineOf(RowOf(Engine::Psync)), "psync");
+  ASSERT_EQ(FioFlagRows().size(), 2u);
+  for (const EngineRow* row : FioFlagRows()) {
+    ASSERT_NE(FindFioEngineRow(row->fio_ioengine), nullptr) << row->name;
+    EXPECT_EQ(FindFioEngineRow(row->fio_ioengine)->name, std::string(row->fio_ioengine));
+  }
+}
+
 TEST(EngineTableTest, QuotedNamesOfAColumn) {
   EXPECT_EQ(QuotedEngineNames(&EngineRow::reap_poll), "\"io_uring\" and \"libaio\"");
   EXPECT_EQ(QuotedEngineNames(&EngineRow::needs_buffered), "\"mmap\"");

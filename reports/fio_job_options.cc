@@ -59,19 +59,10 @@ FioJobOptions FioJobOptionsOf(const JobSpec& job, const std::string& device) {
   o["name"] = job.name;
   if (!device.empty()) o["filename"] = device;
   o["rw"] = FioRw(job, out.notes);
-  // hipri and nowait are pvsync2 flags in fio, separate engines in storbed.
-  switch (job.engine) {
-    case Engine::Pvsync2Hipri:
-      o["ioengine"] = "pvsync2";
-      o["hipri"] = "1";
-      break;
-    case Engine::Pvsync2Nowait:
-      o["ioengine"] = "pvsync2";
-      o["nowait"] = "1";
-      break;
-    default:
-      o["ioengine"] = ToString(job.engine);
-  }
+  // An engine fio spells as a flag of another (pvsync2 + hipri) says so in its row.
+  const EngineRow& engine = RowOf(job.engine);
+  o["ioengine"] = FioIoengineOf(engine);
+  if (engine.fio_flag) o[engine.fio_flag] = "1";
   // The rows fio has 1:1 (their `fio` column). bs, iodepth, numjobs and direct always, as
   // fio-plot reads them from every job; the rest when set.
   static const std::set<std::string> kAlways = {"bs", "iodepth", "numjobs", "direct"};

@@ -1,7 +1,6 @@
 #include "access_hints.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 
 #include <cstring>
 #include <stdexcept>
@@ -15,16 +14,6 @@ int FadviseFlag(AccessHint hint) {
     case AccessHint::Sequential: return POSIX_FADV_SEQUENTIAL;
     case AccessHint::Random: return POSIX_FADV_RANDOM;
     case AccessHint::WillNeed: return POSIX_FADV_WILLNEED;
-  }
-  throw std::invalid_argument("unknown access hint " + std::to_string(int(hint)));
-}
-
-int MadviseFlag(AccessHint hint) {
-  switch (hint) {
-    case AccessHint::None: return MADV_NORMAL;
-    case AccessHint::Sequential: return MADV_SEQUENTIAL;
-    case AccessHint::Random: return MADV_RANDOM;
-    case AccessHint::WillNeed: return MADV_WILLNEED;
   }
   throw std::invalid_argument("unknown access hint " + std::to_string(int(hint)));
 }

@@ -1,5 +1,5 @@
-// Access-pattern hints to the kernel: posix_fadvise on a file range, and the madvise flag
-// for an mmap window.
+// Access-pattern hints to the kernel: posix_fadvise on a file range (the mmap engine
+// gives its windows the madvise flags itself).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,7 @@ namespace storbed {
 // Throws std::runtime_error naming the fd, range, advice and errno text.
 void ApplyFadvise(int fd, uint64_t offset, uint64_t len, AccessHint hint);
 
-// The POSIX_FADV_* / MADV_* value for a hint (None -> NORMAL).
+// The POSIX_FADV_* value for a hint (None -> NORMAL).
 int FadviseFlag(AccessHint hint);
-int MadviseFlag(AccessHint hint);
 
 }  // namespace storbed

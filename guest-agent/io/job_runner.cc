@@ -369,11 +369,14 @@ EngineJob EngineJobFor(const JobSpec& spec, Worker& w, std::atomic<bool>* stop,
 // Runs every worker on its own thread, released together once the sampler has started.
 // Like fio, runtime and io_limit apply to each thread: numjobs=4 with io_limit=1G moves
 // 4G. The engines take their own runtime clock from their first submission.
-// `sampler` is started as the threads are released when `start_sampler`, and stopped
-// after them when `stop_sampler` (passes share one sampler window).
-EngineStats RunWorkers(const JobSpec& spec, std::vector<Worker>& workers,
-                       GuestSampler& sampler, const PassLimits* pass = nullptr,
-                       bool start_sampler = true, bool stop_sampler = true) {
+// `sampler` is started as the threads are released when `window.start`, and stopped
+// after them when `window.stop` (passes share one sampler window).
+struct SamplerWindow {
+  bool start = true;
+  bool stop = true;
+};
+EngineStats RunWorkers(const JobSpec& spec, std::vector<Worker>& workers, GuestSampler& sampler,
+                       const PassLimits* pass = nullptr, SamplerWindow window = {}) {
   std::atomic<bool> stop{false};
   std::vector<EngineStats> parts(workers.size());
   std::exception_ptr first_error;
@@ -398,7 +401,7 @@ EngineStats RunWorkers(const JobSpec& spec, std::vector<Worker>& workers,
           }
         });
       }
-      if (start_sampler) sampler.Start();
+      if (window.start) sampler.Start();
     } catch (...) {
       // Release the threads already waiting; they see stop and return at once.
       stop = true;
@@ -407,7 +410,7 @@ EngineStats RunWorkers(const JobSpec& spec, std::vector<Worker>& workers,
     }
     go.count_down();
   }
-  if (stop_sampler) sampler.Stop();
+  if (window.stop) sampler.Stop();
   if (first_error) std::rethrow_exception(first_error);
   return parts.size() == 1 ? std::move(parts[0]) : MergeEngineStats(parts);
 }
@@ -440,7 +443,8 @@ EngineStats RunPasses(const JobSpec& spec, uint64_t size, std::vector<Worker>& w
       }
     }
     const PassLimits limits{.runtime_left_s = time_based ? runtime_left : 0};
-    EngineStats done = RunWorkers(spec, workers, sampler, &limits, pass == 0, false);
+    EngineStats done =
+        RunWorkers(spec, workers, sampler, &limits, {.start = pass == 0, .stop = false});
     const bool moved = done.ios > 0;
     runtime_left -= done.runtime_s;
     AppendPassStats(total, std::move(done));

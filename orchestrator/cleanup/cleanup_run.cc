@@ -13,7 +13,8 @@ std::string Plural(int n, const std::string& word) {
 }  // namespace
 
 CleanupTally RunScanners(const std::vector<std::unique_ptr<LeftoverScanner>>& scanners,
-                         bool dry_run, bool force, std::ostream& out, std::ostream& err) {
+                         CleanupPolicy policy, std::ostream& out, std::ostream& err) {
+  const bool dry_run = policy.dry_run;
   CleanupTally tally;
   for (const auto& scanner : scanners) {
     std::vector<Leftover> items;
@@ -28,7 +29,7 @@ CleanupTally RunScanners(const std::vector<std::unique_ptr<LeftoverScanner>>& sc
       continue;
     }
     for (const auto& item : items) {
-      if (item.needs_force && !force) {
+      if (item.needs_force && !policy.force) {
         out << "left alone " << item.label << " (" << item.reason << "; --force removes it)\n";
         ++tally.left_alone;
         continue;

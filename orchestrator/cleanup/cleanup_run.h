@@ -16,10 +16,16 @@ struct CleanupTally {
   int failures = 0;    // scanners that could not look plus items that could not be removed
 };
 
+// What a cleanup may remove.
+struct CleanupPolicy {
+  bool dry_run = false;  // list what would be removed; remove nothing
+  bool force = false;    // also remove the items that need --force
+};
+
 // Lines on `out`: "removed <label> (<reason>)", "would remove ...", "left alone <label>
 // (<reason>; --force removes it)", then "cleanup: ...". Failures on `err`:
 // "storbed: cleanup: <scope>: <error>" or "storbed: cleanup: cannot remove <label>: <error>".
 CleanupTally RunScanners(const std::vector<std::unique_ptr<LeftoverScanner>>& scanners,
-                         bool dry_run, bool force, std::ostream& out, std::ostream& err);
+                         CleanupPolicy policy, std::ostream& out, std::ostream& err);
 
 }  // namespace storbed

@@ -44,7 +44,7 @@ struct Ran {
   std::string out, err;
 };
 
-Ran RunWith(bool dry_run, bool force) {
+Ran RunWith(CleanupPolicy policy) {
   std::vector<std::unique_ptr<LeftoverScanner>> scanners;
   scanners.push_back(
       std::make_unique<FakeScanner>("libvirt at qemu:///system", std::vector<Leftover>{}, true));
@@ -52,14 +52,14 @@ Ran RunWith(bool dry_run, bool force) {
       "work dirs", std::vector<Leftover>{Item("/a"), Item("stuck"), Item("/b", true)}));
   std::ostringstream out, err;
   Ran ran;
-  ran.tally = RunScanners(scanners, dry_run, force, out, err);
+  ran.tally = RunScanners(scanners, policy, out, err);
   ran.out = out.str();
   ran.err = err.str();
   return ran;
 }
 
 TEST(RunScannersTest, ADownDaemonIsOneLineAndTheOthersStillRun) {
-  const Ran ran = RunWith(/*dry_run=*/false, /*force=*/false);
+  const Ran ran = RunWith({});
   EXPECT_EQ(ran.out,
             "removed work dir /a (owner pid 1 gone)\n"
             "left alone work dir /b (owner pid 1 gone; --force removes it)\n"
@@ -79,7 +79,7 @@ TEST(RunScannersTest, DryRunRemovesNothingAndForceTakesTheRest) {
   FakeScanner* scanner = owned.get();
   scanners.push_back(std::move(owned));
   std::ostringstream out, err;
-  const CleanupTally dry = RunScanners(scanners, /*dry_run=*/true, /*force=*/false, out, err);
+  const CleanupTally dry = RunScanners(scanners, {.dry_run = true}, out, err);
   EXPECT_TRUE(scanner->removed.empty());
   EXPECT_EQ(out.str(),
             "would remove work dir /a (owner pid 1 gone)\n"
@@ -88,7 +88,7 @@ TEST(RunScannersTest, DryRunRemovesNothingAndForceTakesTheRest) {
   EXPECT_EQ(dry.failures, 0);
 
   std::ostringstream out2;
-  const CleanupTally forced = RunScanners(scanners, false, /*force=*/true, out2, err);
+  const CleanupTally forced = RunScanners(scanners, {.force = true}, out2, err);
   EXPECT_EQ(scanner->removed, (std::vector<std::string>{"/a", "/b"}));
   EXPECT_EQ(forced.removed, 2);
   EXPECT_EQ(err.str(), "");
@@ -149,7 +149,7 @@ TEST(CleanupRunTest, AnAbsentLibvirtdIsANoteNotAFailure) {
   scanners.push_back(std::make_unique<AbsentScanner>());
   scanners.push_back(std::make_unique<FakeScanner>("work dirs", std::vector<Leftover>{Item("/a")}));
   std::ostringstream out, err;
-  const CleanupTally tally = RunScanners(scanners, false, false, out, err);
+  const CleanupTally tally = RunScanners(scanners, {}, out, err);
   EXPECT_EQ(tally.failures, 0);
   EXPECT_EQ(tally.removed, 1);
   EXPECT_EQ(err.str(),

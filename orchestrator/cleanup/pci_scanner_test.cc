@@ -60,7 +60,7 @@ TEST_F(PciScannerTest, CleanupAfterSigkillGivesTheDeviceBackToItsDriver) {
   std::vector<std::unique_ptr<LeftoverScanner>> scanners;
   scanners.push_back(MakePciBindingScanner(Context(), kernel_));
   std::ostringstream out, err;
-  const CleanupTally tally = RunScanners(scanners, /*dry_run=*/false, /*force=*/false, out, err);
+  const CleanupTally tally = RunScanners(scanners, {}, out, err);
   EXPECT_EQ(tally.removed, 1);
   EXPECT_EQ(err.str(), "");
   EXPECT_EQ(out.str(),
@@ -87,7 +87,7 @@ TEST_F(PciScannerTest, DryRunChangesNothing) {
   std::vector<std::unique_ptr<LeftoverScanner>> scanners;
   scanners.push_back(MakePciBindingScanner(Context(), kernel_));
   std::ostringstream out, err;
-  RunScanners(scanners, /*dry_run=*/true, /*force=*/false, out, err);
+  RunScanners(scanners, {.dry_run = true}, out, err);
   EXPECT_TRUE(kernel_.writes.empty());
   EXPECT_EQ(PciSysfs(host_.sys()).DriverOf(kAddr), "vfio-pci");
 }

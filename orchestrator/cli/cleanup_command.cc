@@ -61,8 +61,8 @@ CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
       CheckCleanupDirs(*options);
       RealHostActions actions(options->proc_root);
       const auto scanners = MakeCleanupScanners(*options, actions);
-      const CleanupTally tally =
-          RunScanners(scanners, options->dry_run, options->force, std::cout, std::cerr);
+      const CleanupTally tally = RunScanners(
+          scanners, {.dry_run = options->dry_run, .force = options->force}, std::cout, std::cerr);
       *exit_code = tally.failures == 0 ? kExitOk : kExitFailed;
     } catch (const std::exception& e) {  // named as cleanup's, of the kind it was
       throw Error(KindOf(e), "cleanup: " + std::string(e.what()));

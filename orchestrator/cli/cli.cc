@@ -173,15 +173,15 @@ CLI::App* AddRunCommand(CLI::App& app, RunOptions& run, bool& dry_run) {
                       "With --until-conclusive: rounds planned (40), a time (30m, 2h, 900s), "
                       "or both (40,30m); default the scenario's repeats")
       ->needs(until);
-  run_cmd->add_option("--alpha", run.alpha,
-                      "With --until-conclusive: the significance level over all the looks")
+  run_cmd
+      ->add_option("--alpha", run.alpha,
+                   "With --until-conclusive: the significance level over all the looks")
       ->capture_default_str()
-      ->check(CLI::Range(1e-9, 0.5))
       ->needs(until);
-  run_cmd->add_option_function<double>(
-             "--noise", [&run](double pct) { run.noise = pct / 100; },
-             "With --until-conclusive: changes within +-this percent are no change (default 2)")
-      ->check(CLI::Range(0.0, 99.0))
+  run_cmd
+      ->add_option_function<double>(
+          "--noise", [&run](double pct) { run.noise = pct / 100; },
+          "With --until-conclusive: changes within +-this percent are no change (default 2)")
       ->needs(until);
   run_cmd->add_option("--first-look", run.first_look,
                       "With --until-conclusive: the round of the first look (at least 3)")

@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "exit_codes.h"
-#include "results/run_record.h"
+#include "history/results_dir_for_test.h"
 
 namespace storbed {
 namespace cli_exit_test {  // named, not anonymous: a unity build joins files
@@ -40,31 +40,15 @@ const std::string& ScratchDir() {
   return dir;
 }
 
-// A results directory of `runs` bare-metal runs of one cell near `iops`, started at
+// A results directory of 7 bare-metal runs of one cell near `iops`, started at
 // 2026-12-0<day>, on `cpu`.
-void WriteResults(const std::string& name, int day, double iops, const std::string& cpu,
-                  int runs = 7) {
-  const fs::path dir = fs::path(ScratchDir()) / name;
-  fs::create_directories(dir);
-  nlohmann::json records = nlohmann::json::array();
-  for (int i = 1; i <= runs; ++i) {
-    RunRecord r;
-    r.run_id = "00" + std::to_string(i) + "-bare-metal-r";
-    r.target = "bare-metal";
-    r.job.name = "r";
-    r.params = {{"repeat", i}, {"warmup", false}};
-    JobResult res;
-    res.iops = iops + i;
-    r.result = res;
-    records.push_back(r);
-  }
-  std::ofstream(dir / "results.json") << records.dump();
-  std::ofstream(dir / "manifest.json")
-      << nlohmann::json{{"session", name},
-                        {"started_at", "2026-12-0" + std::to_string(day) + "T01:00:00Z"},
-                        {"scenario", {{"name", "s"}}},
-                        {"environment", {{"cpu.model", cpu}, {"storbed.git_revision", "abc"}}}}
-             .dump();
+void WriteResults(const std::string& name, int day, double iops, const std::string& cpu) {
+  WriteFakeResults(fs::path(ScratchDir()) / name,
+                   {.session = name,
+                    .started_at = "2026-12-0" + std::to_string(day) + "T01:00:00Z",
+                    .iops = iops,
+                    .runs = 7,
+                    .cpu = cpu});
 }
 
 std::vector<std::string> Expand(std::vector<std::string> argv) {

@@ -53,7 +53,7 @@ int RunGate(const GateArgs& a) {
   const BaselineSpec spec = ParseBaseline(a.baseline);
   const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
   const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
-  HistoryStore store(a.db, false);
+  HistoryStore store(a.db, HistoryStore::Open::Existing);
   const std::string scenario =
       manifest.value("scenario", nlohmann::json::object()).value("name", "");
   const std::string started_at = manifest.value("started_at", "");

@@ -99,7 +99,7 @@ std::string RenderSeries(const nlohmann::json& series) {
 }
 
 int ShowHistory(const HistoryArgs& a) {
-  HistoryStore store(a.db, false);
+  HistoryStore store(a.db, HistoryStore::Open::Existing);
   const auto names = store.MetricNames();
   if (std::find(names.begin(), names.end(), a.metric) == names.end()) {
     std::string list;
@@ -144,7 +144,7 @@ int ImportDirs(const HistoryArgs& a) {
     LoadCompareSide(dir, "history import");  // the same checks and messages as compare
     LoadCompareManifest(dir, "history import");
   }
-  HistoryStore store(a.db, true);
+  HistoryStore store(a.db, HistoryStore::Open::Create);
   for (const auto& dir : a.import_dirs) Append(store, dir, std::cout);
   return 0;
 }
@@ -152,7 +152,7 @@ int ImportDirs(const HistoryArgs& a) {
 }  // namespace
 
 void AppendRunToHistory(const std::string& db, const std::string& results_dir, std::ostream& log) {
-  HistoryStore store(db, true);
+  HistoryStore store(db, HistoryStore::Open::Create);
   Append(store, results_dir, log);
 }
 

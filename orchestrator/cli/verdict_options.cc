@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <stdexcept>
 
+#include "judging/verdict.h"
+
 namespace storbed {
 
 void AddVerdictOptions(CLI::App& cmd, VerdictArgs& args, const std::string& allow_diff_help) {
@@ -18,10 +20,8 @@ void AddVerdictOptions(CLI::App& cmd, VerdictArgs& args, const std::string& allo
 
 CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string& command,
                                      const std::string& by) {
-  if (!(args.alpha > 0 && args.alpha < 1))
-    throw std::invalid_argument(command + ": --alpha must be between 0 and 1");
-  if (!(args.noise_pct >= 0 && args.noise_pct < 100))
-    throw std::invalid_argument(command + ": --noise must be a percentage from 0 to 100");
+  if (const std::string why = VerdictRuleProblem(args.alpha, args.noise_pct); !why.empty())
+    throw std::invalid_argument(command + ": " + why);
   CompareOptions options;
   options.alpha = args.alpha;
   options.noise = args.noise_pct / 100;

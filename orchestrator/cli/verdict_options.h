@@ -28,7 +28,7 @@ struct VerdictArgs {
 void AddVerdictOptions(CLI::App& cmd, VerdictArgs& args, const std::string& allow_diff_help);
 
 // The options for Compare(); throws std::invalid_argument ("<command>: --alpha must be ...")
-// for an alpha outside (0, 1) or a noise outside [0, 100).
+// for an alpha or noise that VerdictRuleProblem (judging/verdict.h) refuses.
 CompareOptions CheckedCompareOptions(const VerdictArgs& args, const std::string& command,
                                      const std::string& by = "");
 

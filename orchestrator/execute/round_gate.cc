@@ -71,6 +71,8 @@ UntilConclusive UntilConclusiveOf(const RunOptions& options, const Scenario& sce
   c.budget_s = options.budget_s;
   c.alpha = options.alpha;
   c.noise = options.noise;
+  if (const std::string why = VerdictRuleProblem(c.alpha, c.noise * 100); !why.empty())
+    throw ScenarioError(why);
   if (c.plan.first_look < 3)
     throw ScenarioError("--first-look " + std::to_string(c.plan.first_look) +
                         ": a paired look needs 3 rounds or more");

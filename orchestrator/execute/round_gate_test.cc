@@ -80,6 +80,16 @@ TEST(UntilConclusiveOfTest, ChecksOrderFieldAndLooks) {
             std::string::npos);
   other.until_by = "";
   EXPECT_NE(message(TwoLevelScenario(20), other).find("needs --by FIELD"), std::string::npos);
+  // alpha and noise by compare's check (judging/verdict.h), noise given here as a fraction.
+  other = o;
+  other.alpha = 0.6;
+  EXPECT_EQ(message(TwoLevelScenario(20), other), "--alpha must be above 0 and at most 0.5");
+  other = o;
+  other.noise = 1;
+  EXPECT_EQ(message(TwoLevelScenario(20), other),
+            "--noise must be a percentage from 0 to 100 (not 100)");
+  other.noise = 0.995;
+  EXPECT_EQ(message(TwoLevelScenario(20), other), "accepted");
 }
 
 // Records of two levels of job.read_ahead_kb over `rounds` rounds: CAND's IOPS `ratio`

@@ -26,7 +26,7 @@ namespace {
 
 // The backing of one disk combination: nothing (null-co), the user's file or device, a
 // filesystem image with its test file, or a filled raw file; qcow2 is converted from it.
-Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads, bool writes,
+Backing MakeBacking(const DiskConfig& disk, const std::string& file, JobDirections directions,
                     const PassthroughSources& sources) {
   if (!DriverHasStorage(disk.driver)) {
     Backing b;
@@ -43,15 +43,15 @@ Backing MakeBacking(const DiskConfig& disk, const std::string& file, bool reads,
     if (ns.empty())
       throw ScenarioError("disk.passthrough: PCI device " + disk.passthrough +
                           " shows no NVMe namespace in sysfs");
-    Backing b = UseExistingBacking(ns, reads);
+    Backing b = UseExistingBacking(ns, directions.reads);
     b.how = "NVMe namespace " + ns + " of PCI device " + disk.passthrough +
             " (bare metal; guests get the device through vfio-pci)";
     return b;
   }
   if (!disk.backing.empty()) {
-    Backing b = UseExistingBacking(disk.backing, reads);
+    Backing b = UseExistingBacking(disk.backing, directions.reads);
     // Validation refuses writes on a /dev path; this catches a block device elsewhere.
-    if (b.block_device && writes && !disk.allow_writes)
+    if (b.block_device && directions.writes && !disk.allow_writes)
       throw ScenarioError("disk.backing: " + disk.backing +
                           " is a block device and the scenario has write jobs; set "
                           "disk.allow_writes true if overwriting it is meant");
@@ -122,7 +122,7 @@ void MakeBackingLeases(PreparedScenario& p) {
     const size_t n = (*files)++;
     const std::string file =
         p.work->path() + "/backing" + (n == 0 ? "" : "-" + std::to_string(n)) + ".raw";
-    Backing b = MakeBacking(disk, file, p.reads, p.writes, p.options.passthrough_sources);
+    Backing b = MakeBacking(disk, file, p.directions, p.options.passthrough_sources);
     const std::string key = BackingLeases::KeyOf(disk);
     if (copy > 0)
       p.manifest->AddBackingCopy(key, b.path);
@@ -251,8 +251,8 @@ std::unique_ptr<PreparedScenario> PrepareRun(const RunOptions& options, const Ru
           p->work->path(), std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
           std::filesystem::perm_options::add);
   for (const auto& j : p->scenario.jobs) {
-    p->reads |= j.rw != Direction::Write;
-    p->writes |= j.rw != Direction::Read;
+    p->directions.reads |= j.rw != Direction::Write;
+    p->directions.writes |= j.rw != Direction::Read;
   }
   MakeBackingLeases(*p);
   LineLog log(*p->sink, "");

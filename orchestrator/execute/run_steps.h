@@ -51,6 +51,13 @@ struct RunDeps {
 // The real backends, image builder, KVM probe and QEMU.
 RunDeps RealRunDeps();
 
+// Which directions the scenario's jobs take: a user's backing with holes is refused for
+// reads, a block device without disk.allow_writes for writes.
+struct JobDirections {
+  bool reads = false;
+  bool writes = false;
+};
+
 // What PrepareRun made; ExecuteRun and FinishRun use it. Owns the work directory (the
 // backings) until destroyed. Not movable: leases and the manifest point into it.
 struct PreparedScenario {
@@ -69,8 +76,8 @@ struct PreparedScenario {
   std::optional<BackingLeases> backings;     // after work: released first
   std::map<std::string, GuestImage> images;  // by GuestImageKey
   AccelDecision accel;
-  bool reads = false, writes = false;  // the scenario has read (write) jobs
-  std::unique_ptr<RoundGate> rounds;   // --until-conclusive
+  JobDirections directions;
+  std::unique_ptr<RoundGate> rounds;  // --until-conclusive
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 

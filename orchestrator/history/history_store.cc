@@ -87,15 +87,15 @@ std::string FingerprintClass(const nlohmann::json& manifest) {
 }
 
 namespace {
-const std::string& ExistingUnless(bool create, const std::string& path) {
-  if (!create && !std::filesystem::exists(path))
+const std::string& ExistingUnless(HistoryStore::Open open, const std::string& path) {
+  if (open == HistoryStore::Open::Existing && !std::filesystem::exists(path))
     throw HistoryError(path + ": no such history database");
   return path;
 }
 }  // namespace
 
-HistoryStore::HistoryStore(const std::string& path, bool create)
-    : db_(ExistingUnless(create, path), SqliteDb::Mode::ReadWriteCreate) {
+HistoryStore::HistoryStore(const std::string& path, Open open)
+    : db_(ExistingUnless(open, path), SqliteDb::Mode::ReadWriteCreate) {
   Migrate();
 }
 

@@ -48,9 +48,12 @@ struct HistoryPoint {
 
 class HistoryStore {
  public:
-  // Opens `path`, creating and migrating it when `create`; without it the file must exist.
-  // Throws HistoryError: not a database, a schema newer than this storbed.
-  HistoryStore(const std::string& path, bool create);
+  // Existing: the file must be there (gate, history show); Create: made when missing
+  // (import). Either way it is opened read-write and migrated.
+  enum class Open { Existing, Create };
+  // Opens `path` as `open` says. Throws HistoryError: no such file (Existing), not a
+  // database, a schema newer than this storbed.
+  HistoryStore(const std::string& path, Open open);
 
   // Appends `results_dir` (results.json + manifest.json) as one session. Throws
   // HistoryError (or std::runtime_error from the results reader) with nothing written.

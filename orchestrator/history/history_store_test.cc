@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "history/results_dir_for_test.h"
+
 namespace storbed {
 namespace {
 
@@ -23,31 +25,14 @@ class HistoryStoreTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // A results directory of `runs` repeats of one bare-metal cell at `iops`.
-  std::string ResultsDir(const std::string& name, const std::string& session, double iops,
-                         int runs = 3, const std::string& cpu = "EPYC") {
+  // A results directory of 3 repeats of one bare-metal cell at `iops`, session "s<h>"
+  // started at <h> o'clock.
+  std::string ResultsDir(const std::string& name, const std::string& session, double iops) {
     const fs::path dir = dir_ / name;
-    fs::create_directories(dir);
-    nlohmann::json records = nlohmann::json::array();
-    for (int i = 1; i <= runs; ++i) {
-      RunRecord r;
-      r.run_id = "00" + std::to_string(i) + "-bare-metal-r";
-      r.target = "bare-metal";
-      r.job.name = "r";
-      r.params = {{"repeat", i}, {"warmup", false}};
-      JobResult res;
-      res.iops = iops + i;
-      r.result = res;
-      records.push_back(r);
-    }
-    std::ofstream(dir / "results.json") << records.dump();
-    std::ofstream(dir / "manifest.json")
-        << nlohmann::json{{"session", session},
-                          {"started_at", "2026-12-01T0" + session.substr(1) + ":00:00Z"},
-                          {"scenario", {{"name", "s"}}},
-                          {"environment", {{"cpu.model", cpu}, {"load.avg1", "0.3"},
-                                           {"storbed.git_revision", "abc"}}}}
-               .dump();
+    WriteFakeResults(dir, {.session = session,
+                           .started_at = "2026-12-01T0" + session.substr(1) + ":00:00Z",
+                           .iops = iops,
+                           .load_avg1 = "0.3"});
     return dir.string();
   }
 
@@ -63,7 +48,7 @@ class HistoryStoreTest : public ::testing::Test {
 };
 
 TEST_F(HistoryStoreTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) {
-  HistoryStore store(db_, true);
+  HistoryStore store(db_, HistoryStore::Open::Create);
   EXPECT_EQ(store.SchemaVersion(), kHistorySchemaVersion);
   const ImportOutcome first = store.Import(ResultsDir("n1", "s1", 1000));
   EXPECT_FALSE(first.already_there);
@@ -99,14 +84,14 @@ TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
 }
 
 TEST_F(HistoryStoreTest, ANewerSchemaIsRefusedAndTheFileLeftAsItWas) {
-  { HistoryStore(db_, true).Import(ResultsDir("n1", "s1", 1000)); }
+  { HistoryStore(db_, HistoryStore::Open::Create).Import(ResultsDir("n1", "s1", 1000)); }
   {
     SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
     raw.Exec("PRAGMA user_version = 99");
   }
   const std::string before = Bytes(db_);
   try {
-    HistoryStore store(db_, true);
+    HistoryStore store(db_, HistoryStore::Open::Create);
     FAIL() << "opened a schema 99 database";
   } catch (const HistoryError& e) {
     EXPECT_NE(std::string(e.what()).find("history schema version 99 is newer than this storbed"),
@@ -119,7 +104,7 @@ TEST_F(HistoryStoreTest, ANewerSchemaIsRefusedAndTheFileLeftAsItWas) {
 TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) {
   std::ofstream(db_) << std::string(8192, 'x');
   const std::string junk = Bytes(db_);
-  EXPECT_THROW(HistoryStore(db_, true), HistoryError);
+  EXPECT_THROW(HistoryStore(db_, HistoryStore::Open::Create), HistoryError);
   EXPECT_EQ(Bytes(db_), junk);
   const std::string other = (dir_ / "other.db").string();
   {
@@ -127,32 +112,35 @@ TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) 
     raw.Exec("CREATE TABLE t (x)");
   }
   try {
-    HistoryStore store(other, true);
+    HistoryStore store(other, HistoryStore::Open::Create);
     FAIL();
   } catch (const HistoryError& e) {
     EXPECT_NE(std::string(e.what()).find("not a storbed history"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(HistoryStore((dir_ / "missing.db").string(), false), HistoryError);
+  EXPECT_THROW(HistoryStore((dir_ / "missing.db").string(), HistoryStore::Open::Existing),
+               HistoryError);
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
 }
 
 // The kind decides the exit code: what the user named is bad input (exit 2); SQLite failing
 // to read the file is the host's (exit 1). Before issue 36, gate and history said 2 for both.
 TEST_F(HistoryStoreTest, ASqliteIoErrorIsTheHostsAndAFileThatIsNoDatabaseIsBadInput) {
-  auto kind_of = [](const std::string& path, bool create) {
+  auto kind_of = [](const std::string& path, HistoryStore::Open open) {
     try {
-      HistoryStore store(path, create);
+      HistoryStore store(path, open);
     } catch (const HistoryError& e) {
       return e.kind();
     }
     return ErrorKind::Internal;  // no error: the test fails below
   };
   std::ofstream(dir_ / "junk.db") << std::string(8192, 'x');
-  EXPECT_EQ(kind_of((dir_ / "junk.db").string(), true), ErrorKind::BadInput);
-  EXPECT_EQ(kind_of((dir_ / "missing.db").string(), false), ErrorKind::BadInput);
-  EXPECT_EQ(kind_of(dir_.string(), true), ErrorKind::BadInput);  // a directory named as it
+  EXPECT_EQ(kind_of((dir_ / "junk.db").string(), HistoryStore::Open::Create), ErrorKind::BadInput);
+  EXPECT_EQ(kind_of((dir_ / "missing.db").string(), HistoryStore::Open::Existing),
+            ErrorKind::BadInput);
+  // A directory named as the database.
+  EXPECT_EQ(kind_of(dir_.string(), HistoryStore::Open::Create), ErrorKind::BadInput);
   {
-    HistoryStore store(db_, true);
+    HistoryStore store(db_, HistoryStore::Open::Create);
     store.Import(ResultsDir("n1", "s1", 1000));
   }
   {
@@ -161,7 +149,7 @@ TEST_F(HistoryStoreTest, ASqliteIoErrorIsTheHostsAndAFileThatIsNoDatabaseIsBadIn
   }
   // The rollback journal's path taken by a directory: SQLite's first read is "disk I/O error".
   fs::create_directories(db_ + "-journal");
-  EXPECT_EQ(kind_of(db_, false), ErrorKind::Host);
+  EXPECT_EQ(kind_of(db_, HistoryStore::Open::Existing), ErrorKind::Host);
 }
 
 }  // namespace

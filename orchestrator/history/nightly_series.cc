@@ -24,7 +24,8 @@ bool CellMatches(const std::string& pattern, const std::string& cell) {
 }
 
 HistoryNight NightOf(const HistorySession& s) {
-  return HistoryNight{s.session, s.started_at, s.revision, {}, false, false};
+  return HistoryNight{
+      .session = s.session, .started_at = s.started_at, .revision = s.revision, .values = {}};
 }
 
 // Marks the nights whose environment class is not the night before's.
@@ -92,7 +93,7 @@ HistoryView LoadHistoryView(const std::string& db, const std::string& dir,
   if (!std::filesystem::is_regular_file(db))
     throw std::invalid_argument("report --history " + db + ": no such history database");
   const nlohmann::json manifest = LoadCompareManifest(dir, "report --history:");
-  HistoryStore store(db, false);
+  HistoryStore store(db, HistoryStore::Open::Existing);
   HistoryView view;
   view.db = db;
   view.scenario = manifest.value("scenario", nlohmann::json::object()).value("name", "");

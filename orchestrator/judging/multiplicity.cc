@@ -5,10 +5,6 @@
 
 namespace storbed {
 
-size_t FamilySize(const std::vector<std::optional<double>>& p) {
-  return size_t(std::count_if(p.begin(), p.end(), [](const auto& v) { return v.has_value(); }));
-}
-
 std::vector<std::optional<double>> HolmAdjusted(const std::vector<std::optional<double>>& p) {
   std::vector<size_t> order;
   for (size_t i = 0; i < p.size(); ++i)

@@ -13,7 +13,4 @@ namespace storbed {
 // (nullopt entries are not tests and stay nullopt). Reject where adjusted < alpha.
 std::vector<std::optional<double>> HolmAdjusted(const std::vector<std::optional<double>>& p);
 
-// How many entries of `p` are tests (have a value).
-size_t FamilySize(const std::vector<std::optional<double>>& p);
-
 }  // namespace storbed

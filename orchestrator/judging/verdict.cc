@@ -25,6 +25,15 @@ std::string ResolutionText(const Resolution& r, const ShiftTest& t) {
 
 }  // namespace
 
+std::string VerdictRuleProblem(double alpha, double noise_pct) {
+  // Past 0.5 a test would call a change more often than not where there is none.
+  if (!(alpha > 0 && alpha <= 0.5)) return "--alpha must be above 0 and at most 0.5";
+  // A band of 100% or more would call a halving or a doubling no change.
+  if (!(noise_pct >= 0 && noise_pct < 100))
+    return "--noise must be a percentage from 0 to 100 (not 100)";
+  return "";
+}
+
 std::string ToString(Verdict v) {
   switch (v) {
     case Verdict::Better:

@@ -49,6 +49,11 @@ struct VerdictRule {
   double noise = 0.02;  // relative: 0.02 = +-2%
 };
 
+// What is wrong with a rule given as --alpha and --noise (in percent), as the sentence
+// "--alpha must be ..."; "" when nothing is. alpha is in (0, 0.5], noise in [0, 100).
+// compare, gate and run --until-conclusive check their options with it.
+std::string VerdictRuleProblem(double alpha, double noise_pct);
+
 // What a test's runs can see, at the level a lone change must pass in its family.
 struct Resolution {
   bool reachable = false;                         // a p below alpha / tests is possible at all

@@ -72,5 +72,19 @@ TEST(Verdict, ChangeShiftAndRatios) {
   EXPECT_EQ(RatioPair(ChangeShift(0.1)), "0.90 or 1.11");
 }
 
+// One check for compare, gate and run --until-conclusive. Before, run took alpha in
+// [1e-9, 0.5] and noise in [0, 99] (CLI11 ranges), compare and gate alpha in (0, 1).
+TEST(Verdict, TheRuleTakesAlphaUpToAHalfAndNoiseBelowAHundredPercent) {
+  EXPECT_EQ(VerdictRuleProblem(0.01, 2), "");
+  EXPECT_EQ(VerdictRuleProblem(0.5, 0), "");
+  EXPECT_EQ(VerdictRuleProblem(1e-12, 99.5), "");
+  for (const double alpha : {0.0, -0.1, 0.51, 1.0, 2.0, std::nan("")})
+    EXPECT_EQ(VerdictRuleProblem(alpha, 2), "--alpha must be above 0 and at most 0.5") << alpha;
+  for (const double noise : {-1.0, 100.0, 150.0, std::nan("")})
+    EXPECT_EQ(VerdictRuleProblem(0.01, noise),
+              "--noise must be a percentage from 0 to 100 (not 100)")
+        << noise;
+}
+
 }  // namespace
 }  // namespace storbed

@@ -260,8 +260,6 @@ RunPlan PlanScenario(const Scenario& s) {
   return Number(groups);
 }
 
-std::vector<PlannedRun> PlanRuns(const Scenario& scenario) { return PlanScenario(scenario).runs; }
-
 std::string WhyScenarioRebootsPerRound(const Scenario& scenario) {
   if (scenario.order != RunOrder::Interleaved) return "the order is not interleaved";
   for (const MachineVariant& v : scenario.machines) {

@@ -41,8 +41,6 @@ struct RunPlan {
 
 // Expands, excludes and orders the runs (random order is reproducible by order_seed).
 RunPlan PlanScenario(const Scenario& scenario);
-// The runs of PlanScenario.
-std::vector<PlannedRun> PlanRuns(const Scenario& scenario);
 
 // What `storbed run --dry-run` prints: the plan and a time estimate.
 struct DryRun {

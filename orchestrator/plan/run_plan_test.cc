@@ -17,8 +17,9 @@ std::vector<std::string> Ids(const std::vector<PlannedRun>& runs) {
 }
 
 TEST(RunPlanTest, SingleValuedScenarioKeepsItsIds) {
-  const auto runs = PlanRuns(Parse(R"({"name": "t", "targets": ["virtio-blk", "bare-metal"],
-      "jobs": [{"name": "a"}, {"name": "b"}]})"));
+  const auto runs = PlanScenario(Parse(R"({"name": "t", "targets": ["virtio-blk", "bare-metal"],
+      "jobs": [{"name": "a"}, {"name": "b"}]})"))
+                        .runs;
   EXPECT_EQ(Ids(runs), (std::vector<std::string>{"001-virtio-blk-a", "002-virtio-blk-b",
                                                  "003-bare-metal-a", "004-bare-metal-b"}));
   EXPECT_EQ(runs[0].params, (nlohmann::json{{"repeat", 1}, {"warmup", false}}));
@@ -49,7 +50,7 @@ TEST(RunPlanTest, ExcludeDropsMatchingCombinations) {
       "disk": {"aio": ["threads", "native"]},
       "matrix_exclude": [{"disk.aio": "native", "bs": "64k"}, {"target": "nvme", "job.bs": "4k"}],
       "jobs": [{"name": "r", "bs": ["4k", "64k"]}]})");
-  const auto runs = PlanRuns(s);
+  const auto runs = PlanScenario(s).runs;
   // virtio-blk: threads x {4k, 64k} + native x {4k}; nvme: threads x {64k}.
   EXPECT_EQ(runs.size(), 4u);
   for (const auto& r : runs)
@@ -57,8 +58,9 @@ TEST(RunPlanTest, ExcludeDropsMatchingCombinations) {
 }
 
 TEST(RunPlanTest, RepeatsAndWarmupsInDeclaredOrder) {
-  const auto runs = PlanRuns(Parse(R"({"name": "t", "targets": ["nvme"], "repeats": 2,
-      "warmup": 1, "jobs": [{"name": "a"}, {"name": "b"}]})"));
+  const auto runs = PlanScenario(Parse(R"({"name": "t", "targets": ["nvme"], "repeats": 2,
+      "warmup": 1, "jobs": [{"name": "a"}, {"name": "b"}]})"))
+                        .runs;
   EXPECT_EQ(Ids(runs), (std::vector<std::string>{"001-nvme-a-w1", "002-nvme-a-r1", "003-nvme-a-r2",
                                                  "004-nvme-b-w1", "005-nvme-b-r1",
                                                  "006-nvme-b-r2"}));
@@ -176,7 +178,7 @@ TEST(RunPlanTest, MachineTunablesAreDefaultsAndAJobsOwnValueWins) {
           "machine": {"read_ahead_kb": 512, "scheduler": "none"},
           "jobs": [{"name": "a"}, {"name": "b", "read_ahead_kb": 0}]})",
       "t.json");
-  const std::vector<PlannedRun> runs = PlanRuns(s);
+  const std::vector<PlannedRun> runs = PlanScenario(s).runs;
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_EQ(runs[0].run_id, "001-virtio-scsi-a");
   EXPECT_EQ(runs[0].job.tunables.read_ahead_kb, 512);
@@ -213,7 +215,7 @@ TEST(RunPlanTest, NullCoMachinesHaveNoBareMetalTwin) {
           "jobs": [{"name": "a"}]})",
       "t.json");
   size_t bare = 0;
-  for (const auto& r : PlanRuns(s)) bare += r.target == TargetKind::BareMetal;
+  for (const auto& r : PlanScenario(s).runs) bare += r.target == TargetKind::BareMetal;
   EXPECT_EQ(bare, 1u);
 }
 
@@ -225,7 +227,7 @@ TEST(RunPlanTest, EveryBundledScenarioValidatesAndPlans) {
     SCOPED_TRACE(entry.path().string());
     const Scenario s = LoadScenario(entry.path().string());
     EXPECT_FALSE(s.description.empty());
-    EXPECT_FALSE(PlanRuns(s).empty());
+    EXPECT_FALSE(PlanScenario(s).runs.empty());
     ++count;
   }
   EXPECT_GE(count, 13u);

@@ -38,10 +38,6 @@ ClockOffset EstimateClockOffset(const std::function<uint64_t()>& agent_now, int 
   return best;
 }
 
-uint64_t HostToAgentNs(const ClockOffset& o, uint64_t host_ns) {
-  return host_ns + static_cast<uint64_t>(o.offset_ns);
-}
-
 uint64_t AgentToHostNs(const ClockOffset& o, uint64_t agent_ns) {
   return agent_ns - static_cast<uint64_t>(o.offset_ns);
 }

@@ -25,8 +25,7 @@ ClockOffset EstimateClockOffset(const std::function<uint64_t()>& agent_now_ns_vi
 ClockOffset EstimateClockOffset(const std::function<uint64_t()>& agent_now_ns_via_round_trip,
                                 int rounds, const std::function<uint64_t()>& host_now_ns);
 
-// A host CLOCK_MONOTONIC time on the agent's axis and back.
-uint64_t HostToAgentNs(const ClockOffset& o, uint64_t host_ns);
+// An agent CLOCK_MONOTONIC time on the host's axis.
 uint64_t AgentToHostNs(const ClockOffset& o, uint64_t agent_ns);
 
 }  // namespace storbed

@@ -307,21 +307,46 @@ void FinishJob(const std::string& name, bool time_based, const Passes& passes, j
     notes.push_back(p.path() + ": " + name + ": time_based without runtime has no effect");
 }
 
-// fio's pvsync2 flags hipri (RWF_HIPRI) and nowait (RWF_NOWAIT) are storbed engines of
-// their own: pvsync2_hipri and pvsync2_nowait (common/engine_table.cc).
-void ApplyPvsync2Flags(const std::map<std::string, bool>& flags, json& job, Problems& p,
-                       int line) {
-  std::string chosen;
+// Whether fio's option `key` is a flag that picks an engine (an engine row's fio_flag).
+bool IsEngineFlag(const std::string& key) {
+  for (const EngineRow* row : FioFlagRows())
+    if (key == row->fio_flag) return true;
+  return false;
+}
+
+// "option 'hipri': storbed maps it with ioengine pvsync2 only, and one of hipri and nowait
+// at a time (ioengine pvsync2_hipri or pvsync2_nowait)", from the engine rows.
+std::string EngineFlagRule(const std::string& flag) {
+  std::string ioengine;
+  for (const EngineRow* row : FioFlagRows())
+    if (flag == row->fio_flag) ioengine = row->fio_ioengine;
+  std::vector<const EngineRow*> rows;
+  for (const EngineRow* row : FioFlagRows())
+    if (ioengine == row->fio_ioengine) rows.push_back(row);
+  std::string flags, names;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const bool last = i + 1 == rows.size();
+    flags += (i == 0 ? "" : last ? " and " : ", ") + std::string(rows[i]->fio_flag);
+    names += (i == 0 ? "" : last ? " or " : ", ") + std::string(rows[i]->name);
+  }
+  return "option '" + flag + "': storbed maps it with ioengine " + ioengine + " only, and " +
+         "one of " + flags + " at a time (ioengine " + names + ")";
+}
+
+// fio's flags that pick an engine (pvsync2's hipri for RWF_HIPRI and nowait for RWF_NOWAIT)
+// are storbed engines of their own (pvsync2_hipri, pvsync2_nowait: common/engine_table.cc).
+void ApplyEngineFlags(const std::map<std::string, bool>& flags, json& job, Problems& p, int line) {
+  const EngineRow* chosen = nullptr;
   for (const auto& [flag, on] : flags) {
     if (!on) continue;
-    if (job.value("ioengine", "") != "pvsync2" || !chosen.empty()) {
-      p.Add(line, "option '" + flag + "': storbed maps it with ioengine pvsync2 only, and "
-                  "one of hipri and nowait at a time (ioengine pvsync2_hipri or pvsync2_nowait)");
+    const EngineRow* row = FindFioFlagRow(job.value("ioengine", ""), flag);
+    if (!row || chosen) {
+      p.Add(line, EngineFlagRule(flag));
       return;
     }
-    chosen = flag;
+    chosen = row;
   }
-  if (!chosen.empty()) job["ioengine"] = "pvsync2_" + chosen;
+  if (chosen) job["ioengine"] = chosen->name;
 }
 
 // One fio job (its own options after [global]'s) -> a storbed job object.
@@ -333,8 +358,8 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
   std::optional<Option> rw_skip;
   bool time_based = false;
   Passes passes;
-  std::map<std::string, bool> pvsync2_flags;
-  int pvsync2_line = 0;
+  std::map<std::string, bool> engine_flags;  // hipri, nowait: applied once ioengine is known
+  int engine_flags_line = 0;
   std::optional<Option> submit_batch;  // applied once iodepth is known
   for (const auto& [key, o] : last) {
     if (key == "rw") {
@@ -374,9 +399,9 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       submit_batch = o;
     } else if (key == "iomem") {
       MapIomem(o, job, p, notes);
-    } else if (key == "hipri" || key == "nowait") {
-      pvsync2_flags[key] = ParseBool(o, p);
-      pvsync2_line = o.line;
+    } else if (IsEngineFlag(key)) {
+      engine_flags[key] = ParseBool(o, p);
+      engine_flags_line = o.line;
     } else if (key == "verify") {
       job["verify"] = o.value != "0";
     } else if (key == "random_distribution") {
@@ -391,7 +416,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
   }
   if (rw_skip) ApplyRwSkip(*rw_skip, job, p, notes);
   if (submit_batch) ApplySubmitBatch(*submit_batch, job, p);
-  ApplyPvsync2Flags(pvsync2_flags, job, p, pvsync2_line);
+  ApplyEngineFlags(engine_flags, job, p, engine_flags_line);
   FinishJob(name, time_based, passes, job, p, notes);
   return job;
 }

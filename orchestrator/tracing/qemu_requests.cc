@@ -8,6 +8,9 @@ namespace {
 // QEMU_AIO_READ and QEMU_AIO_WRITE (block/raw-aio.h): the `type` of the host submissions.
 constexpr uint64_t kAioWrite = 0x0002;
 
+// Where QEMU hands a request's bytes on: its block layer (blk_co_*), then the host (AIO).
+enum class HandOff { BlockLayer, Host };
+
 class Builder {
  public:
   explicit Builder(QemuRequests& out) : out_(out) {}
@@ -33,10 +36,11 @@ class Builder {
     open_.erase(it);
   }
 
-  // A range of the backing (bytes) handed on at `t`: to the block layer (`block`) or the
-  // host. It carries every open request of the same direction inside it that has no such
-  // time yet; two such requests over the same bytes cannot be told apart.
-  void Attach(uint64_t t, uint64_t offset, uint64_t bytes, bool write, bool block) {
+  // A range of the backing (bytes) handed on at `t`: to the block layer or the host. It
+  // carries every open request of the same direction inside it that has no such time yet;
+  // two such requests over the same bytes cannot be told apart.
+  void Attach(uint64_t t, uint64_t offset, uint64_t bytes, bool write, HandOff to) {
+    const bool block = to == HandOff::BlockLayer;
     std::vector<size_t> takers;
     for (const auto& [key, i] : open_) {
       QemuRequest& r = out_.requests[i];
@@ -113,12 +117,13 @@ QemuRequests BuildQemuRequests(const std::vector<QemuTraceEvent>& events, QemuBu
       if (const auto cid = e.Number("cid")) b.Close(*cid, t);
     } else if (n == "blk_co_preadv" || n == "blk_co_pwritev") {
       const auto offset = e.Number("offset"), bytes = e.Number("bytes");
-      if (offset && bytes) b.Attach(t, *offset, *bytes, n == "blk_co_pwritev", true);
+      if (offset && bytes) b.Attach(t, *offset, *bytes, n == "blk_co_pwritev", HandOff::BlockLayer);
     } else if (n == "luring_co_submit" || n == "file_paio_submit") {
       const auto offset = e.Number("offset");
       const auto bytes = n == "luring_co_submit" ? e.Number("nbytes") : e.Number("count");
       const auto type = e.Number("type");
-      if (offset && bytes && type) b.Attach(t, *offset, *bytes, (*type & kAioWrite) != 0, false);
+      if (offset && bytes && type)
+        b.Attach(t, *offset, *bytes, (*type & kAioWrite) != 0, HandOff::Host);
     }
   }
   b.Finish();

@@ -185,8 +185,8 @@ std::vector<BadInput> Flags() {
           "storbed: image build: --agent /bin/true: is dynamically linked; the guest has no "
           "dynamic loader (build it static, as the guest-agent target does)"),
       Cli("ImageBuildKernelMissing", {},
-          {"storbed", "image", "build", "--agent", "$AGENT", "--kernel", "$D/vmlinuz",
-           "--modules", "/lib/modules", "--cache", "$D/cache"},
+          {"storbed", "image", "build", "--agent", "$AGENT", "--kernel", "$D/vmlinuz", "--modules",
+           "/lib/modules", "--cache", "$D/cache"},
           "storbed: image build: --kernel $D/vmlinuz: cannot be read: No such file or directory"),
       // Regression: --dry-run said valid; the real run failed building the image, after
       // making the backings.
@@ -201,7 +201,7 @@ std::vector<BadInput> Flags() {
           "storbed: image build: --cache $D/f/cache: $D/f is a regular file, so no directory "
           "can be made there"),
       Cli("CompareAlphaZero", {}, {"storbed", "compare", "$D/a", "$D/b", "--alpha", "0"},
-          "storbed: compare: --alpha must be between 0 and 1"),
+          "storbed: compare: --alpha must be above 0 and at most 0.5"),
       Cli("CompareNoiseNotANumber", {}, {"storbed", "compare", "$D/a", "$D/b", "--noise", "lots"},
           "storbed: --noise: \"lots\" is not a number"),
       Cli("HistoryWithoutDatabase", {}, {"storbed", "history"},
@@ -211,7 +211,7 @@ std::vector<BadInput> Flags() {
       Cli("HistoryDatabaseIsADirectory", {{"db", "", Kind::Dir}}, {"storbed", "history", "$D/db"},
           "storbed: $D/db: cannot open the history database: unable to open database file"),
       Cli("GateAlphaOne", {}, {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--alpha", "1"},
-          "storbed: gate: --alpha must be between 0 and 1"),
+          "storbed: gate: --alpha must be above 0 and at most 0.5"),
       Cli("GateBaselineEmpty", {{"res/results.json", "[]"}},
           {"storbed", "gate", "$D/res", "--history", "$D/h.db", "--baseline", ""},
           "storbed: --baseline : no kind (expected last:N, rev:REVISION or date:FROM[..TO])"),

@@ -166,7 +166,8 @@ TEST_F(CompareCliTest, BadInputIsOneLineAndExitTwo) {
       {{d + "/out", "--by", "disk.cache"}, "no run varies 'disk.cache'"},
       {{d + "/out", d + "/out", "--by", "job.bs"}, "--by splits one directory"},
       {{d + "/out"}, "give BASE and CAND"},
-      {{d + "/out", d + "/out", "--alpha", "2"}, "--alpha must be between 0 and 1"},
+      {{d + "/out", d + "/out", "--alpha", "2"}, "--alpha must be above 0 and at most 0.5"},
+      {{d + "/out", d + "/out", "--alpha", "0.6"}, "--alpha must be above 0 and at most 0.5"},
       {{d + "/out", d + "/out", "--noise", "-1"}, "--noise must be a percentage"},
       {{d + "/out", d + "/out", "--noise", "100"}, "--noise must be a percentage"},
       {{d + "/a-file", d + "/out"}, "not a directory"},
@@ -176,7 +177,8 @@ TEST_F(CompareCliTest, BadInputIsOneLineAndExitTwo) {
       {{d + "/three-bs", "--by", "job.bs", "--pairs", "some"}, "--pairs takes base or all"},
       {{d + "/warmups-only", "--by", "job.bs"}, "job.bs=65536: no measured runs"},
       {{d + "/two-repeats", d + "/two-repeats"}, "no cell has the runs a verdict needs"},
-      {{d + "/out", "--by", "targets"}, "compare needs two values or more, the runs have one (bare-metal)"},
+      {{d + "/out", "--by", "targets"},
+       "compare needs two values or more, the runs have one (bare-metal)"},
   };
   ASSERT_GE(cases.size(), 15u);
   int i = 0;

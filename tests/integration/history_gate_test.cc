@@ -139,7 +139,7 @@ TEST(HistoryGateTest, TwoRunsAppendingAtOnceBothLand) {
   std::thread other([&] { BareMetalRun(dir, "a", db); });
   BareMetalRun(dir, "b", db);
   other.join();
-  HistoryStore store(db, false);
+  HistoryStore store(db, HistoryStore::Open::Existing);
   const auto sessions = store.Sessions();
   ASSERT_EQ(sessions.size(), 2u);
   for (const auto& s : sessions) EXPECT_EQ(store.Records(s.id).size(), 2u);
@@ -188,7 +188,7 @@ TEST(HistoryGateTest, AnImportKilledMidWriteLeavesNoHalfSession) {
   });
   EXPECT_EQ(killed.exit, "killed by signal 9 (Killed)") << killed.log;
   EXPECT_EQ(IntegrityCheck(db), "ok\n");
-  HistoryStore store(db, false);
+  HistoryStore store(db, HistoryStore::Open::Existing);
   const auto sessions = store.Sessions();
   EXPECT_GE(sessions.size(), 1u);
   EXPECT_LT(sessions.size(), 12u);

@@ -147,9 +147,11 @@ TEST_P(BadInputTable, ExitsTwoWithItsExactMessage) {
     if (e.status != "exited with status 2") break;  // a real run of accepted input may boot
   }
   // A refusal loses nothing: every input file is as it was.
-  for (const auto& f : c.files)
-    if (f.kind == InputFile::Kind::Text)
+  for (const auto& f : c.files) {
+    if (f.kind == InputFile::Kind::Text) {
       EXPECT_EQ(testing::Slurp(dir + "/" + f.path), Expand(f.text, dir)) << f.path << " changed";
+    }
+  }
   EXPECT_FALSE(fs::exists(dir + "/out")) << "a refused run made its out dir";
   EXPECT_TRUE(fs::is_empty(dir + "/work")) << "a refused run left something in its work dir";
 }

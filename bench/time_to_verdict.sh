@@ -12,6 +12,11 @@
 # Prints each design's rounds, wall time, why it stopped and its verdicts.
 #
 #   bench/time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS] [--aa-noise PCT]
+#                            [--latency A,B] [--depth N]
+# --latency (default 10ms,12ms) and --depth (default 4) set the A/B's two null-co latencies
+# (the A/A runs the first) and the jobs' iodepth. Under TCG a p99 carries the host's
+# scheduling hiccups (several ms) on top of the null-co latency, so +2 ms on 10 ms moves it
+# by less than 20%; 100ms,120ms at depth 32 (about 580 IOs a run) keeps the shift whole.
 set -euo pipefail
 
 build=${1:?usage: time_to_verdict.sh BUILD_DIR [OUT_DIR] [--budget ROUNDS]}; shift
@@ -19,10 +24,14 @@ out=/var/tmp/storbed-time-to-verdict
 if (($#)) && [[ $1 != --* ]]; then out=$1; shift; fi
 budget=30
 aa_noise=5
+latency=10ms,12ms
+depth=4
 while (($#)); do
   case $1 in
     --budget) budget=$2; shift 2 ;;
     --aa-noise) aa_noise=$2; shift 2 ;;
+    --latency) latency=$2; shift 2 ;;
+    --depth) depth=$2; shift 2 ;;
     *) echo "time_to_verdict: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -31,16 +40,20 @@ storbed=$build/orchestrator/storbed
 
 rm -rf "$out"
 mkdir -p "$out"
-job='"jobs": [{"name": "qd4", "pattern": "random", "rw": "read", "bs": "4k", "iodepth": 4,
+[[ $latency =~ ^([0-9]+[mu]?s),([0-9]+[mu]?s)$ ]] ||
+  { echo "time_to_verdict: --latency wants A,B (e.g. 10ms,12ms), not $latency" >&2; exit 2; }
+lat_a=${BASH_REMATCH[1]} lat_b=${BASH_REMATCH[2]}
+[[ $depth =~ ^[0-9]+$ ]] || { echo "time_to_verdict: --depth wants a number" >&2; exit 2; }
+job='"jobs": [{"name": "qd'$depth'", "pattern": "random", "rw": "read", "bs": "4k", "iodepth": '$depth',
                "ioengine": "io_uring", "runtime": 2'
 cat >"$out/ab.json" <<JSON
 {"name": "ttv-ab", "targets": ["virtio-blk"], "machine": {"vcpus": 2, "memory": "256m"},
- "disk": {"size": "16m", "driver": "null-co", "null_latency": ["10ms", "12ms"]},
+ "disk": {"size": "16m", "driver": "null-co", "null_latency": ["$lat_a", "$lat_b"]},
  "order": "interleaved", "order_seed": 5, "reboot": "per_machine", $job}]}
 JSON
 cat >"$out/aa.json" <<JSON
 {"name": "ttv-aa", "targets": ["virtio-blk"], "machine": {"vcpus": 2, "memory": "256m"},
- "disk": {"size": "16m", "driver": "null-co", "null_latency": "10ms"},
+ "disk": {"size": "16m", "driver": "null-co", "null_latency": "$lat_a"},
  "order": "interleaved", "order_seed": 5, "reboot": "per_machine", $job, "seed": [1, 2]}]}
 JSON
 

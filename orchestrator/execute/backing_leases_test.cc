@@ -23,6 +23,16 @@ struct FakeMaker {
   }
 };
 
+// A maker whose first make fails as a full disk does; later ones make "ok-<copy>".
+BackingLeases::Maker FailsTheFirstMake(int& calls) {
+  return [&calls](const DiskConfig&, size_t copy) {
+    if (calls++ == 0) throw std::runtime_error("cannot write /var/tmp/x: No space left");
+    Backing b;
+    b.path = "ok-" + std::to_string(copy);
+    return b;
+  };
+}
+
 DiskConfig Disk(uint64_t mib, const std::string& named = "") {
   DiskConfig d;
   d.size_bytes = mib << 20;
@@ -84,12 +94,7 @@ TEST(BackingLeasesTest, AUserNamedBackingWaitsForItsMachine) {
 
 TEST(BackingLeasesTest, AFailedMakeIsThrownAndTriedAgainNextTime) {
   int calls = 0;
-  BackingLeases leases([&](const DiskConfig&, size_t copy) {
-    if (calls++ == 0) throw std::runtime_error("cannot write /var/tmp/x: No space left");
-    Backing b;
-    b.path = "ok-" + std::to_string(copy);
-    return b;
-  });
+  BackingLeases leases(FailsTheFirstMake(calls));
   EXPECT_THROW(leases.Acquire(Disk(16)), std::runtime_error);
   EXPECT_EQ(leases.Acquire(Disk(16)).backing().path, "ok-0");
 }
@@ -139,12 +144,7 @@ TEST(BackingLeasesTest, AnAcquireWaitsForTheBackingBeingPrepared) {
 
 TEST(BackingLeasesTest, AFailedPrepareIsLeftToTheAcquireToReport) {
   int calls = 0;
-  BackingLeases leases([&](const DiskConfig&, size_t copy) {
-    if (calls++ == 0) throw std::runtime_error("cannot write /var/tmp/x: No space left");
-    Backing b;
-    b.path = "ok-" + std::to_string(copy);
-    return b;
-  });
+  BackingLeases leases(FailsTheFirstMake(calls));
   EXPECT_FALSE(leases.Prepare(Disk(16)));
   EXPECT_EQ(leases.Acquire(Disk(16)).backing().path, "ok-0");
 }

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_read.h"
 #include "unique_fd.h"
 
 namespace storbed {
@@ -25,13 +26,6 @@ namespace {
 constexpr const char* kTracefsHome = "/sys/kernel/tracing";
 
 std::string Errno(int err) { return std::strerror(err); }
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -55,7 +49,7 @@ uint64_t LostEvents(const std::string& instance) {
   uint64_t lost = 0;
   std::error_code ec;
   for (const auto& cpu : std::filesystem::directory_iterator(instance + "/per_cpu", ec)) {
-    std::istringstream stats(Slurp(cpu.path().string() + "/stats"));
+    std::istringstream stats(ReadFileOrEmpty(cpu.path().string() + "/stats"));
     std::string line;
     while (std::getline(stats, line)) {
       const size_t colon = line.find(':');
@@ -181,9 +175,9 @@ std::unique_ptr<TracefsBlockTrace> TracefsBlockTrace::Start(const BlockTraceRequ
   std::unique_ptr<TracefsBlockTrace> t(new TracefsBlockTrace());
   t->request_ = request;
   // The calling thread's own mounts: an earlier job may have unshared them.
-  t->root_ = TracefsInMounts(Slurp("/proc/thread-self/mounts"));
+  t->root_ = TracefsInMounts(ReadFileOrEmpty("/proc/thread-self/mounts"));
   if (t->root_.empty()) {
-    if (Slurp("/proc/filesystems").find("\ttracefs") == std::string::npos)
+    if (ReadFileOrEmpty("/proc/filesystems").find("\ttracefs") == std::string::npos)
       throw BlockTraceSetupError("no tracefs in this kernel (it needs CONFIG_TRACING)");
     if (request.private_mount) {
       // Our own mount namespace: the mount below is nobody else's and dies with us.
@@ -224,7 +218,8 @@ std::unique_ptr<TracefsBlockTrace> TracefsBlockTrace::Start(const BlockTraceRequ
     const std::vector<int> cpus = ReachableCpus();
     t->clock_ = ChooseTraceClock(
         request.clock,
-        Trimmed(Slurp("/sys/devices/system/clocksource/clocksource0/current_clocksource")),
+        Trimmed(
+            ReadFileOrEmpty("/sys/devices/system/clocksource/clocksource0/current_clocksource")),
         long(cpus.size()) >= ::sysconf(_SC_NPROCESSORS_ONLN));
     if (t->clock_ == TraceClock::Local) t->cpus_ = cpus;
     WriteFile(instance + "/trace_clock", t->clock_ == TraceClock::Local ? "local" : "mono");

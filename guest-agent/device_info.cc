@@ -1,10 +1,10 @@
 #include "device_info.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iterator>
 #include <system_error>
 
+#include "file_read.h"
 #include "sysfs_read.h"
 
 namespace storbed::agent {
@@ -46,8 +46,7 @@ bool IsIgnoredBlockDevice(const std::string& name, uint64_t size_bytes) {
 // SCSI disks carry the serial in the Unit Serial Number VPD page: a 4-byte header
 // (byte 3 = length) then the serial, space padded.
 std::string SerialFromVpdPage80(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string page = ReadFileOrEmpty(path);
   if (page.size() < 4 || static_cast<unsigned char>(page[1]) != 0x80) return "";
   const size_t length = std::min<size_t>(static_cast<unsigned char>(page[3]), page.size() - 4);
   std::string serial = page.substr(4, length);

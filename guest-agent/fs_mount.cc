@@ -4,11 +4,11 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "errors.h"
+#include "file_read.h"
 
 namespace storbed::agent {
 namespace {
@@ -39,12 +39,7 @@ std::string Basename(const std::string& path) {
 
 MountOps RealMountOps() {
   MountOps ops;
-  ops.read_mounts = [] {
-    std::ifstream in("/proc/mounts");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  };
+  ops.read_mounts = [] { return ReadFileOrEmpty("/proc/mounts"); };
   ops.make_dirs = [](const std::string& dir) {
     for (size_t pos = 1; pos != std::string::npos;) {
       pos = dir.find('/', pos + 1);

@@ -1,7 +1,8 @@
 #include "os_release.h"
 
-#include <fstream>
 #include <sstream>
+
+#include "file_read.h"
 
 namespace storbed::agent {
 namespace {
@@ -44,11 +45,8 @@ OsRelease ParseOsRelease(const std::string& text) {
 
 OsRelease ReadOsRelease(const std::filesystem::path& root) {
   for (const char* file : {"etc/os-release", "usr/lib/os-release"}) {
-    std::ifstream in(root / file);
-    if (!in) continue;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return ParseOsRelease(text.str());
+    if (const std::optional<std::string> text = TryReadFile(root / file))
+      return ParseOsRelease(*text);
   }
   return {};
 }

@@ -11,13 +11,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include "errors.h"
-#include "unique_fd.h"
+#include "file_read.h"
 #include "protocol.h"
 #include "sysfs_read.h"
+#include "unique_fd.h"
 
 namespace storbed::agent {
 namespace {
@@ -108,12 +108,10 @@ Pid1Setup SetUpPid1() {
   for (const PseudoFs& fs : kMounts) MountPseudoFs(fs, setup.problems);
   RedirectToConsole(setup.problems);
 
-  std::ifstream list(kModuleListPath);
-  if (!list) return setup;  // no list: everything the image needs is built in
-  std::ostringstream text;
-  text << list.rdbuf();
+  const std::optional<std::string> text = TryReadFile(kModuleListPath);
+  if (!text) return setup;  // no list: everything the image needs is built in
   const auto start = std::chrono::steady_clock::now();
-  ModuleLoadReport report = LoadModules(ParseModuleList(text.str()), FinitModule);
+  ModuleLoadReport report = LoadModules(ParseModuleList(*text), FinitModule);
   setup.modules_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   setup.modules_loaded = std::move(report.loaded);

@@ -4,6 +4,8 @@
 #include <map>
 #include <sstream>
 
+#include "file_read.h"
+
 namespace storbed::agent {
 namespace {
 
@@ -68,11 +70,9 @@ std::vector<QueueRule> FindQueueRules(const fs::path& root) {
   }
   std::vector<QueueRule> rules;
   for (const auto& [name, path] : effective) {  // udev reads them in lexical order of name
-    std::ifstream in(root / path.relative_path());
-    if (!in) continue;
-    std::ostringstream text;
-    text << in.rdbuf();
-    for (auto& r : QueueRulesIn(path.string(), text.str())) rules.push_back(std::move(r));
+    const std::optional<std::string> text = TryReadFile(root / path.relative_path());
+    if (!text) continue;
+    for (auto& r : QueueRulesIn(path.string(), *text)) rules.push_back(std::move(r));
   }
   return rules;
 }

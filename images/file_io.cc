@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "file_read.h"
 #include "images/image_error.h"
 
 namespace storbed {
@@ -17,22 +18,12 @@ namespace {
 
 std::string ErrnoText(int err) { return std::strerror(err); }
 
-// Reads through a FILE* rather than ifstream so a failure keeps its errno for the message.
 std::string ReadAll(const std::string& path, bool missing_ok) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    int err = errno;
-    if (missing_ok && err == ENOENT) return "";
-    throw ImageError(path, "cannot read " + path + ": " + ErrnoText(err));
-  }
-  std::string data;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
-  int err = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (err != 0) throw ImageError(path, "error reading " + path + ": " + ErrnoText(err));
-  return data;
+  int err = 0;
+  std::optional<std::string> data = TryReadFile(path, &err);
+  if (data) return *data;
+  if (missing_ok && err == ENOENT) return "";
+  throw ImageError(path, "cannot read " + path + ": " + ErrnoText(err));
 }
 
 std::string TempNameFor(const std::string& target) {

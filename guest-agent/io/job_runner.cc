@@ -9,11 +9,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <latch>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -22,6 +20,7 @@
 #include "buffer_pieces.h"
 #include "cache_control.h"
 #include "engine.h"
+#include "file_read.h"
 #include "guest_sampler.h"
 #include "input_file.h"
 #include "io_buffer.h"
@@ -117,16 +116,14 @@ struct Snapshot {
 
 Snapshot TakeSnapshot(const std::string& device) {
   Snapshot s;
-  std::ifstream in("/proc/diskstats");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::optional<std::string> text = TryReadFile("/proc/diskstats");
   s.ns = MonotonicNs();
-  if (!in) {
+  if (!text) {
     s.error = "cannot read /proc/diskstats";
     return s;
   }
   try {
-    s.counters = FindDisk(text.str(), device);
+    s.counters = FindDisk(*text, device);
     if (!s.counters) s.error = "device " + device + " is not in /proc/diskstats";
   } catch (const std::exception& e) {
     s.error = e.what();

@@ -1,8 +1,8 @@
 #include "sysfs_read.h"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
+
+#include "file_read.h"
 
 namespace storbed {
 
@@ -15,13 +15,10 @@ std::string Trim(std::string_view text) {
 }
 
 std::optional<std::string> ReadTrimmed(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  // A sysfs attribute whose show() fails makes the read fail after a good open.
-  if (in.bad()) return std::nullopt;
-  return Trim(contents.str());
+  // A sysfs attribute whose show() fails makes the read fail after a good open: nullopt too.
+  const std::optional<std::string> contents = TryReadFile(path);
+  if (!contents) return std::nullopt;
+  return Trim(*contents);
 }
 
 std::optional<uint64_t> ReadUint(const std::filesystem::path& path) {

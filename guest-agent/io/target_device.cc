@@ -9,9 +9,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
+#include "file_read.h"
 #include "job_runner.h"
 
 namespace storbed {
@@ -20,11 +20,7 @@ namespace {
 class RealSysfsReader : public SysfsReader {
  public:
   std::optional<std::string> ReadFile(const std::string& path) const override {
-    std::ifstream in(path);
-    if (!in) return std::nullopt;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return TryReadFile(path);
   }
   std::optional<std::string> ReadLink(const std::string& path) const override {
     char buf[4096];

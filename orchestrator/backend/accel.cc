@@ -5,17 +5,13 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
+
+#include "file_read.h"
 
 namespace storbed {
 
-std::string RealAccelHost::CpuInfo() {
-  std::ifstream in("/proc/cpuinfo");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string RealAccelHost::CpuInfo() { return ReadFileOrEmpty("/proc/cpuinfo"); }
 
 bool RealAccelHost::CanOpenKvm(std::string* why) {
   int fd = ::open("/dev/kvm", O_RDWR | O_CLOEXEC);

@@ -1,10 +1,11 @@
 #include "backend/qga_push.h"
 
-#include <fstream>
-#include <sstream>
+#include <cstring>
+#include <optional>
 #include <thread>
 
 #include "backend/base64.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {
@@ -21,12 +22,11 @@ double SecondsSince(Clock::time_point start) {
 constexpr size_t kChunkBytes = 512 * 1024;
 constexpr auto kCommandTimeout = 30s;
 
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw QgaError("cannot read the agent binary " + path);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+std::string ReadAgentBinary(const std::string& path) {
+  int err = 0;
+  std::optional<std::string> bytes = TryReadFile(path, &err);
+  if (!bytes) throw QgaError("cannot read the agent binary " + path + ": " + std::strerror(err));
+  return *bytes;
 }
 
 std::string Joined(const std::vector<std::string>& names) {
@@ -128,7 +128,7 @@ std::vector<std::string> BlockedPushCommands(QgaChannel& qga, AgentPushReport& r
 
 void CopyAndStartAgent(QgaChannel& qga, const std::string& agent_binary, AgentPushReport& report,
                        const std::function<void()>& check) {
-  const std::string bytes = ReadWholeFile(agent_binary);
+  const std::string bytes = ReadAgentBinary(agent_binary);
   for (const std::string& path : PushedAgentPaths()) {
     const auto copy_start = Clock::now();
     try {

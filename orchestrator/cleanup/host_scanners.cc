@@ -4,14 +4,13 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "cleanup/domain_owner.h"
 #include "cleanup/loop_table.h"
 #include "cleanup/process_table.h"
 #include "cleanup/stale_work_dirs.h"
+#include "file_read.h"
 #include "libvirt/domain_xml.h"
 
 namespace storbed {
@@ -90,11 +89,10 @@ class StrayQemuScanner : public LeftoverScanner {
   std::optional<Leftover> StaleLibvirtQemu(const ProcessInfo& p, const ProcessTable& table) const {
     const std::string domain = LibvirtStorbedDomain(p.argv);
     if (domain.empty()) return std::nullopt;
-    std::ifstream in(c_.libvirt_status_dir + "/" + domain + ".xml");
-    if (!in) return std::nullopt;
-    std::stringstream xml;
-    xml << in.rdbuf();
-    const OwnerVerdict verdict = JudgeRunOwner(OwnerOf(xml.str()), table, c_.this_host);
+    const std::optional<std::string> xml =
+        TryReadFile(c_.libvirt_status_dir + "/" + domain + ".xml");
+    if (!xml) return std::nullopt;
+    const OwnerVerdict verdict = JudgeRunOwner(OwnerOf(*xml), table, c_.this_host);
     if (verdict.state != OwnerState::Gone) return std::nullopt;
     return Leftover{.kind = LeftoverKind::QemuProcess,
                     .id = std::to_string(p.pid),

@@ -2,22 +2,14 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cleanup/stale_work_dirs.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class PciBindingScanner : public LeftoverScanner {
  public:
@@ -39,7 +31,7 @@ class PciBindingScanner : public LeftoverScanner {
       for (const auto& entry : fs::directory_iterator(dir.path, ec)) {
         const std::string name = entry.path().filename();
         if (name.rfind(kBindingStatePrefix, 0) != 0 || !name.ends_with(".json")) continue;
-        const auto record = ParseBindingRecord(ReadAll(entry.path()));
+        const auto record = ParseBindingRecord(ReadFileOrEmpty(entry.path()));
         if (!record) throw std::runtime_error(entry.path().string() + " is not a binding record");
         found.push_back(Leftover{.kind = LeftoverKind::PciBinding,
                                  .id = entry.path(),
@@ -52,7 +44,7 @@ class PciBindingScanner : public LeftoverScanner {
   }
 
   void Remove(const Leftover& item) override {
-    const auto record = ParseBindingRecord(ReadAll(item.id));
+    const auto record = ParseBindingRecord(ReadFileOrEmpty(item.id));
     if (!record) throw std::runtime_error(item.id + " is not a binding record");
     RestoreDriver(PciSysfs(c_.sys_root), writer_, *record);
     c_.actions->RemoveFile(item.id);

@@ -5,20 +5,15 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "execute/proc_stat.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 std::vector<std::string> SplitNul(const std::string& text) {
   std::vector<std::string> out;
@@ -36,7 +31,7 @@ std::vector<std::string> SplitNul(const std::string& text) {
 }
 
 std::optional<uint64_t> ReadBootTime(const fs::path& proc_root) {
-  std::istringstream in(Slurp(proc_root / "stat"));
+  std::istringstream in(ReadFileOrEmpty(proc_root / "stat"));
   for (std::string line; std::getline(in, line);)
     if (line.rfind("btime ", 0) == 0) return std::stoull(line.substr(6));
   return std::nullopt;
@@ -53,14 +48,14 @@ ProcessTable ProcessTable::Read(const std::string& proc_root, bool with_fds) {
     if (name.empty() ||
         !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); }))
       continue;
-    std::string line = Slurp(entry.path() / "stat");
+    std::string line = ReadFileOrEmpty(entry.path() / "stat");
     const auto stat = ParseProcStat(line);
     if (!stat) continue;  // exited between the listing and the read
     ProcessInfo p{.pid = stat->pid,
                   .ppid = stat->ppid,
                   .start_ticks = stat->start_ticks,
                   .comm = stat->comm,
-                  .argv = SplitNul(Slurp(entry.path() / "cmdline")),
+                  .argv = SplitNul(ReadFileOrEmpty(entry.path() / "cmdline")),
                   .open_files = {}};
     if (with_fds) {
       std::error_code fd_ec;

@@ -1,10 +1,10 @@
 #include "cleanup/stale_work_dirs.h"
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "execute/owner_marker.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {
@@ -29,8 +29,7 @@ const ProcessInfo* UserOf(const std::string& dir, const WorkDirContext& context)
 
 WorkDirVerdict Judge(const std::string& dir, const WorkDirContext& context) {
   WorkDirVerdict v{.path = dir, .state = WorkDirState::Live, .reason = ""};
-  std::ifstream in(dir + "/" + kOwnerFileName);
-  const std::string text(std::istreambuf_iterator<char>(in), {});
+  const std::string text = ReadFileOrEmpty(dir + "/" + kOwnerFileName);
   if (const auto owner = ParseOwnerMarker(text)) {
     const std::string pid = "owner pid " + std::to_string(owner->pid);
     if (owner->host != context.this_host) {

@@ -1,13 +1,9 @@
 #include "execute/bare_metal_target.h"
-#include "execute/round_gate.h"
-
-#include "execute/temp_dir.h"
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <sstream>
 #include <thread>
 
 #include "analysis/durability.h"
@@ -17,7 +13,10 @@
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
 #include "execute/progress.h"
+#include "execute/round_gate.h"
+#include "execute/temp_dir.h"
 #include "execute/trace_record.h"
+#include "file_read.h"
 #include "sampling/job_sampler.h"
 #include "strict_json.h"
 
@@ -25,13 +24,6 @@ namespace storbed {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Where the agent's log is kept, in the out dir (RunBareMetalTarget copies it there).
 std::string KeptLogName(const JobSpec& job) { return "bare-metal/agent-" + job.name + ".log"; }
@@ -56,7 +48,7 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   // The log holds the agent's stdout (the result, one JSON line) and its stderr.
-  std::string out = ReadAll(out_file);
+  std::string out = ReadFileOrEmpty(out_file);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   // The agent's own sentence is its last line. On a full disk that is a cut result line
   // of megabytes instead: the log the message names keeps it whole.

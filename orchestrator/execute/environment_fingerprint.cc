@@ -12,6 +12,7 @@
 
 #include "backend/child_process.h"
 #include "execute/host_info.h"
+#include "file_read.h"
 #include "images/file_digest.h"
 #include "version.h"
 
@@ -96,18 +97,17 @@ nlohmann::json EnvironmentFingerprint(const FingerprintSources& s) {
   utsname u{};
   uname(&u);
   const std::string cpu = s.sys_root + "/devices/system/cpu";
-  std::stringstream cpuinfo;
-  cpuinfo << std::ifstream(s.proc_root + "/cpuinfo").rdbuf();  // read once, two fields
+  const std::string cpuinfo = ReadFileOrEmpty(s.proc_root + "/cpuinfo");  // read once, two fields
   nlohmann::json f = {
       {"host.kernel", std::string(u.release) + " " + u.version},
-      {"cpu.model", OrUnknown(CpuInfo(cpuinfo.str(), "model name"))},
-      {"cpu.microcode", OrUnknown(CpuInfo(cpuinfo.str(), "microcode"))},
+      {"cpu.model", OrUnknown(CpuInfo(cpuinfo, "model name"))},
+      {"cpu.microcode", OrUnknown(CpuInfo(cpuinfo, "microcode"))},
       {"cpu.governor", OrUnknown(ReadFirstLine(cpu + "/cpu0/cpufreq/scaling_governor"))},
       {"cpu.boost", Boost(s.sys_root)},
       {"cpu.smt", OrUnknown(ReadFirstLine(cpu + "/smt/control"))},
       {"cpu.mitigations", OrUnknown(Mitigations(s.sys_root))},
-      {"mm.thp", OrUnknown(Selected(ReadFirstLine(s.sys_root +
-                                                  "/kernel/mm/transparent_hugepage/enabled")))},
+      {"mm.thp",
+       OrUnknown(Selected(ReadFirstLine(s.sys_root + "/kernel/mm/transparent_hugepage/enabled")))},
       {"memory.total", OrUnknown(ReadFirstLine(s.proc_root + "/meminfo"))},
       {"storbed.git_revision", kGitRevision},
   };

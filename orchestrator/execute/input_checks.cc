@@ -1,32 +1,31 @@
 #include "execute/input_checks.h"
-#include "execute/round_gate.h"
 
+#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 #include <filesystem>
-#include <linux/magic.h>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "backend/child_process.h"
 #include "backend/disk_driver.h"
 #include "execute/backing_leases.h"
 #include "execute/device_in_use.h"
 #include "execute/foreign_image.h"
+#include "execute/round_gate.h"
 #include "execute/runner.h"
-#include "plan/run_hosts.h"
+#include "file_read.h"
 #include "images/binary_checks.h"
 #include "images/image_error.h"
 #include "input_file.h"
+#include "plan/run_hosts.h"
 
 namespace storbed {
 namespace {
@@ -207,9 +206,7 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
   // Tracing needs the host's tracefs: found out before anything runs, not after a boot.
   for (const auto& j : s.jobs)
     if (j.trace) {
-      std::ifstream in("/proc/filesystems");
-      const std::string filesystems((std::istreambuf_iterator<char>(in)),
-                                    std::istreambuf_iterator<char>());
+      const std::string filesystems = ReadFileOrEmpty("/proc/filesystems");
       if (const std::string why = TraceHostProblem(geteuid() == 0, filesystems); !why.empty())
         Fail(s, "job \"" + j.name + "\": trace", why);
       break;

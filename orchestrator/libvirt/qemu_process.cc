@@ -1,14 +1,14 @@
 #include "libvirt/qemu_process.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iterator>
+
+#include "file_read.h"
 
 namespace storbed {
 
 std::vector<std::string> ReadCmdline(const std::string& proc_root, int pid) {
-  std::ifstream in(proc_root + "/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-  const std::string raw((std::istreambuf_iterator<char>(in)), {});
+  const std::string raw = ReadFileOrEmpty(proc_root + "/" + std::to_string(pid) + "/cmdline");
   std::vector<std::string> argv;
   size_t start = 0;
   while (start < raw.size()) {

@@ -1,10 +1,10 @@
 #include "sampling/host_sampler_cpu.h"
 
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "file_read.h"
 #include "sampling/host_sampler.h"
 #include "sampling/qemu_threads.h"
 
@@ -30,14 +30,6 @@ bool Deltas(const CpuTicks& b, const CpuTicks& a, std::array<double, kCpuMetrics
   return true;
 }
 
-std::string ReadStat(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class CpuSampler : public HostSampler {
  public:
   explicit CpuSampler(const JobSamplerOptions& opt) : path_(opt.proc_root + "/stat") {}
@@ -47,7 +39,7 @@ class CpuSampler : public HostSampler {
 
   void Sample(const NowFn& now) override {
     const uint64_t t = now();
-    samples_.push_back({t, ParseProcStatCpus(ReadStat(path_))});
+    samples_.push_back({t, ParseProcStatCpus(ReadFileOrThrow(path_))});
   }
 
   void Summarize(const SampleWindow& w, HostLayers* h) const override {

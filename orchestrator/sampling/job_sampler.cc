@@ -1,24 +1,14 @@
 #include "sampling/job_sampler.h"
 
-#include <algorithm>
-
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
 
+#include "file_read.h"
 #include "sampling/clock_sync.h"
 
 namespace storbed {
 namespace {
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 }  // namespace
 
@@ -40,7 +30,7 @@ JobSampler::JobSampler(SamplerSource source, JobSamplerOptions options) : opt_(s
   if (!opt_.threads) opt_.threads = std::make_shared<ProcThreadReader>(opt_.proc_root);
   if (!opt_.stat) opt_.stat = StatDevice;
   if (!opt_.read_diskstats) {
-    opt_.read_diskstats = [path = opt_.proc_root + "/diskstats"] { return ReadWholeFile(path); };
+    opt_.read_diskstats = [path = opt_.proc_root + "/diskstats"] { return ReadFileOrThrow(path); };
   }
   if (!opt_.now_ns) opt_.now_ns = HostMonotonicNs;
   if (opt_.clk_tck <= 0) opt_.clk_tck = ::sysconf(_SC_CLK_TCK);

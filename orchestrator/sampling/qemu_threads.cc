@@ -2,19 +2,12 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
+
+#include "file_read.h"
 
 namespace storbed {
 namespace {
-
-std::optional<std::string> ReadSmallFile(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string Chomp(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
@@ -39,12 +32,12 @@ std::vector<RawThread> ProcThreadReader::ReadThreads(int pid) {
   for (const fs::directory_entry& e : it) {
     const std::string name = e.path().filename().string();
     if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
-    auto stat = ReadSmallFile(e.path() / "stat");
+    auto stat = TryReadFile(e.path() / "stat");
     if (!stat || stat->empty()) continue;  // the thread exited meanwhile
     RawThread t;
     t.tid = std::stoi(name);
     t.stat = std::move(*stat);
-    t.comm = ReadSmallFile(e.path() / "comm").value_or("");
+    t.comm = TryReadFile(e.path() / "comm").value_or("");
     out.push_back(std::move(t));
   }
   return out;

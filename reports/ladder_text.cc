@@ -7,6 +7,7 @@
 #include "analysis/ladder_reading.h"
 #include "analysis/layer_words.h"
 #include "analysis/run_stats.h"
+#include "number_format.h"
 
 namespace storbed {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 // depth and its uncertainty, in flight p50/p99/max, rd/s, wr/s, fl/s, KiB, latency.
 constexpr const char* kRowFormat = "%-16s %-19s %-13s %8s %8s %7s %7s %9s";
 constexpr const char* kNone = "-";
-
-std::string Printf(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
 
 std::string Row(const std::string& layer, const std::string& depth, const std::string& inflight,
                 const std::string& rd, const std::string& wr, const std::string& fl,
@@ -44,11 +39,11 @@ std::string DepthCell(const LayerStats& l) {
 std::string InflightCell(const LayerStats& l) {
   if (!l.inflight.available) return kNone;
   const InflightDistribution& d = l.inflight;
-  return Printf("%.0f", d.p50) + "/" + Printf("%.0f", d.p99) + "/" + Printf("%.0f", d.max) +
-         (d.exact ? "" : " n" + std::to_string(d.samples));
+  return FormatDouble(d.p50, "%.0f") + "/" + FormatDouble(d.p99, "%.0f") + "/" +
+         FormatDouble(d.max, "%.0f") + (d.exact ? "" : " n" + std::to_string(d.samples));
 }
 
-std::string Rate(bool has, double v) { return has ? Printf("%.0f", v) : kNone; }
+std::string Rate(bool has, double v) { return has ? FormatDouble(v, "%.0f") : kNone; }
 
 // The lower rungs whose depth a step could not compare with the rung above: "n/c" when
 // deeper (an impossible figure), "*" beside it otherwise; with the reasons.
@@ -85,8 +80,8 @@ std::string Side(const std::string& heading, const Ladder& ladder) {
       depth = it->second == "n/c" ? "n/c" : depth + "*";
     out += Row(l.layer, depth, InflightCell(l), Rate(l.has_ops, l.reads_per_s),
                Rate(l.has_ops, l.writes_per_s), Rate(l.has_ops, l.flushes_per_s),
-               l.has_request_size ? Printf("%.1f", l.avg_request_bytes / 1024) : kNone,
-               l.has_latency ? Printf("%.1f", l.mean_latency_us) : kNone) +
+               l.has_request_size ? FormatDouble(l.avg_request_bytes / 1024, "%.1f") : kNone,
+               l.has_latency ? FormatDouble(l.mean_latency_us, "%.1f") : kNone) +
            "  " + l.source + "\n";
     if (l.has_depth_interval && !l.interval_basis.empty())
       notes.push_back(l.layer + ": 95% interval from " + l.interval_basis);
@@ -113,7 +108,8 @@ std::string Side(const std::string& heading, const Ladder& ladder) {
 std::string MedianCell(const std::vector<double>& v, const char* fmt) {
   if (v.empty()) return kNone;
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return Printf(fmt, Median(v)) + " [" + Printf(fmt, *lo) + "-" + Printf(fmt, *hi) + "]";
+  return FormatDouble(Median(v), fmt) + " [" + FormatDouble(*lo, fmt) + "-" +
+         FormatDouble(*hi, fmt) + "]";
 }
 
 }  // namespace
@@ -144,9 +140,9 @@ std::string RenderLadderMedians(const std::string& title,
     }
     // Repeats agree on a reading when they name the same cap, or none.
     const LadderReading r = ReadLadder(*l);
-    const std::string kind =
-        r.cap ? "capped at " + Printf("%.0f", r.cap->n) + " at " + HumanLayerName(r.cap->layer)
-              : r.headline.substr(0, r.headline.find(':'));
+    const std::string kind = r.cap ? "capped at " + FormatDouble(r.cap->n, "%.0f") + " at " +
+                                         HumanLayerName(r.cap->layer)
+                                   : r.headline.substr(0, r.headline.find(':'));
     if (readings[kind]++ == 0) reading_order.push_back(kind);
   }
   std::string out = title + "\n";

@@ -1,14 +1,12 @@
 #include "reports/number_text.h"
 
-#include <cstdio>
+#include "number_format.h"
 
 namespace storbed {
 
 std::string FormatNumber(const std::optional<double>& v, const char* format) {
   if (!v) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, *v);
-  return buf;
+  return FormatDouble(*v, format);
 }
 
 std::string TraceFigure(double v, const char* format) { return FormatNumber(v, format); }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "number_format.h"
 #include "reports/html_escape.h"
 
 namespace storbed {
@@ -14,15 +15,9 @@ constexpr double kCharWidth = 7;  // px of one character at the charts' 12 px sa
 constexpr const char* kGrid = "#e4e4e4";
 constexpr const char* kInk = "#333";
 
-std::string Fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
 // Removes the float noise of i * step (0.6000000000000001) so a tick is the number the
 // step meant.
-double Tidy(double v) { return std::stod(Fmt("%.12g", v)); }
+double Tidy(double v) { return std::stod(FormatDouble(v, "%.12g")); }
 
 }  // namespace
 
@@ -89,10 +84,10 @@ Ticks TicksFor(const AxisSpec& axis, double lo, double hi) {
 std::string TickLabel(double v) {
   if (std::fabs(v) < 1e-12) return "0";
   const double a = std::fabs(v);
-  if (a >= 1e6) return Fmt("%.4g", v / 1e6) + "M";
-  if (a >= 1e4) return Fmt("%.4g", v / 1e3) + "k";
-  if (a < 1e-3) return Fmt("%.0e", v);
-  return Fmt("%.4g", v);
+  if (a >= 1e6) return FormatDouble(v / 1e6, "%.4g") + "M";
+  if (a >= 1e4) return FormatDouble(v / 1e3, "%.4g") + "k";
+  if (a < 1e-3) return FormatDouble(v, "%.0e");
+  return FormatDouble(v, "%.4g");
 }
 
 double TextWidth(const std::string& text) { return kCharWidth * double(text.size()); }
@@ -113,7 +108,7 @@ double Scale::At(double v) const {
   return px_lo + f * (px_hi - px_lo);
 }
 
-std::string Px(double v) { return Fmt("%.1f", v); }
+std::string Px(double v) { return FormatDouble(v, "%.1f"); }
 
 std::string SvgOpen(const std::string& kind, const std::string& title, double width,
                     double height) {

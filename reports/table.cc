@@ -9,16 +9,11 @@
 
 #include "analysis/run_stats.h"
 #include "judging/median_interval.h"
+#include "number_format.h"
 #include "reports/cells.h"
 
 namespace storbed {
 namespace {
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string Bytes(uint64_t b) {
   if (b % (1 << 20) == 0) return std::to_string(b >> 20) + "m";
@@ -47,13 +42,14 @@ Row RowFor(const RunRecord& r) {
   }
   const JobResult& res = *r.result;
   const BlockStats& b = res.block;
-  row.push_back(Fixed(res.mib_s, 2));
-  row.push_back(Fixed(res.iops, 0));
-  row.push_back(Fixed(res.latency.p50_us, 1));
-  row.push_back(Fixed(res.latency.p99_us, 1));
-  row.push_back(b.available && (b.reads + b.writes) ? Fixed(b.avg_request_bytes / 1024.0, 1)
+  row.push_back(FormatFixed(res.mib_s, 2));
+  row.push_back(FormatFixed(res.iops, 0));
+  row.push_back(FormatFixed(res.latency.p50_us, 1));
+  row.push_back(FormatFixed(res.latency.p99_us, 1));
+  row.push_back(b.available && (b.reads + b.writes) ? FormatFixed(b.avg_request_bytes / 1024.0, 1)
                                                     : "n/a");
-  row.push_back(b.available ? Fixed(b.avg_queue_depth, 2) + " " + ShortLayer(b.layer) : "n/a");
+  row.push_back(b.available ? FormatFixed(b.avg_queue_depth, 2) + " " + ShortLayer(b.layer)
+                            : "n/a");
   row.push_back(r.accel);
   row.push_back(!r.durability || !r.durability->checked ? "-"
                 : r.durability->durable                 ? "yes"
@@ -97,7 +93,7 @@ std::string MedianOf(const std::vector<const RunRecord*>& runs, int decimals,
   std::vector<double> v;
   for (const RunRecord* r : runs)
     if (auto x = get(*r)) v.push_back(*x);
-  return v.empty() ? "n/a" : Fixed(Median(v), decimals);
+  return v.empty() ? "n/a" : FormatFixed(Median(v), decimals);
 }
 
 // One row per cell: n, the median IOPS with its distribution-free 95% interval (n >= 6)
@@ -115,13 +111,14 @@ Row AggregateRow(const CellRuns& c) {
   std::vector<double> iops;
   for (const RunRecord* r : c.ok) iops.push_back(r->result->iops);
   std::string ci = "-";
-  if (const auto i = MedianIntervalOf(iops)) ci = Fixed(i->low, 0) + " .. " + Fixed(i->high, 0);
+  if (const auto i = MedianIntervalOf(iops))
+    ci = FormatFixed(i->low, 0) + " .. " + FormatFixed(i->high, 0);
   auto result = [](double (*get)(const JobResult&)) {
     return [get](const RunRecord& r) -> std::optional<double> { return get(*r.result); };
   };
-  row.push_back(Fixed(Median(iops), 0));
+  row.push_back(FormatFixed(Median(iops), 0));
   row.push_back(ci);
-  row.push_back(Fixed(100 * CoefficientOfVariation(iops), 1));
+  row.push_back(FormatFixed(100 * CoefficientOfVariation(iops), 1));
   row.push_back(MedianOf(c.ok, 2, result([](const JobResult& r) { return r.mib_s; })));
   row.push_back(MedianOf(c.ok, 1, result([](const JobResult& r) { return r.latency.p50_us; })));
   row.push_back(MedianOf(c.ok, 1, result([](const JobResult& r) { return r.latency.p99_us; })));

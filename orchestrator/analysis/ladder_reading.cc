@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "analysis/layer_words.h"
+#include "number_format.h"
 
 namespace storbed {
 namespace {
@@ -17,13 +18,7 @@ constexpr double kExtraFloorPerS = 1.0;
 // A depth step must lose this share of its upper depth as well as exceed the intervals.
 constexpr double kStepShare = 0.10;
 
-std::string Fmt(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-std::string Percent(double share) { return Fmt("%.0f%%", 100 * share); }
+std::string Percent(double share) { return FormatDouble(100 * share, "%.0f%%"); }
 
 bool More(double lower, double upper) {
   return lower > upper * (1 + kExtraShare) + kExtraFloorPerS;
@@ -38,8 +33,8 @@ std::vector<std::string> ExtraWork(const LayerStats& up, const LayerStats& lo) {
   const bool app = up.layer == kLayerApp;
   auto add = [&](double lower, double upper, const char* kind, const char* why) {
     if (More(lower, upper))
-      out.push_back(Fmt("%.0f", lower - upper) + " " + kind + "/s more than " + who + " issued (" +
-                    why + ")");
+      out.push_back(FormatDouble(lower - upper, "%.0f") + " " + kind + "/s more than " + who +
+                    " issued (" + why + ")");
   };
   // What else a lower layer serves: readahead and metadata reads, journal and metadata
   // writes, another tenant's IO on a shared device, or one request split into several.
@@ -81,7 +76,7 @@ StepComparison Compare(const LayerStats& up, const LayerStats& lo) {
       lo.has_ops && lo.flushes_per_s > 0) {
     c.depth_comparable = false;
     why.push_back(HumanLayerName(lo.layer) + "'s depth includes its " +
-                  Fmt("%.0f", lo.flushes_per_s) +
+                  FormatDouble(lo.flushes_per_s, "%.0f") +
                   " flushes/s, the application's leaves the fsync time out");
   }
   c.lower_deeper = lo.avg_depth > up.avg_depth + DepthNoise(up) + DepthNoise(lo) + 1e-9;
@@ -96,9 +91,9 @@ StepComparison Compare(const LayerStats& up, const LayerStats& lo) {
     c.latency_comparable = false;
   } else if (c.latency_comparable && lo.mean_latency_us > up.mean_latency_us) {
     c.latency_comparable = false;
-    why.push_back(HumanLayerName(lo.layer) + "'s mean latency (" + Fmt("%.1f", lo.mean_latency_us) +
-                  " us) is above " + HumanLayerName(up.layer) + "'s (" +
-                  Fmt("%.1f", up.mean_latency_us) +
+    why.push_back(HumanLayerName(lo.layer) + "'s mean latency (" +
+                  FormatDouble(lo.mean_latency_us, "%.1f") + " us) is above " +
+                  HumanLayerName(up.layer) + "'s (" + FormatDouble(up.mean_latency_us, "%.1f") +
                   " us): they time different requests or different spans");
   }
   for (const std::string& w : why) c.reason += (c.reason.empty() ? "" : "; ") + w;
@@ -116,8 +111,8 @@ std::string CauseOf(const Ladder& ladder, const std::string& layer, double n) {
   std::string known;
   for (const LayerLimit& lim : ladder.limits) {
     if (lim.layer != layer) continue;
-    if (std::fabs(lim.value - n) < 0.5) return lim.cause + " = " + Fmt("%.0f", lim.value);
-    known += (known.empty() ? "" : ", ") + lim.cause + " is " + Fmt("%.0f", lim.value);
+    if (std::fabs(lim.value - n) < 0.5) return lim.cause + " = " + FormatDouble(lim.value, "%.0f");
+    known += (known.empty() ? "" : ", ") + lim.cause + " is " + FormatDouble(lim.value, "%.0f");
   }
   return known.empty() ? "" : "cause not known (" + known + ")";
 }
@@ -148,12 +143,12 @@ std::optional<CapFinding> FindCap(const Ladder& ladder, const std::vector<const 
 }
 
 std::string CapSentence(const CapFinding& c) {
-  return "capped at " + Fmt("%.0f", c.n) + " at " + HumanLayerName(c.layer) +
+  return "capped at " + FormatDouble(c.n, "%.0f") + " at " + HumanLayerName(c.layer) +
          (c.cause.empty() ? " (cause not known)" : " (" + c.cause + ")") + ": " +
-         HumanLayerName(c.above) + " held more than " + Fmt("%.0f", c.n) + " for " +
+         HumanLayerName(c.above) + " held more than " + FormatDouble(c.n, "%.0f") + " for " +
          Percent(c.upper_share_above) + " of the window, " + HumanLayerName(c.layer) +
-         " never more than " + Fmt("%.0f", c.n) + " " + c.lower_basis + " and sat at " +
-         Fmt("%.0f", c.n) + " for " + Percent(c.lower_share_at) + " of it";
+         " never more than " + FormatDouble(c.n, "%.0f") + " " + c.lower_basis + " and sat at " +
+         FormatDouble(c.n, "%.0f") + " for " + Percent(c.lower_share_at) + " of it";
 }
 
 // Each IO's time, top down, from the latency each timed rung adds over the next one.
@@ -183,7 +178,7 @@ std::string TimeSplit(const std::vector<StepComparison>& steps) {
   const LayerStats& bottom = *timed.back()->lower;
   parts += ", " + Percent(bottom.mean_latency_us / total) + " in " + HumanLayerName(bottom.layer) +
            " and below";
-  return "each IO spends " + parts + " (of " + Fmt("%.1f", total) + " us at " +
+  return "each IO spends " + parts + " (of " + FormatDouble(total, "%.1f") + " us at " +
          HumanLayerName(timed.front()->upper->layer) + ")";
 }
 
@@ -274,7 +269,7 @@ LadderReading ReadLadder(const Ladder& ladder) {
     const std::string pair = HumanLayerName(s.upper->layer);
     if (s.latency_comparable)
       r.steps.push_back(pair + " adds " +
-                        Fmt("%.1f", s.upper->mean_latency_us - s.lower->mean_latency_us) +
+                        FormatDouble(s.upper->mean_latency_us - s.lower->mean_latency_us, "%.1f") +
                         " us above " + HumanLayerName(s.lower->layer));
     else
       r.steps.push_back(pair + " above " + HumanLayerName(s.lower->layer) +
@@ -282,7 +277,7 @@ LadderReading ReadLadder(const Ladder& ladder) {
   }
   if (!timed.empty())
     r.steps.push_back(HumanLayerName(timed.back()->layer) + " itself takes " +
-                      Fmt("%.1f", timed.back()->mean_latency_us) + " us");
+                      FormatDouble(timed.back()->mean_latency_us, "%.1f") + " us");
 
   if (!r.qd1) r.cap = FindCap(ladder, m);
   const std::string split = r.time_split.empty()

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "number_format.h"
+
 namespace storbed {
 
 std::string HumanLayerName(const std::string& layer_id) {
@@ -15,9 +17,7 @@ std::string HumanLayerName(const std::string& layer_id) {
 }
 
 std::string FormatDepth(double depth) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, std::fabs(depth) < 1 && depth != 0 ? "%.2f" : "%.1f", depth);
-  return buf;
+  return FormatFixed(depth, std::fabs(depth) < 1 && depth != 0 ? 2 : 1);
 }
 
 }  // namespace storbed

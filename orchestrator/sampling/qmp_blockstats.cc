@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "number_format.h"
+
 namespace storbed {
 namespace {
 
@@ -73,12 +75,6 @@ BlockCounters ParseEntry(const json& e, size_t index) {
     for (const json& x : *t) c.timed_stats.push_back(ParseTimed(x, "query-blockstats " + where));
   }
   return c;
-}
-
-std::string Fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
 }
 
 }  // namespace
@@ -188,8 +184,8 @@ LayerStats QemuBlockLayer(const BlockDelta& d, const BlockCounters& after,
   if (d.flushes > 0) l.notes.push_back(std::to_string(d.flushes) + " flushes");
   for (const TimedBlockStats& t : after.timed_stats) {
     l.notes.push_back("QEMU timed stats over the last " + std::to_string(t.interval_length_s) +
-                      " s: avg rd depth " + Fixed(t.avg_rd_queue_depth, 2) + ", avg wr depth " +
-                      Fixed(t.avg_wr_queue_depth, 2));
+                      " s: avg rd depth " + FormatFixed(t.avg_rd_queue_depth, 2) +
+                      ", avg wr depth " + FormatFixed(t.avg_wr_queue_depth, 2));
   }
   return l;
 }

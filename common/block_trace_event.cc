@@ -63,7 +63,7 @@ bool StampAndCpu(std::string_view line, size_t at, uint64_t* time_ns, int* cpu) 
 const char* TracepointName(BlockEventKind kind) { return kNames[int(kind)]; }
 
 BlockTraceParseError::BlockTraceParseError(const std::string& line)
-    : std::runtime_error("a block trace line does not parse: '" + line + "'") {}
+    : Error(ErrorKind::Host, "a block trace line does not parse: '" + line + "'") {}
 
 std::optional<BlockEvent> ParseBlockEventLine(std::string_view line) {
   if (line.empty() || line[0] == '#') return std::nullopt;

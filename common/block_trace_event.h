@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "error.h"
+
 namespace storbed {
 
 enum class BlockEventKind { BioQueue, GetRq, RqInsert, RqIssue, RqComplete };
@@ -36,7 +38,7 @@ struct BlockEvent {
 
 // A block event line that does not parse: a trace cut in the middle of a line, or a kernel
 // that prints these events differently. Carries the line.
-class BlockTraceParseError : public std::runtime_error {
+class BlockTraceParseError : public Error {
  public:
   explicit BlockTraceParseError(const std::string& line);
 };

@@ -7,13 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "block_join.h"
+#include "error.h"
 
 namespace storbed {
 
@@ -56,9 +56,9 @@ void to_json(nlohmann::json& j, const IoTraceSummary& s);
 void from_json(const nlohmann::json& j, IoTraceSummary& s);
 
 // A chunk that does not parse (a cut file, a foreign writer): never read as fewer IOs.
-class IoTraceChunkError : public std::runtime_error {
+class IoTraceChunkError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit IoTraceChunkError(const std::string& what) : Error(ErrorKind::Internal, what) {}
 };
 
 // IOs whose chunk stays under the protocol's 1 MiB line (about 120 bytes an IO).

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "error.h"
 #include "unique_fd.h"
 
 namespace storbed {
@@ -22,9 +23,9 @@ inline constexpr std::chrono::milliseconds kPollSlice{100};
 inline constexpr size_t kTooLongExcerptBytes = 256;
 
 // A system call failed on the channel; what() names the call, the peer and errno text.
-class ChannelError : public std::runtime_error {
+class ChannelError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ChannelError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // What a read() of 0 bytes means on this fd.

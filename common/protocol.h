@@ -14,14 +14,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "error.h"
 #include "job.h"
 #include "result.h"
 
@@ -130,10 +130,10 @@ using Message = std::variant<HelloRequest, HelloReply, PrepareRequest, Prepared,
                              TraceFetchRequest, TraceChunkReply>;
 
 // A line that is not a valid message. `raw` is the line as received.
-class ProtocolError : public std::runtime_error {
+class ProtocolError : public Error {
  public:
   ProtocolError(const std::string& what, std::string raw)
-      : std::runtime_error(what), raw_(std::move(raw)) {}
+      : Error(ErrorKind::Internal, what), raw_(std::move(raw)) {}
   const std::string& raw() const { return raw_; }
 
  private:

@@ -19,15 +19,16 @@
 #include <vector>
 
 #include "block_trace_event.h"
+#include "error.h"
 #include "trace_clock_map.h"
 
 namespace storbed {
 
 // Tracing cannot start here; the message names what is missing ("no tracefs in this
 // kernel", "tracing needs root: ...", "the kernel has no block tracepoints ...").
-class BlockTraceSetupError : public std::runtime_error {
+class BlockTraceSetupError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit BlockTraceSetupError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // Which trace clock: Auto takes Local where the clocksource is one whose every read traps

@@ -6,14 +6,16 @@
 #include <string>
 #include <utility>
 
+#include "error.h"
+
 namespace storbed {
 
-class ImageError : public std::runtime_error {
+class ImageError : public Error {
  public:
   // `message` is the whole sentence (it names the path itself); `path` is the file or
   // directory the error is about, "" when there is none.
   ImageError(std::string path, const std::string& message)
-      : std::runtime_error(message), path_(std::move(path)) {}
+      : Error(ErrorKind::Host, message), path_(std::move(path)) {}
   const std::string& path() const { return path_; }
 
  private:

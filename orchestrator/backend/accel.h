@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend/machine_spec.h"
+#include "error.h"
 
 namespace storbed {
 
@@ -45,9 +46,9 @@ class RealAccelHost : public AccelHost {
 };
 
 // Asked for KVM explicitly, but KVM is not usable here. what() gives the reason.
-class AccelError : public std::runtime_error {
+class AccelError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AccelError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // True if a "flags" line of cpuinfo contains the word vmx or svm.

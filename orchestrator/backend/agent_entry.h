@@ -11,13 +11,14 @@
 #include "backend/machine_spec.h"
 #include "backend/qga_client.h"
 #include "backend/qga_push.h"
+#include "error.h"
 
 namespace storbed {
 
 // Neither way got the agent in; the message names both and what each ran into.
-class AgentEntryError : public std::runtime_error {
+class AgentEntryError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AgentEntryError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // What the host can watch while the guest boots.

@@ -17,18 +17,18 @@ std::string SecondsText(std::chrono::milliseconds ms) {
 
 AgentTimeoutError::AgentTimeoutError(const std::string& request_type,
                                      std::chrono::milliseconds timeout)
-    : std::runtime_error("the agent did not answer " + request_type + " within " +
-                         std::to_string(timeout.count()) + " ms"),
+    : Error(ErrorKind::Host, "the agent did not answer " + request_type + " within " +
+                                 std::to_string(timeout.count()) + " ms"),
       request_type_(request_type),
       timeout_(timeout) {}
 
 AgentSilentError::AgentSilentError(const std::string& request_type,
                                    std::chrono::milliseconds silence, int heartbeats_before)
-    : std::runtime_error("the agent sent nothing for " + SecondsText(silence) +
-                         " while answering " + request_type + " (it sends a heartbeat every " +
-                         SecondsText(kHeartbeatPeriod) + "; " +
-                         std::to_string(heartbeats_before) +
-                         " came before the silence): the guest or its QEMU hangs"),
+    : Error(ErrorKind::Host, "the agent sent nothing for " + SecondsText(silence) +
+                                 " while answering " + request_type +
+                                 " (it sends a heartbeat every " + SecondsText(kHeartbeatPeriod) +
+                                 "; " + std::to_string(heartbeats_before) +
+                                 " came before the silence): the guest or its QEMU hangs"),
       request_type_(request_type) {}
 
 bool IsReplyType(const Message& m) {

@@ -8,19 +8,20 @@
 #include <string>
 
 #include "backend/host_channel.h"
+#include "error.h"
 #include "protocol.h"
 
 namespace storbed {
 
 // The link broke: connect failed, the agent closed it, a write failed, or the link was
 // used again after a timeout.
-class AgentLinkError : public std::runtime_error {
+class AgentLinkError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AgentLinkError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // No reply in time. Names the request type and the timeout.
-class AgentTimeoutError : public std::runtime_error {
+class AgentTimeoutError : public Error {
  public:
   AgentTimeoutError(const std::string& request_type, std::chrono::milliseconds timeout);
   const std::string& request_type() const { return request_type_; }
@@ -33,7 +34,7 @@ class AgentTimeoutError : public std::runtime_error {
 
 // The agent sent nothing, not even a heartbeat (protocol.h), for the link's silence
 // limit while it was answering: the guest or its QEMU hangs.
-class AgentSilentError : public std::runtime_error {
+class AgentSilentError : public Error {
  public:
   AgentSilentError(const std::string& request_type, std::chrono::milliseconds silence,
                    int heartbeats_before);

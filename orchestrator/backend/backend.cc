@@ -22,18 +22,16 @@ std::string KernelPanicLine(const std::string& console_text) {
   return line;
 }
 
-MachineDiedError::MachineDiedError(const std::string& machine,
-                                   const std::string& exit_description,
+MachineDiedError::MachineDiedError(const std::string& machine, const std::string& exit_description,
                                    const std::string& qemu_log_tail,
                                    const std::string& console_tail)
-    : std::runtime_error("machine " + machine + ": " +
-                         (KernelPanicLine(console_tail).empty()
-                              ? ""
-                              : "the guest kernel panicked (" + KernelPanicLine(console_tail) +
-                                    "), then ") +
-                         "QEMU " + exit_description +
-                         Section("qemu.log (last 20 lines)", qemu_log_tail) +
-                         Section("console.log (last 20 lines)", console_tail)),
+    : Error(ErrorKind::Host,
+            "machine " + machine + ": " +
+                (KernelPanicLine(console_tail).empty()
+                     ? ""
+                     : "the guest kernel panicked (" + KernelPanicLine(console_tail) + "), then ") +
+                "QEMU " + exit_description + Section("qemu.log (last 20 lines)", qemu_log_tail) +
+                Section("console.log (last 20 lines)", console_tail)),
       exit_description_(exit_description),
       qemu_log_tail_(qemu_log_tail),
       console_tail_(console_tail),

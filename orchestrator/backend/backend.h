@@ -6,17 +6,17 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "backend/agent_link.h"
 #include "backend/block_counters.h"
 #include "backend/machine_spec.h"
 #include "backend/qmp_executor.h"
+#include "error.h"
 #include "protocol.h"
 
 namespace storbed {
@@ -26,7 +26,7 @@ std::string KernelPanicLine(const std::string& console_text);
 
 // The machine's process is gone. Carries how it ended and the last lines of its logs;
 // a guest kernel panic (panic=-1 reboots, and -no-reboot ends QEMU) is named first.
-class MachineDiedError : public std::runtime_error {
+class MachineDiedError : public Error {
  public:
   MachineDiedError(const std::string& machine, const std::string& exit_description,
                    const std::string& qemu_log_tail, const std::string& console_tail);
@@ -41,15 +41,15 @@ class MachineDiedError : public std::runtime_error {
 
 // The connection that runs the machine (libvirtd's) is gone, while the machine itself may
 // still run: the run cannot go on, and the guest is not to blame.
-class MachineHostLostError : public std::runtime_error {
+class MachineHostLostError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MachineHostLostError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // The machine runs but did not become usable (the agent answered hello with an error).
-class MachineStartError : public std::runtime_error {
+class MachineStartError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MachineStartError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // What the manifest records of a booted machine: how it was started and how long it took.

@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "error.h"
+
 namespace storbed {
 
 // The process could not be started; what() names the program and the reason.
-class ChildProcessError : public std::runtime_error {
+class ChildProcessError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ChildProcessError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // Move-only owner of one child. The child gets PR_SET_PDEATHSIG(SIGKILL), so it dies with

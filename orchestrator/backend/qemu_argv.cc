@@ -214,9 +214,9 @@ std::vector<std::string> DiskArgv(const DiskSpec& disk) {
 
 MachineSpecError::MachineSpecError(const std::string& disk_id, const std::string& field,
                                    const std::string& problem)
-    : std::runtime_error(disk_id.empty()
-                             ? "machine field " + field + ": " + problem
-                             : "disk \"" + disk_id + "\" field " + field + ": " + problem),
+    : Error(ErrorKind::Internal, disk_id.empty()
+                                     ? "machine field " + field + ": " + problem
+                                     : "disk \"" + disk_id + "\" field " + field + ": " + problem),
       disk_id_(disk_id),
       field_(field) {}
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/machine_spec.h"
+#include "error.h"
 
 namespace storbed {
 
@@ -26,7 +27,7 @@ inline constexpr const char* kForeignRootSerial = "storbed-root";
 inline constexpr const char* kQemuGuestAgentPortName = "org.qemu.guest_agent.0";
 
 // A spec QEMU would refuse (or that cannot mean what it says). Names the disk and field.
-class MachineSpecError : public std::runtime_error {
+class MachineSpecError : public Error {
  public:
   MachineSpecError(const std::string& disk_id, const std::string& field,
                    const std::string& problem);

@@ -7,20 +7,20 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "backend/host_channel.h"
+#include "error.h"
 
 namespace storbed {
 
 // The QGA socket failed or closed, or no answer came in time.
-class QgaError : public std::runtime_error {
+class QgaError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit QgaError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // qemu-ga answered a command with {"error": {"class", "desc"}}.

@@ -6,7 +6,7 @@ using nlohmann::json;
 
 QmpError::QmpError(const std::string& command, const std::string& error_class,
                    const std::string& desc)
-    : std::runtime_error("QMP command " + command + " failed: " + error_class + ": " + desc),
+    : Error(ErrorKind::Host, "QMP command " + command + " failed: " + error_class + ": " + desc),
       command_(command),
       class_(error_class),
       desc_(desc) {}

@@ -6,19 +6,19 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "backend/host_channel.h"
+#include "error.h"
 
 namespace storbed {
 
 // QEMU answered a command with {"error": {"class": ..., "desc": ...}}.
-class QmpError : public std::runtime_error {
+class QmpError : public Error {
  public:
   QmpError(const std::string& command, const std::string& error_class, const std::string& desc);
   const std::string& command() const { return command_; }
@@ -30,10 +30,10 @@ class QmpError : public std::runtime_error {
 };
 
 // A line that is not QMP. raw() is the line as received.
-class QmpProtocolError : public std::runtime_error {
+class QmpProtocolError : public Error {
  public:
   QmpProtocolError(const std::string& what, std::string raw)
-      : std::runtime_error(what), raw_(std::move(raw)) {}
+      : Error(ErrorKind::Host, what), raw_(std::move(raw)) {}
   const std::string& raw() const { return raw_; }
 
  private:
@@ -41,9 +41,9 @@ class QmpProtocolError : public std::runtime_error {
 };
 
 // The connection failed, closed, or no reply came in time.
-class QmpConnectionError : public std::runtime_error {
+class QmpConnectionError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit QmpConnectionError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 struct QmpGreeting {

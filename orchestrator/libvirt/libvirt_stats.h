@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/block_counters.h"
+#include "error.h"
 
 namespace storbed {
 
@@ -20,9 +21,9 @@ namespace storbed {
 using StatFields = std::vector<std::pair<std::string, std::string>>;
 
 // A block.N entry lacks a field the samplers need, or a value is not a number.
-class LibvirtStatsError : public std::runtime_error {
+class LibvirtStatsError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit LibvirtStatsError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 // Flattens libvirt's typed parameters (numbers in decimal, booleans as 0/1).

@@ -15,7 +15,7 @@ void IgnoreError(void*, virErrorPtr) {}
 }  // namespace
 
 LibvirtError::LibvirtError(std::string uri, std::string operation, std::string message, int code)
-    : std::runtime_error("libvirt at " + uri + ": " + operation + ": " + message),
+    : Error(ErrorKind::Host, "libvirt at " + uri + ": " + operation + ": " + message),
       uri_(std::move(uri)),
       operation_(std::move(operation)),
       message_(std::move(message)),

@@ -10,10 +10,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "error.h"
+
 namespace storbed {
 
 // what(): "libvirt at <uri>: <operation>: <libvirt's message>".
-class LibvirtError : public std::runtime_error {
+class LibvirtError : public Error {
  public:
   LibvirtError(std::string uri, std::string operation, std::string message, int code = 0);
   const std::string& uri() const { return uri_; }

@@ -21,12 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "error.h"
+
 namespace storbed {
 
 // The host, not the run, failed: it cannot be reached or cannot start a machine.
-class HostFailedError : public std::runtime_error {
+class HostFailedError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit HostFailedError(const std::string& what) : Error(ErrorKind::Host, what) {}
 };
 
 struct ScheduledHost {

@@ -11,15 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "error.h"
+
 namespace storbed {
 
 // A host /proc line that does not parse. raw() is the text. (The agent has its own
 // ProcParseError for the guest's /proc; a distinct name keeps the two apart in a binary that
 // links both.)
-class HostProcParseError : public std::runtime_error {
+class HostProcParseError : public Error {
  public:
   HostProcParseError(const std::string& what, std::string raw)
-      : std::runtime_error(what), raw_(std::move(raw)) {}
+      : Error(ErrorKind::Host, what), raw_(std::move(raw)) {}
   const std::string& raw() const { return raw_; }
 
  private:

@@ -15,15 +15,16 @@
 #include <vector>
 
 #include "backend/block_counters.h"
+#include "error.h"
 #include "ladder.h"
 
 namespace storbed {
 
 // A reply that is not the shape QEMU 7.2 sends. raw() keeps the text for the results dir.
-class BlockstatsError : public std::runtime_error {
+class BlockstatsError : public Error {
  public:
   BlockstatsError(const std::string& what, std::string raw)
-      : std::runtime_error(what), raw_(std::move(raw)) {}
+      : Error(ErrorKind::Host, what), raw_(std::move(raw)) {}
   const std::string& raw() const { return raw_; }
 
  private:

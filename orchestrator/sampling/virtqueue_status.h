@@ -13,15 +13,16 @@
 
 #include "backend/bus_table.h"
 #include "backend/qmp_executor.h"
+#include "error.h"
 #include "ladder.h"
 
 namespace storbed {
 
 // A reply of the wrong shape (raw() keeps it) or a command that failed mid-run.
-class VirtqueueError : public std::runtime_error {
+class VirtqueueError : public Error {
  public:
   VirtqueueError(const std::string& what, std::string raw)
-      : std::runtime_error(what), raw_(std::move(raw)) {}
+      : Error(ErrorKind::Host, what), raw_(std::move(raw)) {}
   const std::string& raw() const { return raw_; }
 
  private:

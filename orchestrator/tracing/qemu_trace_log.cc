@@ -45,7 +45,7 @@ std::string_view QemuTraceEvent::Text(std::string_view arg) const {
 }
 
 QemuTraceParseError::QemuTraceParseError(const std::string& line)
-    : std::runtime_error("a QEMU trace line does not parse: '" + line + "'") {}
+    : Error(ErrorKind::Host, "a QEMU trace line does not parse: '" + line + "'") {}
 
 std::optional<QemuTraceEvent> ParseQemuTraceLine(std::string_view line) {
   const size_t at = line.find('@');

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "error.h"
+
 namespace storbed {
 
 struct QemuTraceEvent {
@@ -28,7 +30,7 @@ struct QemuTraceEvent {
 
 // A line of the log that has a timestamp and an event name but does not parse beyond them
 // (a line cut short): carries the line.
-class QemuTraceParseError : public std::runtime_error {
+class QemuTraceParseError : public Error {
  public:
   explicit QemuTraceParseError(const std::string& line);
 };

@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "strict_json.h"
+
 namespace storbed {
 namespace {
 
@@ -117,7 +119,9 @@ std::string EncodeMessage(const Message& m) {
 Message DecodeMessage(const std::string& line) {
   json j;
   try {
-    j = json::parse(line);
+    j = ParseJson(line);
+  } catch (const std::invalid_argument& e) {  // nested too deep
+    throw ProtocolError(std::string("malformed JSON: ") + e.what(), line);
   } catch (const json::exception& e) {
     throw ProtocolError(std::string("malformed JSON: ") + e.what(), line);
   }

@@ -25,6 +25,39 @@ std::string ChildPath(Frame& parent) {
 
 }  // namespace
 
+std::string JsonDepthProblem(std::string_view text, int max_depth) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        return "arrays and objects nest deeper than " + std::to_string(max_depth) +
+               " levels (at byte " + std::to_string(i + 1) + ")";
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return "";
+}
+
+nlohmann::json ParseJson(std::string_view text) {
+  if (std::string why = JsonDepthProblem(text); !why.empty()) throw std::invalid_argument(why);
+  return nlohmann::json::parse(text);
+}
+
+nlohmann::json ParseJsonOrDiscarded(std::string_view text) {
+  if (!JsonDepthProblem(text).empty()) return nlohmann::json(nlohmann::json::value_t::discarded);
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
 std::string WithoutJsonTag(const std::string& what) {
   if (what.rfind("[json.exception", 0) == 0 && what.find("] ") != std::string::npos)
     return what.substr(what.find("] ") + 2);
@@ -64,6 +97,8 @@ nlohmann::json ParseJsonNoDuplicateKeys(const std::string& text) {
     }
     return true;
   };
+  if (const std::string why = JsonDepthProblem(text); !why.empty())
+    throw std::invalid_argument("not valid JSON: " + why);
   json doc;
   try {
     doc = json::parse(text, check);

@@ -70,7 +70,9 @@ JobFileError::JobFileError(const std::string& path, const std::string& field,
 JobSpec ParseJobDocument(const std::string& text, const std::string& path) {
   json document;
   try {
-    document = json::parse(text);
+    document = ParseJson(text);
+  } catch (const std::invalid_argument& e) {  // nested too deep
+    throw JobFileError(path, "", "is not valid JSON: " + std::string(e.what()));
   } catch (const json::exception& e) {
     throw JobFileError(path, "", "is not valid JSON: " + WithoutJsonTag(e.what()));
   }

@@ -6,13 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
 #include "images/file_io.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -45,7 +45,7 @@ CacheEntry ImageEntry(const fs::path& dir) {
   std::error_code ec;
   e.complete = fs::is_regular_file(dir / "initrd.cpio", ec);
   try {
-    const auto j = nlohmann::json::parse(ReadFileBytes((dir / "image.json").string()));
+    const auto j = ParseJson(ReadFileBytes((dir / "image.json").string()));
     e.kernel_release = j.value("kernel_release", "");
     e.kernel_sha256 = j.value("kernel_sha256", "");
   } catch (const std::exception&) {

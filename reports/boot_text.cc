@@ -1,7 +1,10 @@
 #include "reports/boot_text.h"
 
 #include <cstdio>
-#include <fstream>
+#include <optional>
+
+#include "file_read.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -46,9 +49,9 @@ std::string RenderBoots(const nlohmann::json& manifest) {
 }
 
 std::string RenderBootsOfDir(const std::string& dir) {
-  std::ifstream in(dir + "/manifest.json");
-  if (!in) return "";
-  const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const std::optional<std::string> text = TryReadFile(dir + "/manifest.json");
+  if (!text) return "";
+  const nlohmann::json manifest = ParseJsonOrDiscarded(*text);
   return manifest.is_discarded() ? "" : RenderBoots(manifest);
 }
 

@@ -2,19 +2,21 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <stdexcept>
 
+#include "file_read.h"
 #include "results/results_dir.h"
+#include "strict_json.h"
 
 namespace storbed {
 
 nlohmann::json LoadCompareManifest(const std::string& dir, const std::string& side) {
-  std::ifstream in(dir + "/manifest.json");
-  if (!in)
+  const std::optional<std::string> text = TryReadFile(dir + "/manifest.json");
+  if (!text)
     throw std::invalid_argument(side + " " + dir + ": not a results directory (no manifest.json)");
   try {
-    return nlohmann::json::parse(in);
+    return ParseJson(*text);
   } catch (const std::exception& e) {
     throw std::invalid_argument(side + " " + dir + "/manifest.json: " + e.what());
   }

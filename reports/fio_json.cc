@@ -3,11 +3,12 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "file_read.h"
 #include "reports/cells.h"
 #include "reports/fio_job_options.h"
 #include "reports/fio_latency.h"
@@ -273,9 +274,8 @@ std::string RenderFioJson(const ReportInput& input) {
   const std::string path = input.dir + "/manifest.json";
   std::error_code ec;
   if (!input.dir.empty() && std::filesystem::exists(path, ec)) {
-    std::ifstream in(path);
     try {
-      manifest = nlohmann::json::parse(in);
+      manifest = ParseJson(ReadFileOrThrow(path));
     } catch (const std::exception& e) {
       throw std::invalid_argument(path + ": not JSON: " + WithoutJsonTag(e.what()));
     }

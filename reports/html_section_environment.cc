@@ -1,9 +1,12 @@
 // The environment section: what ran where, from manifest.json.
-#include <fstream>
 
+#include <optional>
+
+#include "file_read.h"
 #include "reports/cells.h"
 #include "reports/html_page.h"
 #include "reports/html_sections.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -67,13 +70,13 @@ std::string MachinesTable(const nlohmann::json& m) {
 
 std::string EnvironmentSectionHtml(const ReportInput& input) {
   const std::string path = input.dir + "/manifest.json";
-  std::ifstream in(path);
-  if (!in)
+  const std::optional<std::string> text = TryReadFile(path);
+  if (!text)
     return HtmlParagraph("No manifest.json in " + input.dir + ": the environment is unknown.",
                          "note");
   nlohmann::json m;
   try {
-    m = nlohmann::json::parse(in);
+    m = ParseJson(*text);
   } catch (const std::exception& e) {
     return HtmlParagraph(path + " is malformed: " + e.what(), "note");
   }

@@ -1,12 +1,13 @@
 #include "reports/timelines.h"
 
-#include "input_file.h"
-#include "results/record_check.h"
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "input_file.h"
+#include "results/record_check.h"
+#include "strict_json.h"
 
 namespace storbed {
 
@@ -52,7 +53,7 @@ RunTimelines ReadRunTimelines(const std::string& dir, const RunRecord& r) {
     return out;
   }
   try {
-    const auto doc = nlohmann::json::parse(text);
+    const auto doc = ParseJson(text);
     if (doc.contains("guest")) out.guest = doc["guest"].get<std::vector<Timeline>>();
     if (doc.contains("host")) out.host = doc["host"].get<std::vector<Timeline>>();
   } catch (const std::exception& e) {

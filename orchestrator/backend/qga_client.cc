@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include "strict_json.h"
+
 namespace storbed {
 
 QgaCommandError::QgaCommandError(const std::string& command, const std::string& error_class,
@@ -35,7 +37,7 @@ std::optional<nlohmann::json> QgaClient::ReadObject(Clock::time_point deadline,
     // guest-sync-delimited puts 0xff before its reply, so the host can drop what came before.
     const size_t start = line.find_first_not_of("\xff \t");
     if (start == std::string::npos) continue;
-    nlohmann::json j = nlohmann::json::parse(line.substr(start), nullptr, false);
+    nlohmann::json j = ParseJsonOrDiscarded(line.substr(start));
     if (j.is_object()) return j;
     // Half a reply from before a qemu-ga restart: skip it, the next line is whole.
   }

@@ -1,5 +1,7 @@
 #include "backend/qmp_client.h"
 
+#include "strict_json.h"
+
 namespace storbed {
 
 using nlohmann::json;
@@ -12,7 +14,7 @@ QmpError::QmpError(const std::string& command, const std::string& error_class,
       desc_(desc) {}
 
 QmpLine ParseQmpLine(const std::string& line) {
-  json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+  json j = ParseJsonOrDiscarded(line);
   if (j.is_discarded() || !j.is_object()) {
     throw QmpProtocolError("QMP sent a line that is not a JSON object: " + line, line);
   }

@@ -10,13 +10,14 @@
 #include "error.h"
 #include "execute/owner_marker.h"
 #include "input_file.h"
+#include "strict_json.h"
 
 namespace storbed {
 
 std::vector<std::string> ReadInventoryUris(const std::string& path) {
   // ReadInputFile: a FIFO here once made cleanup wait for a writer forever.
   const std::string text = ReadInputFile(path, "inventory");  // bad input (InputFileError)
-  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto j = ParseJsonOrDiscarded(text);
   if (j.is_discarded()) throw Error(ErrorKind::BadInput, "inventory " + path + ": not valid JSON");
   if (!j.is_object() || !j.contains("hosts") || !j["hosts"].is_array())
     throw Error(ErrorKind::BadInput, "inventory " + path + ": needs a \"hosts\" list");

@@ -60,7 +60,7 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   }
   const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
   try {
-    return nlohmann::json::parse(out.substr(start)).get<JobResult>();
+    return ParseJson(out.substr(start)).get<JobResult>();
   } catch (const std::exception& e) {
     throw std::runtime_error("the bare-metal agent printed no result (log: " +
                              KeptLogName(job) + "): " + WithoutJsonTag(e.what()));

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "execute/proc_stat.h"
+#include "strict_json.h"
 
 namespace storbed {
 
@@ -31,7 +32,7 @@ std::string FormatOwnerMarker(const OwnerMarker& owner) {
 }
 
 std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto j = ParseJsonOrDiscarded(text);
   if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
       !j.contains("start_ticks") || !j["start_ticks"].is_number_unsigned() || !j.contains("host") ||
       !j["host"].is_string())

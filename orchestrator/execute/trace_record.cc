@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "judging/verdict.h"
+#include "strict_json.h"
 #include "tracing/io_path_file.h"
 
 namespace storbed {
@@ -50,7 +51,9 @@ std::vector<AgentTracedIo> ReadAgentTraceFile(const std::string& path) {
   while (std::getline(in, line)) {
     TracedIoChunkView view;
     try {
-      view = ParseTracedIoChunk(nlohmann::json::parse(line));
+      view = ParseTracedIoChunk(ParseJson(line));
+    } catch (const std::invalid_argument& e) {  // nested too deep
+      throw IoTraceChunkError("the agent's trace file " + path + " is cut: " + e.what());
     } catch (const nlohmann::json::exception& e) {
       throw IoTraceChunkError("the agent's trace file " + path + " is cut: " + e.what());
     }

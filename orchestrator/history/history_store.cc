@@ -1,13 +1,15 @@
 #include "history/history_store.h"
 
 #include <filesystem>
-#include <fstream>
+#include <optional>
 
+#include "file_read.h"
 #include "images/file_digest.h"
 #include "reports/cells.h"
 #include "reports/compare_environment.h"
 #include "reports/compare_metrics.h"
 #include "results/results_dir.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -47,10 +49,10 @@ CREATE INDEX runs_session ON runs(session_id);
 static_assert(std::size(kMigrations) == kHistorySchemaVersion);
 
 nlohmann::json ReadManifest(const std::string& dir) {
-  std::ifstream in(dir + "/manifest.json");
-  if (!in) throw HistoryError(dir + ": not a results directory (no manifest.json)");
+  const std::optional<std::string> text = TryReadFile(dir + "/manifest.json");
+  if (!text) throw HistoryError(dir + ": not a results directory (no manifest.json)");
   try {
-    return nlohmann::json::parse(in);
+    return ParseJson(*text);
   } catch (const std::exception& e) {
     throw HistoryError(dir + "/manifest.json: " + e.what());
   }
@@ -67,7 +69,7 @@ HistorySession SessionFrom(const SqliteStatement& row) {
   s.host = row.Text(6);
   s.started_at = row.Text(7);
   s.fingerprint_class = row.Text(8);
-  s.manifest = nlohmann::json::parse(row.Text(9));
+  s.manifest = ParseJson(row.Text(9));
   return s;
 }
 
@@ -214,7 +216,7 @@ std::vector<RunRecord> HistoryStore::Records(int64_t session_id) {
   SqliteStatement q(db_, "SELECT record FROM runs WHERE session_id = ? ORDER BY id");
   q.Bind(1, session_id);
   std::vector<RunRecord> out;
-  while (q.Step()) out.push_back(nlohmann::json::parse(q.Text(0)).get<RunRecord>());
+  while (q.Step()) out.push_back(ParseJson(q.Text(0)).get<RunRecord>());
   return out;
 }
 

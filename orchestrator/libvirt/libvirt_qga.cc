@@ -6,11 +6,12 @@
 #include <thread>
 
 #include "libvirt/virt_handles.h"
+#include "strict_json.h"
 
 namespace storbed {
 
 nlohmann::json ParseAgentReply(const std::string& command, const std::string& reply) {
-  const nlohmann::json j = nlohmann::json::parse(reply, nullptr, false);
+  const nlohmann::json j = ParseJsonOrDiscarded(reply);
   if (!j.is_object())
     throw QgaError("the QEMU guest agent's reply to " + command + " is not a JSON object: " +
                    reply);

@@ -1,6 +1,7 @@
 #include "libvirt/monitor_reply.h"
 
 #include "backend/qmp_client.h"
+#include "strict_json.h"
 
 namespace storbed {
 
@@ -11,7 +12,7 @@ std::string MonitorCommandText(const std::string& command, const nlohmann::json&
 }
 
 nlohmann::json ParseMonitorReply(const std::string& command, const std::string& reply) {
-  nlohmann::json j = nlohmann::json::parse(reply, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = ParseJsonOrDiscarded(reply);
   if (j.is_discarded() || !j.is_object()) {
     throw QmpProtocolError("QMP reply to " + command + " through libvirt is not a JSON object",
                            reply);

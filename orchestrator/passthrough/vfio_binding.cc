@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "strict_json.h"
+
 namespace storbed {
 namespace {
 
@@ -66,7 +68,7 @@ std::string FormatBindingRecord(const PciBindingRecord& r) {
 }
 
 std::optional<PciBindingRecord> ParseBindingRecord(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto j = ParseJsonOrDiscarded(text);
   if (!j.is_object()) return std::nullopt;
   for (const char* key : {"address", "original_driver", "serial"})
     if (!j.contains(key) || !j[key].is_string()) return std::nullopt;

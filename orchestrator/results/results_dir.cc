@@ -137,7 +137,7 @@ std::vector<RunRecord> LoadResults(const std::string& dir) {
 std::vector<RunRecord> ParseResults(const std::string& text, const std::string& file) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text);
+    doc = ParseJson(text);
   } catch (const std::exception& e) {
     throw ResultsFileError(file + ": not a storbed results file: " + WithoutJsonTag(e.what()));
   }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "number_format.h"
+#include "strict_json.h"
 
 namespace storbed {
 namespace {
@@ -91,7 +92,7 @@ std::vector<BlockCounters> ParseBlockstats(const json& reply) {
 }
 
 std::vector<BlockCounters> ParseBlockstatsText(const std::string& text) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json j = ParseJsonOrDiscarded(text);
   if (j.is_discarded()) {
     throw BlockstatsError("query-blockstats reply is not valid JSON (truncated?)", text);
   }

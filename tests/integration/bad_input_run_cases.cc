@@ -70,6 +70,11 @@ std::vector<BadInput> ScenarioSyntax() {
                "not valid JSON: parse error at line 1, column 1: syntax error while parsing "
                "value - unexpected end of input; expected '[', '{', or a literal"),
       Scenario("ScenarioTopLevelList", "[]", "(top level): must be a JSON object"),
+      // Issue 38: 100k levels took memory quadratic in the depth before the bound.
+      Scenario(
+          "ScenarioNestedDeeperThan64Levels",
+          R"({"name": "s", "jobs": )" + std::string(100000, '[') + std::string(100000, ']') + "}",
+          "not valid JSON: arrays and objects nest deeper than 64 levels (at byte 86)"),
       Scenario("ScenarioDuplicateTopLevelKey",
                R"({"name": "a", "name": "b", "jobs": [{"name": "j"}]})",
                "key \"name\" appears twice in one object (in the top level)"),

@@ -66,6 +66,19 @@ std::vector<BadInput> Reports() {
       Report("ReportRecordWithoutRunId", nlohmann::json::array({good, no_id}).dump(),
              "record 1: run_id: missing"),
       Report("ReportRecordIsANumber", "[1]", "record 0: expected a run record object, got 1"),
+      // Issue 38: 130k levels (260 KB) crashed report, compare and history import (SIGSEGV).
+      Report("ReportResultsNestedDeeperThan64Levels",
+             std::string(130000, '[') + std::string(130000, ']'),
+             "not a storbed results file: arrays and objects nest deeper than 64 levels (at "
+             "byte 65)"),
+      {"CompareManifestNestedDeeperThan64Levels",
+       {{"a/results.json", nlohmann::json::array({good}).dump()},
+        {"a/manifest.json", std::string(130000, '[') + std::string(130000, ']')},
+        {"b/results.json", nlohmann::json::array({good}).dump()},
+        {"b/manifest.json", "{}"}},
+       {"storbed", "compare", "$D/a", "$D/b"},
+       "storbed: BASE $D/a/manifest.json: arrays and objects nest deeper than 64 levels (at "
+       "byte 65)"},
       {"ReportResultsIsAFifo",
        {{"res/results.json", "", Kind::Fifo}},
        {"storbed", "report", "$D/res"},
@@ -105,41 +118,63 @@ std::vector<BadInput> Agents() {
   const std::vector<std::string> standalone = {"storbed-agent", "--standalone", "$D/job.json"};
   const std::string job_file = "storbed-agent: job file $D/job.json";
   return {
-      {"AgentJobNotJson", {{"job.json", "{\"name\": "}}, standalone,
+      {"AgentJobNotJson",
+       {{"job.json", "{\"name\": "}},
+       standalone,
        job_file + ": is not valid JSON: parse error at line 1, column 10: syntax error while "
                   "parsing value - unexpected end of input; expected '[', '{', or a literal"},
       {"AgentJobIsAList", {{"job.json", "[]"}}, standalone, job_file + ": is not a JSON object"},
-      {"AgentJobFileMissing", {}, standalone,
+      {"AgentJobNestedDeeperThan64Levels",
+       {{"job.json", "{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}"}},
+       standalone,
+       job_file + ": is not valid JSON: arrays and objects nest deeper than 64 levels (at byte "
+                  "73)"},
+      {"AgentJobFileMissing",
+       {},
+       standalone,
        job_file + ": cannot be opened: No such file or directory"},
-      {"AgentJobFileIsAFifo", {{"job.json", "", Kind::Fifo}}, standalone,
+      {"AgentJobFileIsAFifo",
+       {{"job.json", "", Kind::Fifo}},
+       standalone,
        job_file + ": is a FIFO, not a regular file"},
-      Agent("AgentUnknownField", [](auto& j) { j["blocksize"] = 4096; },
-            job_file + ", field 'blocksize': is not a job field"),
-      Agent("AgentNegativeBs", [](auto& j) { j["bs"] = -4096; },
-            job_file + ", field 'bs': must not be negative, got -4096"),
-      Agent("AgentBsAsAString", [](auto& j) { j["bs"] = "4k"; },
-            job_file + ", field 'bs': type must be number, but is string"),
-      Agent("AgentMissingTarget", [](auto& j) { j.erase("target"); },
-            job_file + ", field 'target': is required but missing"),
-      Agent("AgentBsNotAMultipleOf512", [](auto& j) { j["bs"] = 1000; },
-            job_file + ", field 'bs': bs must be a nonzero multiple of 512, got 1000"),
-      Agent("AgentIodepthZero", [](auto& j) { j["iodepth"] = 0; },
-            job_file + ", field 'iodepth': iodepth must be at least 1"),
-      Agent("AgentUnknownPattern", [](auto& j) { j["pattern"] = "zigzag"; },
-            job_file + ", field 'pattern': unknown pattern 'zigzag' (allowed: sequential, random, "
-                       "gappy, strided)"),
+      Agent(
+          "AgentUnknownField", [](auto& j) { j["blocksize"] = 4096; },
+          job_file + ", field 'blocksize': is not a job field"),
+      Agent(
+          "AgentNegativeBs", [](auto& j) { j["bs"] = -4096; },
+          job_file + ", field 'bs': must not be negative, got -4096"),
+      Agent(
+          "AgentBsAsAString", [](auto& j) { j["bs"] = "4k"; },
+          job_file + ", field 'bs': type must be number, but is string"),
+      Agent(
+          "AgentMissingTarget", [](auto& j) { j.erase("target"); },
+          job_file + ", field 'target': is required but missing"),
+      Agent(
+          "AgentBsNotAMultipleOf512", [](auto& j) { j["bs"] = 1000; },
+          job_file + ", field 'bs': bs must be a nonzero multiple of 512, got 1000"),
+      Agent(
+          "AgentIodepthZero", [](auto& j) { j["iodepth"] = 0; },
+          job_file + ", field 'iodepth': iodepth must be at least 1"),
+      Agent(
+          "AgentUnknownPattern", [](auto& j) { j["pattern"] = "zigzag"; },
+          job_file + ", field 'pattern': unknown pattern 'zigzag' (allowed: sequential, random, "
+                     "gappy, strided)"),
       // Regression: a missing target was "cannot open ...: open(O_RDONLY|O_DIRECT) failed"
       // with exit 1, as if the host had failed.
-      Agent("AgentTargetMissing", [](auto& j) { j["target"] = "$D/none"; },
-            "storbed-agent: job 'a' on $D/none: target: $D/none does not exist"),
-      Agent("AgentTargetIsADirectory", [](auto& j) { j["target"] = "$D"; },
-            "storbed-agent: job 'a' on $D: target: $D is a directory; a target must be a block "
-            "device or a regular file"),
+      Agent(
+          "AgentTargetMissing", [](auto& j) { j["target"] = "$D/none"; },
+          "storbed-agent: job 'a' on $D/none: target: $D/none does not exist"),
+      Agent(
+          "AgentTargetIsADirectory", [](auto& j) { j["target"] = "$D"; },
+          "storbed-agent: job 'a' on $D: target: $D is a directory; a target must be a block "
+          "device or a regular file"),
       // Regression: the job ran, and any message naming it printed the ESC raw.
-      Agent("AgentNameWithAnEscapeIsRefused", [](auto& j) { j["name"] = "a\x1b[2Jb"; },
-            job_file + ", field 'name': holds a control character, got \"a\\u001b[2Jb\""),
-      Agent("AgentTargetWithANewlineIsRefused", [](auto& j) { j["target"] = "$D/t\nx"; },
-            job_file + ", field 'target': holds a control character, got \"$D/t\\nx\""),
+      Agent(
+          "AgentNameWithAnEscapeIsRefused", [](auto& j) { j["name"] = "a\x1b[2Jb"; },
+          job_file + ", field 'name': holds a control character, got \"a\\u001b[2Jb\""),
+      Agent(
+          "AgentTargetWithANewlineIsRefused", [](auto& j) { j["target"] = "$D/t\nx"; },
+          job_file + ", field 'target': holds a control character, got \"$D/t\\nx\""),
   };
 }
 

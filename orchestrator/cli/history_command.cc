@@ -129,11 +129,11 @@ void Append(HistoryStore& store, const std::string& results_dir, std::ostream& l
   const ImportOutcome o = store.Import(results_dir);
   if (o.already_there)
     log << "history: " << results_dir << " (session " << o.session.session << ") is in "
-        << store.path() << " already; nothing added\n";
+        << store.name() << " already; nothing added\n";
   else
-    log << "history: " << results_dir << " added to " << store.path() << " as session "
-        << o.session.session << " (" << o.runs << " measured runs, scenario "
-        << o.session.scenario << ", fingerprint class " << o.session.fingerprint_class << ")\n";
+    log << "history: " << results_dir << " added to " << store.name() << " as session "
+        << o.session.session << " (" << o.runs << " measured runs, scenario " << o.session.scenario
+        << ", fingerprint class " << o.session.fingerprint_class << ")\n";
   log.flush();  // one line per directory as it lands, also into a log file
 }
 

@@ -1,12 +1,18 @@
 #include "history/history_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
+#include <set>
 #include <sstream>
+#include <thread>
 
-#include "history/results_dir_for_test.h"
+#include "history/history_engines_for_test.h"
+#include "history/sqlite_db.h"
 
 namespace storbed {
 namespace {
@@ -47,20 +53,24 @@ class HistoryStoreTest : public ::testing::Test {
   std::string db_;
 };
 
-TEST_F(HistoryStoreTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) {
-  HistoryStore store(db_, HistoryStore::Open::Create);
+TEST_P(HistoryEngineTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) {
+  SKIP_UNLESS_ENGINE();
+  HistoryStore store(spec_, HistoryStore::Open::Create);
   EXPECT_EQ(store.SchemaVersion(), kHistorySchemaVersion);
-  const ImportOutcome first = store.Import(ResultsDir("n1", "s1", 1000));
+  const ImportOutcome first = store.Import(ResultsDir("n1", "s1", 1, 1000));
   EXPECT_FALSE(first.already_there);
   EXPECT_EQ(first.runs, 3u);
   EXPECT_EQ(first.session.scenario, "s");
   EXPECT_EQ(first.session.revision, "abc");
-  EXPECT_TRUE(store.Import(dir_ / "n1").already_there);
-  store.Import(ResultsDir("n2", "s2", 2000));
+  const ImportOutcome again = store.Import((dir_ / "n1").string());
+  EXPECT_TRUE(again.already_there);
+  EXPECT_EQ(again.session.id, first.session.id);
+  store.Import(ResultsDir("n2", "s2", 2, 2000));
   const auto sessions = store.Sessions("s");
   ASSERT_EQ(sessions.size(), 2u);
   EXPECT_EQ(sessions[0].session, "s1");
   EXPECT_EQ(store.Sessions("s", "2026-12-01T02").size(), 1u);
+  EXPECT_EQ(store.Sessions("other").size(), 0u);
   const auto records = store.Records(sessions[1].id);
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0].result->iops, 2001);
@@ -68,9 +78,149 @@ TEST_F(HistoryStoreTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) 
   ASSERT_EQ(points.size(), 6u);
   EXPECT_EQ(points[0].cell, "bare-metal r");
   EXPECT_EQ(points[5].value, 2003);
-  EXPECT_NE(std::find(store.MetricNames().begin(), store.MetricNames().end(), "p99_us"),
-            store.MetricNames().end());
+  const auto names = store.MetricNames();
+  EXPECT_NE(std::find(names.begin(), names.end(), "p99_us"), names.end());
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
 }
+
+// Start times sort byte by byte in both engines: a PostgreSQL database in a locale whose
+// collation skips punctuation would otherwise order "2026-12-01T10" among the 1 o'clocks.
+TEST_P(HistoryEngineTest, SessionsSortByStartTimeAsText) {
+  SKIP_UNLESS_ENGINE();
+  HistoryStore store(spec_, HistoryStore::Open::Create);
+  for (int hour : {10, 1, 2, 21})
+    store.Import(ResultsDir("n" + std::to_string(hour), "s" + std::to_string(hour), hour, 1000));
+  std::vector<std::string> order;
+  for (const auto& s : store.Sessions()) order.push_back(s.session);
+  EXPECT_EQ(order, (std::vector<std::string>{"s1", "s2", "s10", "s21"}));
+}
+
+TEST_P(HistoryEngineTest, ANewerSchemaIsRefusedAndNothingChanged) {
+  SKIP_UNLESS_ENGINE();
+  { HistoryStore(spec_, HistoryStore::Open::Create).Import(ResultsDir("n1", "s1", 1, 1000)); }
+  OpenHistoryDb(spec_, HistoryOpen::Existing)->SetSchemaVersion(99);
+  const std::string before = Snapshot(spec_);
+  try {
+    HistoryStore store(spec_, HistoryStore::Open::Create);
+    FAIL() << "opened a schema 99 database";
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("history schema version 99 is newer than this storbed"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(Snapshot(spec_), before);
+}
+
+TEST_P(HistoryEngineTest, ADatabaseWithOtherTablesIsRefusedUntouched) {
+  SKIP_UNLESS_ENGINE();
+  OpenHistoryDb(spec_, HistoryOpen::Create)->Exec("CREATE TABLE t (x INTEGER)");
+  const std::string before = Snapshot(spec_);
+  try {
+    HistoryStore store(spec_, HistoryStore::Open::Create);
+    FAIL();
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("not a storbed history"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Snapshot(spec_), before);
+  EXPECT_EQ(before, "version 0, tables 1");
+}
+
+// Four writers at once, each with its own connection, racing to create the schema, then
+// importing three directories of their own and the same three shared ones in their own order:
+// every session once, whole.
+TEST_P(HistoryEngineTest, ManyWritersAtOnceWriteEachSessionOnce) {
+  SKIP_UNLESS_ENGINE();
+  constexpr int kWriters = 4;
+  std::vector<std::string> shared;
+  for (int i = 0; i < 3; ++i)
+    shared.push_back(
+        ResultsDir("shared" + std::to_string(i), "shared" + std::to_string(i), 1, 1000, 20));
+  std::vector<std::vector<std::string>> mine(kWriters);
+  for (int w = 0; w < kWriters; ++w)
+    for (int i = 0; i < 3; ++i) {
+      const std::string name = "w" + std::to_string(w) + "-" + std::to_string(i);
+      mine[w].push_back(ResultsDir(name, name, 2, 1000, 20));
+    }
+  std::vector<int> added(kWriters, 0);
+  std::vector<std::string> errors(kWriters);
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w)
+    writers.emplace_back([&, w] {
+      try {
+        HistoryStore store(spec_, HistoryStore::Open::Create);
+        std::vector<std::string> dirs = mine[w];
+        for (int i = 0; i < 3; ++i) dirs.insert(dirs.begin() + 2 * i, shared[(w + i) % 3]);
+        for (const std::string& d : dirs) added[w] += !store.Import(d).already_there;
+      } catch (const std::exception& e) {
+        errors[w] = e.what();
+      }
+    });
+  for (auto& t : writers) t.join();
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+  HistoryStore store(spec_, HistoryStore::Open::Existing);
+  const auto sessions = store.Sessions();
+  EXPECT_EQ(sessions.size(), size_t(kWriters * 3 + 3));
+  EXPECT_EQ(std::accumulate(added.begin(), added.end(), 0), kWriters * 3 + 3);
+  std::set<std::string> names;
+  for (const auto& s : sessions) {
+    names.insert(s.session);
+    EXPECT_EQ(store.Records(s.id).size(), 20u) << s.session;
+    EXPECT_EQ(store.Points({s.id}, "iops").size(), 20u) << s.session;
+  }
+  EXPECT_EQ(names.size(), sessions.size());
+}
+
+// A writer killed (SIGKILL) in the middle of big imports: the sessions it committed are whole,
+// the one it was writing is not there at all.
+TEST_P(HistoryEngineTest, AWriterKilledMidImportLeavesNoHalfSession) {
+  SKIP_UNLESS_ENGINE();
+  constexpr int kRuns = 1500, kSessions = 8;
+  std::vector<std::string> dirs;
+  for (int i = 0; i < kSessions; ++i)
+    dirs.push_back(
+        ResultsDir("big" + std::to_string(i), "big" + std::to_string(i), 1, 1000, kRuns));
+  { HistoryStore(spec_, HistoryStore::Open::Create); }
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // _exit, never exit: the parent's static cluster must not be stopped by the child.
+    try {
+      HistoryStore store(spec_, HistoryStore::Open::Existing);
+      for (const std::string& d : dirs) store.Import(d);
+    } catch (...) {
+      ::_exit(1);
+    }
+    ::_exit(0);
+  }
+  HistoryStore store(spec_, HistoryStore::Open::Existing);
+  for (int i = 0; i < 6000 && store.Sessions().empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the writer finished before the kill: make it bigger";
+  const auto sessions = store.Sessions();
+  EXPECT_GE(sessions.size(), 1u);
+  EXPECT_LT(sessions.size(), size_t(kSessions));
+  for (const auto& s : sessions) {
+    EXPECT_EQ(store.Records(s.id).size(), size_t(kRuns)) << s.session;
+    EXPECT_EQ(store.Points({s.id}, "iops").size(), size_t(kRuns)) << s.session;
+  }
+  auto orphans = store.db().Prepare(
+      "SELECT count(*) FROM runs WHERE session_id NOT IN (SELECT id FROM sessions)");
+  orphans->Step();
+  EXPECT_EQ(orphans->Int(0), 0);
+  // What was cut off goes in whole when imported again.
+  for (const std::string& d : dirs) store.Import(d);
+  EXPECT_EQ(store.Sessions().size(), size_t(kSessions));
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, HistoryEngineTest,
+                         ::testing::Values(HistoryEngine::Sqlite, HistoryEngine::Postgres),
+                         EngineName);
 
 TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
   const auto manifest = [](const std::string& load, const std::string& rev, const std::string& cpu) {
@@ -83,22 +233,21 @@ TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
             FingerprintClass(manifest("0.1", "a", "Xeon")));
 }
 
-TEST_F(HistoryStoreTest, ANewerSchemaIsRefusedAndTheFileLeftAsItWas) {
-  { HistoryStore(db_, HistoryStore::Open::Create).Import(ResultsDir("n1", "s1", 1000)); }
+// SQLite numbers $N by first appearance: a statement naming $2 before $1 would bind each
+// value in the other's place; it is refused instead.
+TEST(SqliteDbTest, ParametersOutOfOrderAreRefused) {
+  const std::string path =
+      (fs::temp_directory_path() / ("storbed-params-" + std::to_string(::getpid()) + ".db"))
+          .string();
   {
-    SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
-    raw.Exec("PRAGMA user_version = 99");
+    SqliteDb db(path, SqliteDb::Mode::ReadWriteCreate);
+    auto q = db.Prepare("SELECT $1 || '-' || $2 || '-' || $1");
+    q->Bind(1, std::string("a")).Bind(2, std::string("b"));
+    ASSERT_TRUE(q->Step());
+    EXPECT_EQ(q->Text(0), "a-b-a");
+    EXPECT_THROW(db.Prepare("SELECT $2, $1"), Error);
   }
-  const std::string before = Bytes(db_);
-  try {
-    HistoryStore store(db_, HistoryStore::Open::Create);
-    FAIL() << "opened a schema 99 database";
-  } catch (const HistoryError& e) {
-    EXPECT_NE(std::string(e.what()).find("history schema version 99 is newer than this storbed"),
-              std::string::npos)
-        << e.what();
-  }
-  EXPECT_EQ(Bytes(db_), before);
+  fs::remove(path);
 }
 
 TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) {

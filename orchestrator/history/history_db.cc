@@ -21,6 +21,10 @@ bool IsPostgresSpec(const std::string& spec) {
   return spec.rfind("postgresql://", 0) == 0 || spec.rfind("postgres://", 0) == 0;
 }
 
+void CheckHistorySpec(const std::string& spec) {
+  if (IsPostgresSpec(spec)) RefusePasswordIn(spec);
+}
+
 std::unique_ptr<HistoryDb> OpenHistoryDb(const std::string& spec, HistoryOpen open) {
   if (spec.empty()) throw HistoryError("give the history database (a file or postgresql://...)");
   if (IsPostgresSpec(spec)) return std::make_unique<PostgresDb>(spec);

@@ -121,6 +121,10 @@ enum class HistoryOpen { Existing, Create };
 // True for a PostgreSQL connection URI (postgresql://, postgres://).
 bool IsPostgresSpec(const std::string& spec);
 
+// What can be said of `spec` before a run starts: a PostgreSQL URI holding a password is
+// refused (HistoryError, bad input), so `run --history` fails before its runs, not after.
+void CheckHistorySpec(const std::string& spec);
+
 // Opens `spec`: a PostgreSQL URI, else an SQLite file path. Throws HistoryError.
 std::unique_ptr<HistoryDb> OpenHistoryDb(const std::string& spec, HistoryOpen open);
 

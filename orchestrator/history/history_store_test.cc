@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -170,6 +171,94 @@ TEST_P(HistoryEngineTest, ManyWritersAtOnceWriteEachSessionOnce) {
     EXPECT_EQ(store.Points({s.id}, "iops").size(), 20u) << s.session;
   }
   EXPECT_EQ(names.size(), sessions.size());
+}
+
+// The race the unique constraint settles: another writer's session lands between this
+// import's look for it and its insert. The import waits on the other's open transaction,
+// meets the constraint when it commits, and reports the session as there already.
+TEST_P(HistoryEngineTest, ASessionAnotherWriterCommitsMeanwhileIsAlreadyThere) {
+  SKIP_UNLESS_ENGINE();
+  HistoryStore importer(spec_, HistoryStore::Open::Create);
+  HistoryStore other(spec_, HistoryStore::Open::Existing);
+  const std::string dir = ResultsDir("n1", "s1", 1, 1000);
+  other.db().Begin();
+  other.db()
+      .Prepare(
+          "INSERT INTO sessions (session, results_dir, scenario, scenario_hash, revision, "
+          "host, started_at, fingerprint_class, manifest) VALUES ($1, 'elsewhere', 's', "
+          "'', '', 'b', '', '', '{}')")
+      ->Bind(1, std::string("s1"))
+      .Run();
+  std::atomic<bool> done = false;
+  ImportOutcome outcome;
+  std::string error;
+  std::thread writer([&] {
+    try {
+      outcome = importer.Import(dir);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const bool waited = !done;
+  other.db().Commit();
+  writer.join();
+  EXPECT_TRUE(waited) << "the import did not wait for the other writer";
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(outcome.already_there);
+  EXPECT_EQ(outcome.session.results_dir, "elsewhere");
+  ASSERT_EQ(importer.Sessions().size(), 1u);
+  EXPECT_EQ(importer.Records(importer.Sessions()[0].id).size(), 0u);  // the other's, untouched
+}
+
+// Three processes (three hosts) importing at once, each its own nights and the same shared
+// ones, one session a night each: every session once, with all of its runs.
+TEST_P(HistoryEngineTest, ThreeProcessesImportingAtOnceLoseAndDuplicateNothing) {
+  SKIP_UNLESS_ENGINE();
+  constexpr int kHosts = 3, kNights = 6;
+  std::vector<std::string> shared;
+  for (int n = 0; n < kNights; ++n)
+    shared.push_back(
+        ResultsDir("shared" + std::to_string(n), "shared" + std::to_string(n), n, 1000, 10));
+  std::vector<pid_t> children;
+  for (int h = 0; h < kHosts; ++h) {
+    std::vector<std::string> dirs;
+    for (int n = 0; n < kNights; ++n) {
+      const std::string name = "host" + std::to_string(h) + "-night" + std::to_string(n);
+      dirs.push_back(ResultsDir(name, name, n, 1000 + 100 * h, 10));
+      dirs.push_back(shared[(n + h) % kNights]);
+    }
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      try {  // _exit, never exit: the parent's static cluster must not be stopped by a child
+        HistoryStore store(spec_, HistoryStore::Open::Create);
+        for (const std::string& d : dirs) store.Import(d);
+      } catch (...) {
+        ::_exit(1);
+      }
+      ::_exit(0);
+    }
+    children.push_back(child);
+  }
+  for (const pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed: " << status;
+  }
+  HistoryStore store(spec_, HistoryStore::Open::Existing);
+  const auto sessions = store.Sessions();
+  EXPECT_EQ(sessions.size(), size_t(kHosts * kNights + kNights));
+  std::set<std::string> names;
+  for (const auto& s : sessions) {
+    names.insert(s.session);
+    EXPECT_EQ(store.Records(s.id).size(), 10u) << s.session;
+  }
+  EXPECT_EQ(names.size(), sessions.size());
+  // Importing everything again adds nothing.
+  for (const auto& s : sessions) EXPECT_TRUE(store.Import(s.results_dir).already_there);
+  EXPECT_EQ(store.Sessions().size(), sessions.size());
 }
 
 // A writer killed (SIGKILL) in the middle of big imports: the sessions it committed are whole,

@@ -11,9 +11,11 @@ std::string ExpandDialect(const std::string& sql, const DialectWords& words) {
   const std::pair<const char*, const char*> table[] = {
       {"{id}", words.id}, {"{int}", words.integer}, {"{real}", words.real}, {"{text}", words.text}};
   std::string out = sql;
-  for (const auto& [token, word] : table)
-    for (size_t at = out.find(token); at != std::string::npos; at = out.find(token, at))
-      out.replace(at, std::string(token).size(), word), at += std::string(word).size();
+  for (const auto& [token, word] : table) {
+    const std::string from = token, to = word;
+    for (size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size()))
+      out.replace(at, from.size(), to);
+  }
   return out;
 }
 

@@ -322,6 +322,22 @@ TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
             FingerprintClass(manifest("0.1", "a", "Xeon")));
 }
 
+// The migration is written once in dialect words; SQLite's expansion must stay the schema
+// that shipped (INTEGER PRIMARY KEY is the rowid alias: BIGINT PRIMARY KEY would not be).
+TEST_F(HistoryStoreTest, SqliteGetsTheSchemaThatShipped) {
+  { HistoryStore store(db_, HistoryStore::Open::Create); }
+  SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
+  auto q = raw.Prepare("SELECT sql FROM sqlite_master WHERE name = 'runs'");
+  ASSERT_TRUE(q->Step());
+  EXPECT_EQ(q->Text(0),
+            "CREATE TABLE runs (\n  id INTEGER PRIMARY KEY,\n  session_id INTEGER NOT NULL "
+            "REFERENCES sessions(id),\n  run_id TEXT NOT NULL,\n  cell TEXT NOT NULL,\n  status "
+            "TEXT NOT NULL,\n  record TEXT NOT NULL,\n  UNIQUE (session_id, run_id))");
+  auto m = raw.Prepare("SELECT sql FROM sqlite_master WHERE name = 'metrics'");
+  ASSERT_TRUE(m->Step());
+  EXPECT_NE(m->Text(0).find("value REAL NOT NULL"), std::string::npos) << m->Text(0);
+}
+
 // SQLite numbers $N by first appearance: a statement naming $2 before $1 would bind each
 // value in the other's place; it is refused instead.
 TEST(SqliteDbTest, ParametersOutOfOrderAreRefused) {

@@ -338,6 +338,47 @@ TEST_F(HistoryStoreTest, SqliteGetsTheSchemaThatShipped) {
   EXPECT_NE(m->Text(0).find("value REAL NOT NULL"), std::string::npos) << m->Text(0);
 }
 
+// A database whose connection breaks on every statement, counting the reconnects.
+class BreakingDb : public HistoryDb {
+ public:
+  void Exec(const std::string&) override { Break(); }
+  std::unique_ptr<HistoryStatement> Prepare(const std::string&) override { Break(); }
+  void Begin() override { Break(); }
+  void Commit() override { Break(); }
+  void Rollback() override {}
+  void LockSchema() override {}
+  void UnlockSchema() override {}
+  int SchemaVersion() override { return kHistorySchemaVersion; }
+  void SetSchemaVersion(int) override { Break(); }
+  int64_t TableCount() override { return 3; }
+  void PrepareForWrites() override {}
+  void Reconnect() override { ++reconnects; }
+  std::string Dialect(const std::string& sql) const override { return sql; }
+  const std::string& name() const override { return name_; }
+  int reconnects = 0;
+
+ private:
+  [[noreturn]] void Break() { throw HistoryConnectionLost("server closed the connection"); }
+  std::string name_ = "postgresql://lab/history";
+};
+
+TEST_F(HistoryStoreTest, AConnectionThatKeepsBreakingIsNamedAfterThreeWrites) {
+  auto db = std::make_unique<BreakingDb>();
+  BreakingDb* raw = db.get();
+  HistoryStore store(std::move(db));
+  try {
+    store.Import(ResultsDir("n1", "s1", 1000));
+    FAIL() << "an import through a broken connection succeeded";
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Host);
+    EXPECT_NE(std::string(e.what()).find("postgresql://lab/history: the connection broke 3 times "
+                                         "while writing session s1; none of it was written"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(raw->reconnects, 2);  // between the three tries, not after the last
+}
+
 // SQLite numbers $N by first appearance: a statement naming $2 before $1 would bind each
 // value in the other's place; it is refused instead.
 TEST(SqliteDbTest, ParametersOutOfOrderAreRefused) {

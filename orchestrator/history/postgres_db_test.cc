@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "history/history_engines_for_test.h"
 #include "history/history_store.h"
 
@@ -108,6 +110,48 @@ TEST_P(PostgresServerTest, ADroppedConnectionIsMadeAgain) {
   const ImportOutcome o = store.Import(ResultsDir("n2", "s2", 2, 1000));
   EXPECT_FALSE(o.already_there);
   EXPECT_EQ(store.Sessions().size(), 2u);
+}
+
+// The server ends the connection inside an import's transaction (a failover, a restart):
+// that transaction is gone with it, and the import connects again and writes the session
+// whole, once.
+TEST_P(PostgresServerTest, AConnectionDroppedMidImportIsRetriedAndTheSessionLandsOnce) {
+  SKIP_UNLESS_ENGINE();
+  HistoryStore store(spec_, HistoryStore::Open::Create);
+  auto pid = store.db().Prepare("SELECT pg_backend_pid()");
+  ASSERT_TRUE(pid->Step());
+  const int64_t backend = pid->Int(0);
+  pid.reset();
+  const std::string dir = ResultsDir("big", "big", 1, 1000, 3000);
+  ImportOutcome outcome;
+  std::string error;
+  std::thread writer([&] {
+    try {
+      outcome = store.Import(dir);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  // Until the writer's transaction has written something (it holds a transaction id).
+  auto watcher = OpenHistoryDb(spec_, HistoryOpen::Existing);
+  bool writing = false;
+  for (int i = 0; i < 3000 && !writing; ++i) {
+    auto q = watcher->Prepare(
+        "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND backend_xid IS NOT NULL");
+    q->Bind(1, backend);
+    q->Step();
+    writing = q->Int(0) == 1;
+    if (!writing) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (writing) cluster_->Admin("SELECT pg_terminate_backend(" + std::to_string(backend) + ")");
+  writer.join();
+  ASSERT_TRUE(writing) << "the import was never seen writing";
+  EXPECT_EQ(error, "");
+  EXPECT_FALSE(outcome.already_there);
+  const auto sessions = store.Sessions();
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_EQ(store.Records(sessions[0].id).size(), 3000u);
+  EXPECT_EQ(store.Points({sessions[0].id}, "iops").size(), 3000u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Server, PostgresServerTest, ::testing::Values(HistoryEngine::Postgres),

@@ -121,10 +121,13 @@ std::string FingerprintClass(const nlohmann::json& manifest) {
   return Sha256Hex(text).substr(0, 16);
 }
 
-HistoryStore::HistoryStore(const std::string& spec, Open open)
-    : HistoryStore(OpenHistoryDb(spec, open)) {}
+HistoryStore::HistoryStore(const std::string& spec, Open open) : db_(OpenHistoryDb(spec, open)) {
+  Migrate(open);
+}
 
-HistoryStore::HistoryStore(std::unique_ptr<HistoryDb> db) : db_(std::move(db)) { Migrate(); }
+HistoryStore::HistoryStore(std::unique_ptr<HistoryDb> db) : db_(std::move(db)) {
+  Migrate(Open::Create);
+}
 
 std::vector<std::string> HistoryStore::MetricNames() {
   auto q = db_->Prepare("SELECT DISTINCT name FROM metrics ORDER BY name");
@@ -135,7 +138,7 @@ std::vector<std::string> HistoryStore::MetricNames() {
 
 int HistoryStore::SchemaVersion() { return db_->SchemaVersion(); }
 
-void HistoryStore::Migrate() {
+void HistoryStore::Migrate(Open open) {
   const int version = SchemaVersion();
   if (version > kHistorySchemaVersion)
     throw HistoryError(name() + ": history schema version " + std::to_string(version) +
@@ -147,6 +150,13 @@ void HistoryStore::Migrate() {
     throw HistoryError(name() +
                        ": a database that is not a storbed history (it has tables, "
                        "but no storbed schema version); nothing was changed");
+  // A reader (gate, history, report) writes nothing: an empty server database, which exists
+  // before any import, is not made a history by reading it.
+  if (open == Open::Existing && version == 0 && db_->TableCount() == 0)
+    throw HistoryError(name() +
+                       ": holds no storbed history yet (`storbed history import DIR "
+                       "--history " +
+                       name() + "` or `run --history` creates it)");
   db_->PrepareForWrites();
   if (version == kHistorySchemaVersion) return;
   // Under the lock, read again: another run may have created the schema meanwhile.

@@ -61,8 +61,9 @@ struct SessionRows {
 
 class HistoryStore {
  public:
-  // Existing: the database must be there (gate, history show); Create: an SQLite file is
-  // made when missing (import). Either way it is opened read-write and migrated.
+  // Existing: the database must be there and hold a history (gate, history show, report);
+  // Create: an SQLite file is made when missing, the schema when absent (import). Either
+  // way an older schema is migrated.
   using Open = HistoryOpen;
   // Opens `spec` (a file, or postgresql://...) as `open` says. Throws HistoryError: no such
   // file (Existing), not a database or not a history, a schema newer than this storbed, a
@@ -98,7 +99,7 @@ class HistoryStore {
   HistoryDb& db() { return *db_; }
 
  private:
-  void Migrate();
+  void Migrate(Open open);
   bool InsertOnce(SessionRows& rows);
   std::unique_ptr<HistoryDb> db_;
 };

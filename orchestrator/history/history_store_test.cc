@@ -322,6 +322,20 @@ TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
             FingerprintClass(manifest("0.1", "a", "Xeon")));
 }
 
+TEST_P(HistoryEngineTest, AReaderOfAnEmptyDatabaseIsToldAndWritesNothing) {
+  SKIP_UNLESS_ENGINE();
+  OpenHistoryDb(spec_, HistoryOpen::Create);  // an empty file, or the server's new database
+  try {
+    HistoryStore store(spec_, HistoryStore::Open::Existing);
+    FAIL() << "a reader made the schema";
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("holds no storbed history yet"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(Snapshot(spec_), "version 0, tables 0");
+}
+
 // The migration is written once in dialect words; SQLite's expansion must stay the schema
 // that shipped (INTEGER PRIMARY KEY is the rowid alias: BIGINT PRIMARY KEY would not be).
 TEST_F(HistoryStoreTest, SqliteGetsTheSchemaThatShipped) {

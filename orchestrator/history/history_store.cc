@@ -178,7 +178,8 @@ ImportOutcome HistoryStore::Import(const std::string& results_dir) {
   ImportOutcome out;
   out.already_there = !Insert(rows);
   out.session = rows.session;
-  for (const HistoryRun& r : rows.runs) out.runs += r.status == "ok" && !r.metrics.empty();
+  if (!out.already_there)  // runs written, as before: none when the session was there
+    for (const HistoryRun& r : rows.runs) out.runs += r.status == "ok" && !r.metrics.empty();
   return out;
 }
 

@@ -220,7 +220,14 @@ TEST(SqliteDbTest, ParametersOutOfOrderAreRefused) {
     q->Bind(1, std::string("a")).Bind(2, std::string("b"));
     ASSERT_TRUE(q->Step());
     EXPECT_EQ(q->Text(0), "a-b-a");
-    EXPECT_THROW(db.Prepare("SELECT $2, $1"), Error);
+    try {
+      db.Prepare("SELECT $2, $1");
+      FAIL() << "parameters out of order were taken";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Internal);
+      EXPECT_NE(std::string(e.what()).find("parameter 1 is $2, not $1"), std::string::npos)
+          << e.what();
+    }
   }
   fs::remove(path);
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "history/history_engines_for_test.h"
@@ -125,17 +127,21 @@ TEST_P(PostgresServerTest, AConnectionDroppedMidImportIsRetriedAndTheSessionLand
   const std::string dir = ResultsDir("big", "big", 1, 1000, 3000);
   ImportOutcome outcome;
   std::string error;
+  std::atomic<bool> done = false;
   std::thread writer([&] {
     try {
       outcome = store.Import(dir);
     } catch (const std::exception& e) {
       error = e.what();
     }
+    done = true;
   });
   // Until the writer's transaction has written something (it holds a transaction id).
   auto watcher = OpenHistoryDb(spec_, HistoryOpen::Existing);
   bool writing = false;
-  for (int i = 0; i < 3000 && !writing; ++i) {
+  // Reading 3000 records comes first: seconds, a minute under the sanitizers.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (!writing && !done && std::chrono::steady_clock::now() < deadline) {
     auto q = watcher->Prepare(
         "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND backend_xid IS NOT NULL");
     q->Bind(1, backend);

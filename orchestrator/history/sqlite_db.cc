@@ -125,13 +125,14 @@ SqliteStatement::SqliteStatement(SqliteDb& db, const std::string& sql) : db_(db)
   // $N is a named parameter to SQLite, numbered by first appearance: $2 before $1 would
   // bind each value to the other's place, silently.
   for (int i = 1; i <= sqlite3_bind_parameter_count(stmt_); ++i) {
-    const char* name = sqlite3_bind_parameter_name(stmt_, i);
-    if (!name || name != "$" + std::to_string(i)) {
+    const char* raw = sqlite3_bind_parameter_name(stmt_, i);
+    const std::string name = raw ? raw : "?";  // a copy: the statement owns raw
+    if (name != "$" + std::to_string(i)) {
       sqlite3_finalize(stmt_);
       stmt_ = nullptr;
       throw Error(ErrorKind::Internal, "history SQL \"" + sql.substr(0, 60) + "\": parameter " +
-                                           std::to_string(i) + " is " + (name ? name : "?") +
-                                           ", not $" + std::to_string(i));
+                                           std::to_string(i) + " is " + name + ", not $" +
+                                           std::to_string(i));
     }
   }
 }

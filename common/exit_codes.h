@@ -27,10 +27,12 @@ inline constexpr ExitCodeRow kExitCodes[] = {
     {kExitOk, "Done; for compare and gate, no primary metric worse."},
     {kExitFailed,
      "A host or internal error: the host lacks something a run needs, a file system or SQLite "
-     "failed, or the out dir filled up (every record is then printed on stderr as JSON)."},
+     "failed, the history's PostgreSQL server could not be reached (after 3 tries), or the "
+     "out dir filled up (every record is then printed on stderr as JSON)."},
     {kExitBadInput,
-     "Bad input: a usage error, a bad scenario, results directory or history file, named in "
-     "one line (file, field and reason)."},
+     "Bad input: a usage error, a bad scenario, results directory or history (a file, or a "
+     "server database that is not a history, newer, refused or read-only), named in one line "
+     "(file, field and reason)."},
     {kExitRunsFailed,
      "Some runs failed; each is named on stderr, their records say why, finished runs are on "
      "disk."},

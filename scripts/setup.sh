@@ -8,6 +8,8 @@ packages=(
   ccache  # a rebuild from a fresh clone (CI) reuses earlier compiles (CMakeLists.txt)
   libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   liburing-dev libaio-dev liblzma-dev libzstd-dev libvirt-dev libsqlite3-dev sqlite3
+  libpq-dev  # the history on a lab's PostgreSQL server (history/postgres_db.cc)
+  postgresql  # initdb and pg_ctl: the history tests' private cluster on a unix socket
   nettle-dev  # SHA-256 of images and agents (images/file_digest.h)
   libxml2-dev  # reading the XML libvirt hands back (libvirt/xml_doc.h)
   qemu-system-x86 qemu-utils linux-image-amd64 cpio kmod fio e2fsprogs xfsprogs

@@ -25,6 +25,7 @@
 #include "execute/round_gate.h"
 #include "execute/runner.h"
 #include "exit_codes.h"
+#include "history/history_db.h"
 #include "history/nightly_series.h"
 #include "images/binary_checks.h"
 #include "images/image_builder.h"
@@ -274,9 +275,11 @@ CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
                          "html and markdown: add the verdicts of DIR (CAND) against this BASE "
                          "results directory")
       ->type_name("BASE");
-  report_cmd->add_option("--history", args.history_db,
-                         "html: add each cell's nights from this history database, with "
-                         "their change points (see storbed history)")
+  report_cmd
+      ->add_option("--history", args.history_db,
+                   "html: add each cell's nights from this history database (a file or "
+                   "postgresql://USER@HOST/DB), with their change points (see storbed "
+                   "history)")
       ->type_name("DB");
   return report_cmd;
 }
@@ -325,6 +328,7 @@ int RunCommand(RunOptions& run, bool dry_run, const std::string& history_db) {
   if (!run.fio_targets.empty() && run.fio_path.empty() && run.fio_args.empty())
     throw ScenarioError("run: --target applies with --fio or --fio-args only");
   if (run.until_conclusive) ParseBudget(run.budget_text, &run.budget_rounds, &run.budget_s);
+  if (!history_db.empty()) CheckHistorySpec(history_db);
   if (dry_run) return DryRunMain(run);
   const std::string source = !run.fio_args.empty()  ? "fio-args"
                              : run.fio_path.empty() ? run.scenario_path
@@ -380,8 +384,9 @@ int RunMain(int argc, char** argv) {
   run_cmd->add_flag("--quiet", run.quiet, "No progress line on stderr");
   std::string history_db;
   run_cmd->add_option("--history", history_db,
-                      "Append the finished run to this history database (SQLite, created when "
-                      "missing; see storbed history and storbed gate)");
+                      "Append the finished run to this history database (an SQLite file, "
+                      "created when missing, or postgresql://USER@HOST/DB; see storbed "
+                      "history and storbed gate)");
 
   ImageRequest image;
   image.modules = DefaultGuestModules();

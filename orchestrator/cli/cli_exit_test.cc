@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/cli.h"
 #include "exit_codes.h"
+#include "history/history_db.h"
+#include "history/pg_cluster_for_test.h"
 #include "history/results_dir_for_test.h"
 
 namespace storbed {
@@ -51,10 +54,19 @@ void WriteResults(const std::string& name, int day, double iops, const std::stri
                     .cpu = cpu});
 }
 
+// The PostgreSQL rows' databases in the private test cluster ("" when none could start):
+// $PG_NEWER a history of schema 99, $PG_NO_DB a database the server does not have.
+std::string pg_newer, pg_no_db, pg_why;
+
 std::vector<std::string> Expand(std::vector<std::string> argv) {
-  for (std::string& a : argv)
+  const std::pair<std::string, const std::string*> tokens[] = {{"$PG_NEWER", &pg_newer},
+                                                               {"$PG_NO_DB", &pg_no_db}};
+  for (std::string& a : argv) {
+    for (const auto& [token, value] : tokens)
+      if (a == token) a = *value;
     for (size_t at = a.find("$D"); at != std::string::npos; at = a.find("$D"))
       a.replace(at, 2, ScratchDir());
+  }
   return argv;
 }
 
@@ -111,10 +123,29 @@ class CliExitTest : public ::testing::TestWithParam<ExitCase> {
            "so SQLite refuses it whole";
     std::ofstream(d + "/bad-inventory.json") << "{\"hosts\": 3}";
   }
+  // The PostgreSQL rows' databases, made once, only in a process that runs such a row (ctest
+  // runs each row in its own process: a cluster apiece would cost every row a second).
+  static void SetUpPostgres() {
+    static bool done = false;
+    if (std::exchange(done, true)) return;
+    if (PgTestCluster* pg = PgTestCluster::Get(&pg_why)) {
+      const std::string newer = pg->Uri(pg->NewDatabase("cli_exit_newer"));
+      const Ended made = Storbed({"history", "import", "$D/night1", "--history", newer});
+      ASSERT_EQ(made.exit, kExitOk) << made.err;
+      OpenHistoryDb(newer, HistoryOpen::Existing)->SetSchemaVersion(99);
+      pg_newer = newer;
+      pg_no_db = pg->Uri("no_such_database");
+    }
+  }
   static void TearDownTestSuite() { fs::remove_all(ScratchDir()); }
 };
 
 TEST_P(CliExitTest, ExitsWithTheDocumentedCode) {
+  for (const std::string& a : GetParam().argv) {
+    if (a.rfind("$PG_", 0) != 0) continue;
+    SetUpPostgres();
+    if (pg_newer.empty()) GTEST_SKIP() << "no PostgreSQL test cluster: " << pg_why;
+  }
   const Ended ended = Storbed(GetParam().argv);
   EXPECT_EQ(ended.exit, GetParam().exit) << "stderr: " << ended.err << "\nstdout: " << ended.out;
   // A failure is one "storbed: " sentence; a verdict is a table on stdout.
@@ -155,6 +186,22 @@ const ExitCase kBadInput[] = {
     {"GateNotADatabase",
      {"gate", "$D/tonight-worse", "--history", "$D/not-a-database"},
      kExitBadInput},
+    {"GateAPasswordInThePostgresUri",
+     {"gate", "$D/tonight-worse", "--history", "postgresql://lab:secret@db.example/history"},
+     kExitBadInput},
+    {"RunAPasswordInThePostgresUri",
+     {"run", "$D/none.json", "--dry-run", "--history", "postgres://lab@h/db?password=secret"},
+     kExitBadInput},
+    {"HistoryAPostgresSchemaNewerThanStorbed", {"history", "$PG_NEWER"}, kExitBadInput},
+    {"HistoryImportIntoANewerPostgresSchema",
+     {"history", "import", "$D/night2", "--history", "$PG_NEWER"},
+     kExitBadInput},
+    {"GateAPostgresDatabaseTheServerLacks",
+     {"gate", "$D/tonight-worse", "--history", "$PG_NO_DB"},
+     kExitBadInput},
+    {"HistoryMigrateIntoANewerPostgresSchema",
+     {"history", "migrate", "$D/history.db", "$PG_NEWER"},
+     kExitBadInput},
     {"GateABaselineThatPicksNoNight",
      {"gate", "$D/tonight-worse", "--history", "$D/history.db", "--baseline", "rev:none"},
      kExitBadInput},
@@ -172,6 +219,12 @@ const ExitCase kHost[] = {
      {"history", "import", "$D/night1", "--history", "$D/io.db"},
      kExitFailed},
     {"GateAnIoError", {"gate", "$D/tonight-worse", "--history", "$D/io.db"}, kExitFailed},
+    {"HistoryAPostgresServerOutOfReach",
+     {"history", "postgresql:///history?host=$D/no-server-here"},
+     kExitFailed},
+    {"HistoryImportAPostgresServerOutOfReach",
+     {"history", "import", "$D/night1", "--history", "postgresql:///history?host=$D/no-server"},
+     kExitFailed},
     {"ReportHistoryAnIoError",
      {"report", "$D/base", "--history", "$D/io.db", "--html", "$D/r.html"},
      kExitFailed},

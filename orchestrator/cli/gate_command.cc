@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/history_command.h"
 #include "cli/verdict_options.h"
 #include "history/baseline.h"
 #include "history/gate_nights.h"
@@ -120,7 +121,7 @@ CLI::App* AddGateCommand(CLI::App& app, int* exit_code) {
       "night: exit 0 pass, 4 a cell worse, 5 not comparable, 6 cannot judge (the "
       "baseline could not show a change of --guard), 2 bad input.");
   cmd->add_option("results", args->results, "Tonight's results directory")->required();
-  cmd->add_option("--history", args->db, "History database (SQLite)")->required();
+  cmd->add_option("--history", args->db, kHistoryDbHelp)->required();
   cmd->add_option("--baseline", args->baseline,
                   "last:N (the N latest sessions before tonight), rev:REVISION, or "
                   "date:FROM[..TO] (prefixes of ISO 8601 start times)")

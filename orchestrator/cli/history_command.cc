@@ -8,6 +8,7 @@
 
 #include "analysis/run_stats.h"
 #include "cli/verdict_options.h"
+#include "history/history_migrate.h"
 #include "history/history_store.h"
 #include "history/nightly_series.h"
 #include "reports/compare_input.h"
@@ -22,6 +23,7 @@ struct HistoryArgs {
   double min_change_pct = ChangePointOptions{}.min_change * 100;
   bool json = false;
   std::vector<std::string> import_dirs;
+  std::string migrate_from, migrate_to;
 };
 
 // One scenario's sessions as the series of each cell, with change points.
@@ -129,11 +131,11 @@ void Append(HistoryStore& store, const std::string& results_dir, std::ostream& l
   const ImportOutcome o = store.Import(results_dir);
   if (o.already_there)
     log << "history: " << results_dir << " (session " << o.session.session << ") is in "
-        << store.path() << " already; nothing added\n";
+        << store.name() << " already; nothing added\n";
   else
-    log << "history: " << results_dir << " added to " << store.path() << " as session "
-        << o.session.session << " (" << o.runs << " measured runs, scenario "
-        << o.session.scenario << ", fingerprint class " << o.session.fingerprint_class << ")\n";
+    log << "history: " << results_dir << " added to " << store.name() << " as session "
+        << o.session.session << " (" << o.runs << " measured runs, scenario " << o.session.scenario
+        << ", fingerprint class " << o.session.fingerprint_class << ")\n";
   log.flush();  // one line per directory as it lands, also into a log file
 }
 
@@ -149,6 +151,15 @@ int ImportDirs(const HistoryArgs& a) {
   return 0;
 }
 
+int MigrateDb(const HistoryArgs& a) {
+  if (a.migrate_from == a.migrate_to)
+    throw std::invalid_argument("history migrate: FROM and TO are the same database");
+  HistoryStore from(a.migrate_from, HistoryStore::Open::Existing);
+  HistoryStore to(a.migrate_to, HistoryStore::Open::Create);
+  MigrateHistory(from, to, std::cout);
+  return 0;
+}
+
 }  // namespace
 
 void AppendRunToHistory(const std::string& db, const std::string& results_dir, std::ostream& log) {
@@ -159,9 +170,11 @@ void AppendRunToHistory(const std::string& db, const std::string& results_dir, s
 CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<HistoryArgs>();
   auto* cmd = app.add_subcommand(
-      "history", "The nightly history in an SQLite file: per cell the series of a metric "
-                 "and its change points; `history import DIR... --history DB` fills it.");
-  cmd->add_option("db", args->db, "History database (SQLite)");
+      "history",
+      "The nightly history in an SQLite file or on a PostgreSQL server: per cell "
+      "the series of a metric and its change points; `history import DIR... "
+      "--history DB` fills it.");
+  cmd->add_option("db", args->db, kHistoryDbHelp);
   cmd->add_option("--scenario", args->scenario, "Only this scenario's sessions");
   cmd->add_option("--cell", args->cell, "Cells matching this glob or substring");
   cmd->add_option("--metric", args->metric, "The metric (iops, mib_s, p50_us, p99_us, ...)")
@@ -173,10 +186,21 @@ CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", args->json, "The series and change points as JSON");
   auto* import = cmd->add_subcommand("import", "Append results directories to the history.");
   import->add_option("dirs", args->import_dirs, "Results directories")->required();
-  import->add_option("--history", args->db, "History database (created when missing)")
+  import
+      ->add_option("--history", args->db,
+                   std::string(kHistoryDbHelp) + "; an SQLite file is created when missing")
       ->required();
-  SetExitCallback(*cmd, exit_code, [args, import] {
+  auto* migrate = cmd->add_subcommand(
+      "migrate",
+      "Copy every session of one history into another (an SQLite file into a lab's "
+      "PostgreSQL store), checked by counts and a SHA-256 per session; again adds nothing.");
+  migrate->add_option("from", args->migrate_from, "The history to copy (an SQLite file)")
+      ->required();
+  migrate->add_option("to", args->migrate_to, "The history to copy into (postgresql://...)")
+      ->required();
+  SetExitCallback(*cmd, exit_code, [args, import, migrate] {
     if (*import) return ImportDirs(*args);
+    if (*migrate) return MigrateDb(*args);
     if (args->db.empty()) throw std::invalid_argument("history: give the database file");
     if (!(args->min_change_pct >= 0 && args->min_change_pct < 100))
       throw std::invalid_argument("history: --min-change must be a percentage from 0 to 100");

@@ -1,23 +1,23 @@
-// The nightly history in SQLite: each imported results directory is a session (one
-// `storbed run`, a "night") with its manifest and fingerprint class, and each of its runs
-// with its cell, its whole record and the metrics `storbed compare` judges. A session goes
-// in with one transaction, so a run killed mid-import leaves no half session; WAL and a
-// busy timeout let two runs import at once.
+// The nightly history in SQLite or PostgreSQL (history_db.h): each imported results directory
+// is a session (one `storbed run`, a "night") with its manifest and fingerprint class, and
+// each of its runs with its cell, its whole record and the metrics `storbed compare` judges.
+// A session goes in with one transaction, so a run killed mid-import leaves no half session;
+// many writers may import at once, and a session two of them bring is written once.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "history/sqlite_db.h"
+#include "history/history_db.h"
 #include "results/run_record.h"
 
 namespace storbed {
 
-// The schema this storbed writes (PRAGMA user_version); older databases are migrated.
+// The schema this storbed writes (SQLite's PRAGMA user_version, PostgreSQL's storbed_schema);
+// older databases are migrated.
 inline constexpr int kHistorySchemaVersion = 1;
 
 struct HistorySession {
@@ -31,6 +31,7 @@ struct HistorySession {
   std::string started_at;   // UTC, ISO 8601: sorts as text
   std::string fingerprint_class;
   nlohmann::json manifest;
+  std::string manifest_text;  // as stored: what a copy writes and a digest reads
 };
 
 struct ImportOutcome {
@@ -46,18 +47,39 @@ struct HistoryPoint {
   double value = 0;
 };
 
+// One stored run with its metrics: a session's rows as a copy moves them.
+struct HistoryRun {
+  std::string run_id, cell, status, record;
+  std::vector<std::pair<std::string, double>> metrics;  // by name
+};
+
+// A whole session as stored, less the database's own ids.
+struct SessionRows {
+  HistorySession session;
+  std::vector<HistoryRun> runs;  // in run order
+};
+
 class HistoryStore {
  public:
-  // Existing: the file must be there (gate, history show); Create: made when missing
-  // (import). Either way it is opened read-write and migrated.
-  enum class Open { Existing, Create };
-  // Opens `path` as `open` says. Throws HistoryError: no such file (Existing), not a
-  // database, a schema newer than this storbed.
-  HistoryStore(const std::string& path, Open open);
+  // Existing: the database must be there and hold a history (gate, history show, report);
+  // Create: an SQLite file is made when missing, the schema when absent (import). Either
+  // way an older schema is migrated.
+  using Open = HistoryOpen;
+  // Opens `spec` (a file, or postgresql://...) as `open` says. Throws HistoryError: no such
+  // file (Existing), not a database or not a history, a schema newer than this storbed, a
+  // password in the URI, a server that refuses or cannot be reached.
+  HistoryStore(const std::string& spec, Open open);
+  // Over a database opened already (tests hand in their own engine).
+  explicit HistoryStore(std::unique_ptr<HistoryDb> db);
 
   // Appends `results_dir` (results.json + manifest.json) as one session. Throws
   // HistoryError (or std::runtime_error from the results reader) with nothing written.
   ImportOutcome Import(const std::string& results_dir);
+  // Writes `rows` as one session in one transaction, unless its session is there already
+  // (then false, `rows.session` the stored one). A connection that breaks is retried.
+  bool Insert(SessionRows& rows);
+  // A session's rows, for a copy or a digest.
+  SessionRows Rows(int64_t session_id);
 
   // Sessions in start order, of one scenario ("" = all), started at or after `since`.
   std::vector<HistorySession> Sessions(const std::string& scenario = "",
@@ -72,11 +94,14 @@ class HistoryStore {
   // Every metric name the history holds values of, sorted.
   std::vector<std::string> MetricNames();
   int SchemaVersion();
-  const std::string& path() const { return db_.path(); }
+  // The database as the user named it (a path or a URI without secrets).
+  const std::string& name() const { return db_->name(); }
+  HistoryDb& db() { return *db_; }
 
  private:
-  void Migrate();
-  SqliteDb db_;
+  void Migrate(Open open);
+  bool InsertOnce(SessionRows& rows);
+  std::unique_ptr<HistoryDb> db_;
 };
 
 // The class of a manifest's environment: a hash over every gating item (the host, CPU,

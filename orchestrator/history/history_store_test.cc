@@ -6,7 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "history/results_dir_for_test.h"
+#include "history/history_engines_for_test.h"
+#include "history/sqlite_db.h"
 
 namespace storbed {
 namespace {
@@ -47,20 +48,24 @@ class HistoryStoreTest : public ::testing::Test {
   std::string db_;
 };
 
-TEST_F(HistoryStoreTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) {
-  HistoryStore store(db_, HistoryStore::Open::Create);
+TEST_P(HistoryEngineTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) {
+  SKIP_UNLESS_ENGINE();
+  HistoryStore store(spec_, HistoryStore::Open::Create);
   EXPECT_EQ(store.SchemaVersion(), kHistorySchemaVersion);
-  const ImportOutcome first = store.Import(ResultsDir("n1", "s1", 1000));
+  const ImportOutcome first = store.Import(ResultsDir("n1", "s1", 1, 1000));
   EXPECT_FALSE(first.already_there);
   EXPECT_EQ(first.runs, 3u);
   EXPECT_EQ(first.session.scenario, "s");
   EXPECT_EQ(first.session.revision, "abc");
-  EXPECT_TRUE(store.Import(dir_ / "n1").already_there);
-  store.Import(ResultsDir("n2", "s2", 2000));
+  const ImportOutcome again = store.Import((dir_ / "n1").string());
+  EXPECT_TRUE(again.already_there);
+  EXPECT_EQ(again.session.id, first.session.id);
+  store.Import(ResultsDir("n2", "s2", 2, 2000));
   const auto sessions = store.Sessions("s");
   ASSERT_EQ(sessions.size(), 2u);
   EXPECT_EQ(sessions[0].session, "s1");
   EXPECT_EQ(store.Sessions("s", "2026-12-01T02").size(), 1u);
+  EXPECT_EQ(store.Sessions("other").size(), 0u);
   const auto records = store.Records(sessions[1].id);
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0].result->iops, 2001);
@@ -68,9 +73,58 @@ TEST_F(HistoryStoreTest, ASessionGoesInWholeOnceAndComesBackAsRecordsAndPoints) 
   ASSERT_EQ(points.size(), 6u);
   EXPECT_EQ(points[0].cell, "bare-metal r");
   EXPECT_EQ(points[5].value, 2003);
-  EXPECT_NE(std::find(store.MetricNames().begin(), store.MetricNames().end(), "p99_us"),
-            store.MetricNames().end());
+  const auto names = store.MetricNames();
+  EXPECT_NE(std::find(names.begin(), names.end(), "p99_us"), names.end());
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
 }
+
+// Start times sort byte by byte in both engines: a PostgreSQL database in a locale whose
+// collation skips punctuation would otherwise order "2026-12-01T10" among the 1 o'clocks.
+TEST_P(HistoryEngineTest, SessionsSortByStartTimeAsText) {
+  SKIP_UNLESS_ENGINE();
+  HistoryStore store(spec_, HistoryStore::Open::Create);
+  for (int hour : {10, 1, 2, 21})
+    store.Import(ResultsDir("n" + std::to_string(hour), "s" + std::to_string(hour), hour, 1000));
+  std::vector<std::string> order;
+  for (const auto& s : store.Sessions()) order.push_back(s.session);
+  EXPECT_EQ(order, (std::vector<std::string>{"s1", "s2", "s10", "s21"}));
+}
+
+TEST_P(HistoryEngineTest, ANewerSchemaIsRefusedAndNothingChanged) {
+  SKIP_UNLESS_ENGINE();
+  { HistoryStore(spec_, HistoryStore::Open::Create).Import(ResultsDir("n1", "s1", 1, 1000)); }
+  OpenHistoryDb(spec_, HistoryOpen::Existing)->SetSchemaVersion(99);
+  const std::string before = Snapshot(spec_);
+  try {
+    HistoryStore store(spec_, HistoryStore::Open::Create);
+    FAIL() << "opened a schema 99 database";
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("history schema version 99 is newer than this storbed"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(Snapshot(spec_), before);
+}
+
+TEST_P(HistoryEngineTest, ADatabaseWithOtherTablesIsRefusedUntouched) {
+  SKIP_UNLESS_ENGINE();
+  OpenHistoryDb(spec_, HistoryOpen::Create)->Exec("CREATE TABLE t (x INTEGER)");
+  const std::string before = Snapshot(spec_);
+  try {
+    HistoryStore store(spec_, HistoryStore::Open::Create);
+    FAIL();
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("not a storbed history"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Snapshot(spec_), before);
+  EXPECT_EQ(before, "version 0, tables 1");
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, HistoryEngineTest,
+                         ::testing::Values(HistoryEngine::Sqlite, HistoryEngine::Postgres),
+                         EngineName);
 
 TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
   const auto manifest = [](const std::string& load, const std::string& rev, const std::string& cpu) {
@@ -83,22 +137,99 @@ TEST_F(HistoryStoreTest, TheClassIgnoresLoadAndRevisionButNotTheHost) {
             FingerprintClass(manifest("0.1", "a", "Xeon")));
 }
 
-TEST_F(HistoryStoreTest, ANewerSchemaIsRefusedAndTheFileLeftAsItWas) {
-  { HistoryStore(db_, HistoryStore::Open::Create).Import(ResultsDir("n1", "s1", 1000)); }
-  {
-    SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
-    raw.Exec("PRAGMA user_version = 99");
-  }
-  const std::string before = Bytes(db_);
+TEST_P(HistoryEngineTest, AReaderOfAnEmptyDatabaseIsToldAndWritesNothing) {
+  SKIP_UNLESS_ENGINE();
+  OpenHistoryDb(spec_, HistoryOpen::Create);  // an empty file, or the server's new database
   try {
-    HistoryStore store(db_, HistoryStore::Open::Create);
-    FAIL() << "opened a schema 99 database";
+    HistoryStore store(spec_, HistoryStore::Open::Existing);
+    FAIL() << "a reader made the schema";
   } catch (const HistoryError& e) {
-    EXPECT_NE(std::string(e.what()).find("history schema version 99 is newer than this storbed"),
+    EXPECT_EQ(e.kind(), ErrorKind::BadInput);
+    EXPECT_NE(std::string(e.what()).find("holds no storbed history yet"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(Snapshot(spec_), "version 0, tables 0");
+}
+
+// The migration is written once in dialect words; SQLite's expansion must stay the schema
+// that shipped (INTEGER PRIMARY KEY is the rowid alias: BIGINT PRIMARY KEY would not be).
+TEST_F(HistoryStoreTest, SqliteGetsTheSchemaThatShipped) {
+  { HistoryStore store(db_, HistoryStore::Open::Create); }
+  SqliteDb raw(db_, SqliteDb::Mode::ReadWriteCreate);
+  auto q = raw.Prepare("SELECT sql FROM sqlite_master WHERE name = 'runs'");
+  ASSERT_TRUE(q->Step());
+  EXPECT_EQ(q->Text(0),
+            "CREATE TABLE runs (\n  id INTEGER PRIMARY KEY,\n  session_id INTEGER NOT NULL "
+            "REFERENCES sessions(id),\n  run_id TEXT NOT NULL,\n  cell TEXT NOT NULL,\n  status "
+            "TEXT NOT NULL,\n  record TEXT NOT NULL,\n  UNIQUE (session_id, run_id))");
+  auto m = raw.Prepare("SELECT sql FROM sqlite_master WHERE name = 'metrics'");
+  ASSERT_TRUE(m->Step());
+  EXPECT_NE(m->Text(0).find("value REAL NOT NULL"), std::string::npos) << m->Text(0);
+}
+
+// A database whose connection breaks on every statement, counting the reconnects.
+class BreakingDb : public HistoryDb {
+ public:
+  void Exec(const std::string&) override { Break(); }
+  std::unique_ptr<HistoryStatement> Prepare(const std::string&) override { Break(); }
+  void Begin() override { Break(); }
+  void Commit() override { Break(); }
+  void Rollback() override {}
+  void LockSchema() override {}
+  void UnlockSchema() override {}
+  int SchemaVersion() override { return kHistorySchemaVersion; }
+  void SetSchemaVersion(int) override { Break(); }
+  int64_t TableCount() override { return 3; }
+  void PrepareForWrites() override {}
+  void Reconnect() override { ++reconnects; }
+  std::string Dialect(const std::string& sql) const override { return sql; }
+  const std::string& name() const override { return name_; }
+  int reconnects = 0;
+
+ private:
+  [[noreturn]] void Break() { throw HistoryConnectionLost("server closed the connection"); }
+  std::string name_ = "postgresql://lab/history";
+};
+
+TEST_F(HistoryStoreTest, AConnectionThatKeepsBreakingIsNamedAfterThreeWrites) {
+  auto db = std::make_unique<BreakingDb>();
+  BreakingDb* raw = db.get();
+  HistoryStore store(std::move(db));
+  try {
+    store.Import(ResultsDir("n1", "s1", 1000));
+    FAIL() << "an import through a broken connection succeeded";
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Host);
+    EXPECT_NE(std::string(e.what()).find("postgresql://lab/history: the connection broke 3 times "
+                                         "while writing session s1; none of it was written"),
               std::string::npos)
         << e.what();
   }
-  EXPECT_EQ(Bytes(db_), before);
+  EXPECT_EQ(raw->reconnects, 2);  // between the three tries, not after the last
+}
+
+// SQLite numbers $N by first appearance: a statement naming $2 before $1 would bind each
+// value in the other's place; it is refused instead.
+TEST(SqliteDbTest, ParametersOutOfOrderAreRefused) {
+  const std::string path =
+      (fs::temp_directory_path() / ("storbed-params-" + std::to_string(::getpid()) + ".db"))
+          .string();
+  {
+    SqliteDb db(path, SqliteDb::Mode::ReadWriteCreate);
+    auto q = db.Prepare("SELECT $1 || '-' || $2 || '-' || $1");
+    q->Bind(1, std::string("a")).Bind(2, std::string("b"));
+    ASSERT_TRUE(q->Step());
+    EXPECT_EQ(q->Text(0), "a-b-a");
+    try {
+      db.Prepare("SELECT $2, $1");
+      FAIL() << "parameters out of order were taken";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Internal);
+      EXPECT_NE(std::string(e.what()).find("parameter 1 is $2, not $1"), std::string::npos)
+          << e.what();
+    }
+  }
+  fs::remove(path);
 }
 
 TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) {

@@ -90,7 +90,7 @@ namespace {
 
 HistoryView LoadHistoryView(const std::string& db, const std::string& dir,
                             const std::vector<RunRecord>& records) {
-  if (!std::filesystem::is_regular_file(db))
+  if (!IsPostgresSpec(db) && !std::filesystem::is_regular_file(db))
     throw std::invalid_argument("report --history " + db + ": no such history database");
   const nlohmann::json manifest = LoadCompareManifest(dir, "report --history:");
   HistoryStore store(db, HistoryStore::Open::Existing);

@@ -65,8 +65,49 @@ SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
 void SqliteDb::Fail(const std::string& what) const {
-  throw HistoryError(path_ + ": " + what + ": " + sqlite3_errmsg(db_),
-                     SqliteKind(sqlite3_extended_errcode(db_)));
+  const int code = sqlite3_extended_errcode(db_);
+  const std::string message = path_ + ": " + what + ": " + sqlite3_errmsg(db_);
+  if (code == SQLITE_CONSTRAINT_UNIQUE || code == SQLITE_CONSTRAINT_PRIMARYKEY)
+    throw HistoryDuplicate(message);
+  throw HistoryError(message, SqliteKind(code));
+}
+
+std::unique_ptr<HistoryStatement> SqliteDb::Prepare(const std::string& sql) {
+  return std::make_unique<SqliteStatement>(*this, sql);
+}
+
+void SqliteDb::Rollback() {
+  try {
+    Exec("ROLLBACK");
+  } catch (...) {
+    // The connection closes next; SQLite rolls an open transaction back then.
+  }
+}
+
+int SqliteDb::SchemaVersion() {
+  SqliteStatement q(*this, "PRAGMA user_version");
+  q.Step();
+  return int(q.Int(0));
+}
+
+void SqliteDb::SetSchemaVersion(int version) {
+  Exec("PRAGMA user_version = " + std::to_string(version));
+}
+
+int64_t SqliteDb::TableCount() {
+  SqliteStatement q(*this, "SELECT count(*) FROM sqlite_master");
+  q.Step();
+  return q.Int(0);
+}
+
+// Two runs appending at once: WAL lets readers go on while one writes. Only once the file is
+// known to be ours, so a refused database stays untouched.
+void SqliteDb::PrepareForWrites() { Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"); }
+
+std::string SqliteDb::Dialect(const std::string& sql) const {
+  // The words of schema 1 as it shipped: INTEGER PRIMARY KEY is SQLite's rowid alias.
+  return ExpandDialect(
+      sql, {.id = "INTEGER PRIMARY KEY", .integer = "INTEGER", .real = "REAL", .text = "TEXT"});
 }
 
 void SqliteDb::Exec(const std::string& sql) {
@@ -81,23 +122,36 @@ void SqliteDb::Exec(const std::string& sql) {
 SqliteStatement::SqliteStatement(SqliteDb& db, const std::string& sql) : db_(db) {
   if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
     db.Fail("cannot prepare \"" + sql.substr(0, 60) + "\"");
+  // $N is a named parameter to SQLite, numbered by first appearance: $2 before $1 would
+  // bind each value to the other's place, silently.
+  for (int i = 1; i <= sqlite3_bind_parameter_count(stmt_); ++i) {
+    const char* raw = sqlite3_bind_parameter_name(stmt_, i);
+    const std::string name = raw ? raw : "?";  // a copy: the statement owns raw
+    if (name != "$" + std::to_string(i)) {
+      sqlite3_finalize(stmt_);
+      stmt_ = nullptr;
+      throw Error(ErrorKind::Internal, "history SQL \"" + sql.substr(0, 60) + "\": parameter " +
+                                           std::to_string(i) + " is " + name + ", not $" +
+                                           std::to_string(i));
+    }
+  }
 }
 
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
 
-SqliteStatement& SqliteStatement::Bind(int index, const std::string& text) {
+HistoryStatement& SqliteStatement::Bind(int index, const std::string& text) {
   if (sqlite3_bind_text(stmt_, index, text.data(), int(text.size()), SQLITE_TRANSIENT) !=
       SQLITE_OK)
     db_.Fail("cannot bind a value");
   return *this;
 }
 
-SqliteStatement& SqliteStatement::Bind(int index, int64_t value) {
+HistoryStatement& SqliteStatement::Bind(int index, int64_t value) {
   if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) db_.Fail("cannot bind a value");
   return *this;
 }
 
-SqliteStatement& SqliteStatement::Bind(int index, double value) {
+HistoryStatement& SqliteStatement::Bind(int index, double value) {
   if (sqlite3_bind_double(stmt_, index, value) != SQLITE_OK) db_.Fail("cannot bind a value");
   return *this;
 }
@@ -107,11 +161,6 @@ bool SqliteStatement::Step() {
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   db_.Fail("statement failed");
-}
-
-void SqliteStatement::Run() {
-  while (Step()) {
-  }
 }
 
 std::string SqliteStatement::Text(int column) const {
@@ -126,23 +175,6 @@ int64_t SqliteStatement::Int(int column) const { return sqlite3_column_int64(stm
 std::optional<double> SqliteStatement::Real(int column) const {
   if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
   return sqlite3_column_double(stmt_, column);
-}
-
-SqliteTransaction::SqliteTransaction(SqliteDb& db) : db_(db) { db_.Exec("BEGIN IMMEDIATE"); }
-
-SqliteTransaction::~SqliteTransaction() {
-  if (!done_) {
-    try {
-      db_.Exec("ROLLBACK");
-    } catch (...) {
-      // The connection closes next; SQLite rolls an open transaction back then.
-    }
-  }
-}
-
-void SqliteTransaction::Commit() {
-  db_.Exec("COMMIT");
-  done_ = true;
 }
 
 }  // namespace storbed

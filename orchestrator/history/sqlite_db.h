@@ -1,6 +1,6 @@
-// A small owner of one SQLite connection: open with a busy timeout (two writers at once
-// wait for each other instead of failing), run statements, bind and read columns, and
-// transactions that roll back unless committed. Errors are HistoryError naming the file.
+// The history's SQLite engine (HistoryDb): one connection opened with a busy timeout (two
+// writers at once wait for each other instead of failing), the schema version in PRAGMA
+// user_version. Errors are HistoryError naming the file.
 #pragma once
 
 #include <sqlite3.h>
@@ -10,31 +10,35 @@
 #include <stdexcept>
 #include <string>
 
-#include "error.h"
+#include "history/history_db.h"
 
 namespace storbed {
 
-// Bad input (no such database, a directory or a file that is not one, a newer schema, not a
-// storbed history) unless SQLite says the host failed (an I/O error, a full disk, a lock):
-// then ErrorKind::Host, never exit 2.
-class HistoryError : public Error {
- public:
-  explicit HistoryError(const std::string& what, ErrorKind kind = ErrorKind::BadInput)
-      : Error(kind, what) {}
-};
-
-class SqliteDb {
+class SqliteDb : public HistoryDb {
  public:
   enum class Mode { ReadOnly, ReadWriteCreate };
   // Opens `path`; ReadOnly fails on a missing file. Throws HistoryError.
   SqliteDb(const std::string& path, Mode mode);
-  ~SqliteDb();
+  ~SqliteDb() override;
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;
 
   // Runs statements without results. Throws HistoryError with the SQL error.
-  void Exec(const std::string& sql);
-  int64_t LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+  void Exec(const std::string& sql) override;
+  std::unique_ptr<HistoryStatement> Prepare(const std::string& sql) override;
+  void Begin() override { Exec("BEGIN IMMEDIATE"); }
+  void Commit() override { Exec("COMMIT"); }
+  void Rollback() override;
+  // BEGIN IMMEDIATE takes the one write lock: that is the migration's lock.
+  void LockSchema() override {}
+  void UnlockSchema() override {}
+  int SchemaVersion() override;
+  void SetSchemaVersion(int version) override;
+  int64_t TableCount() override;
+  void PrepareForWrites() override;
+  void Reconnect() override {}
+  std::string Dialect(const std::string& sql) const override;
+  const std::string& name() const override { return path_; }
   const std::string& path() const { return path_; }
   sqlite3* handle() { return db_; }
   [[noreturn]] void Fail(const std::string& what) const;
@@ -44,41 +48,26 @@ class SqliteDb {
   sqlite3* db_ = nullptr;
 };
 
-// One prepared statement; Bind* are 1-based, columns 0-based.
-class SqliteStatement {
+// One prepared statement. Its parameters must be $1, $2... in order of first appearance:
+// SQLite numbers named parameters so, and the constructor checks it.
+class SqliteStatement : public HistoryStatement {
  public:
   SqliteStatement(SqliteDb& db, const std::string& sql);
-  ~SqliteStatement();
+  ~SqliteStatement() override;
   SqliteStatement(const SqliteStatement&) = delete;
   SqliteStatement& operator=(const SqliteStatement&) = delete;
 
-  SqliteStatement& Bind(int index, const std::string& text);
-  SqliteStatement& Bind(int index, int64_t value);
-  SqliteStatement& Bind(int index, double value);
-  // True while a row is available; false when done. Throws HistoryError.
-  bool Step();
-  // Runs a statement that returns no rows.
-  void Run();
-  std::string Text(int column) const;
-  int64_t Int(int column) const;
-  std::optional<double> Real(int column) const;  // nullopt for NULL
+  HistoryStatement& Bind(int index, const std::string& text) override;
+  HistoryStatement& Bind(int index, int64_t value) override;
+  HistoryStatement& Bind(int index, double value) override;
+  bool Step() override;
+  std::string Text(int column) const override;
+  int64_t Int(int column) const override;
+  std::optional<double> Real(int column) const override;
 
  private:
   SqliteDb& db_;
   sqlite3_stmt* stmt_ = nullptr;
-};
-
-// BEGIN IMMEDIATE (takes the write lock at once, so the busy timeout covers the whole
-// wait); rolled back on destruction unless Commit() ran.
-class SqliteTransaction {
- public:
-  explicit SqliteTransaction(SqliteDb& db);
-  ~SqliteTransaction();
-  void Commit();
-
- private:
-  SqliteDb& db_;
-  bool done_ = false;
 };
 
 }  // namespace storbed

@@ -6,13 +6,14 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "backend/child_process.h"
 #include "chromium_for_test.h"
 #include "history/history_store.h"
+#include "history/pg_cluster_for_test.h"
+#include "history/sqlite_db.h"
 #include "test_env.h"
 
 namespace storbed {
@@ -143,6 +144,47 @@ TEST(HistoryGateTest, TwoRunsAppendingAtOnceBothLand) {
   const auto sessions = store.Sessions();
   ASSERT_EQ(sessions.size(), 2u);
   for (const auto& s : sessions) EXPECT_EQ(store.Records(s.id).size(), 2u);
+  fs::remove_all(dir);
+}
+
+// The same two runs at once into a PostgreSQL database (a lab's store) of the private test
+// cluster, through `storbed run --history postgresql://...`; importing both again adds
+// nothing, and gate judges against it as against an SQLite file of the same nights.
+TEST(HistoryGateTest, TwoRunsAppendingToPostgresAtOnceBothLand) {
+  std::string why;
+  PgTestCluster* pg = PgTestCluster::Get(&why);
+  if (!pg) GTEST_SKIP() << "no PostgreSQL test cluster: " << why;
+  const std::string dir = testing::ScratchDir("history-pg-two");
+  const std::string uri = pg->Uri(pg->NewDatabase("history_pg_two"));
+  std::thread other([&] { BareMetalRun(dir, "a", uri); });
+  BareMetalRun(dir, "b", uri);
+  other.join();
+  {
+    HistoryStore store(uri, HistoryStore::Open::Existing);
+    const auto sessions = store.Sessions();
+    ASSERT_EQ(sessions.size(), 2u);
+    for (const auto& s : sessions) EXPECT_EQ(store.Records(s.id).size(), 2u);
+  }
+  const testing::CliRun again = testing::RunCli(
+      {"history", "import", dir + "/a", dir + "/b", "--history", uri}, dir + "/again.log");
+  EXPECT_EQ(again.exit, "exited with status 0") << again.log;
+  EXPECT_EQ(testing::Occurrences(again.log, "already; nothing added"), 2u) << again.log;
+  const testing::CliRun sqlite = testing::RunCli(
+      {"history", "import", dir + "/a", dir + "/b", "--history", dir + "/history.db"},
+      dir + "/sqlite.log");
+  ASSERT_EQ(sqlite.exit, "exited with status 0") << sqlite.log;
+  // A later run against the two: the same verdicts, word for word. Start times have whole
+  // seconds and a bare-metal run takes less than one: wait for the next second.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  const std::string tonight = BareMetalRun(dir, "c");
+  const testing::CliRun on_pg = testing::RunCli(
+      {"gate", tonight, "--history", uri, "--baseline", "last:2", "--json"}, dir + "/gate-pg.log");
+  const testing::CliRun on_file = testing::RunCli(
+      {"gate", tonight, "--history", dir + "/history.db", "--baseline", "last:2", "--json"},
+      dir + "/gate-file.log");
+  EXPECT_EQ(on_pg.exit, "exited with status 6") << on_pg.log;  // two nights cannot judge
+  EXPECT_EQ(on_pg.exit, on_file.exit);
+  EXPECT_EQ(on_pg.log, on_file.log);
   fs::remove_all(dir);
 }
 

@@ -12,7 +12,7 @@ enum class ErrorKind {
   BadInput,     // the user's input: a flag, a scenario, a results dir, a history file
   Host,         // the host or its environment: a file system, a device, SQLite's I/O
   Internal,     // storbed itself: a bug, or a failure nothing above names
-  Interrupted,  // Ctrl-C or SIGTERM
+  Interrupted,  // Ctrl-C, SIGTERM or another handled fatal signal (backend/interrupt.h)
 };
 
 // An error with its kind; what() is the sentence printed after "storbed: ".

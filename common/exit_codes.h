@@ -14,7 +14,8 @@ inline constexpr int kExitWorse = 4;
 inline constexpr int kExitNotComparable = 5;
 // The gate could not see a change of the size it guards (and nothing was worse).
 inline constexpr int kExitCannotJudge = 6;
-// Ctrl-C: 128 + SIGINT, as a shell reports it.
+// Every handled fatal signal (backend/interrupt.h): 128 + SIGINT, as a shell reports Ctrl-C.
+// One code whichever the signal, so a script tests for one value.
 inline constexpr int kExitInterrupted = 130;
 
 struct ExitCodeRow {
@@ -45,7 +46,9 @@ inline constexpr ExitCodeRow kExitCodes[] = {
     {kExitCannotJudge,
      "gate: cannot judge (the baseline nights could not show a change of --guard, 10% by "
      "default, with 80% power)."},
-    {kExitInterrupted, "Interrupted (Ctrl-C or SIGTERM); finished runs are kept."},
+    {kExitInterrupted,
+     "Interrupted by Ctrl-C (SIGINT), SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 or SIGALRM "
+     "(130 whichever the signal); finished runs are kept, the rest marked skipped."},
 };
 
 // The exit code of an error of `kind`: the one place a kind becomes a code.

@@ -16,6 +16,10 @@ AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
     if (args.size() < 2) throw UsageError("--standalone needs a job file");
     AgentOptions o{Mode::Standalone, args[1], ""};
     for (size_t i = 2; i < args.size(); ++i) {
+      if (args[i] == "--heartbeat") {
+        o.heartbeat = true;
+        continue;
+      }
       if (args[i] != "--trace-out") throw UsageError("unexpected argument '" + args[i] + "'");
       if (i + 1 >= args.size()) throw UsageError("--trace-out needs a file");
       o.trace_out = args[++i];
@@ -43,6 +47,9 @@ struct OptionRow {
 constexpr OptionRow kOptions[] = {
     {"--standalone", "JOB.json", "run one job on this host, print its result as JSON"},
     {"--trace-out", "FILE", "with --standalone: a traced job's IOs go to FILE (chunk lines)"},
+    {"--heartbeat", "",
+     "with --standalone: a heartbeat line on stdout every 2 s until the result (storbed's "
+     "watchdog for a hung agent)"},
     {"--serve-stdio", "", "serve the agent protocol on stdin/stdout"},
     {"--serve-port", "",
      "serve it on the virtio-serial port, as an ordinary process of a foreign guest"},
@@ -90,7 +97,7 @@ std::string Wrapped(const std::string& text, size_t first_column, size_t indent)
 std::string UsageText() {
   constexpr size_t kWhatColumn = 25;
   std::string text =
-      "usage: storbed-agent --standalone JOB.json [--trace-out FILE]\n"
+      "usage: storbed-agent --standalone JOB.json [--trace-out FILE] [--heartbeat]\n"
       "       storbed-agent --serve-stdio | --serve-port | --version | --help\n";
   for (const OptionRow& row : kOptions) {
     std::string left = std::string("  ") + row.option;
@@ -109,7 +116,7 @@ std::string ManPage() {
                      "bare-metal baseline on the host\n"
                      ".SH SYNOPSIS\n"
                      ".B storbed-agent\n\\-\\-standalone \\fIJOB.json\\fR "
-                     "[\\-\\-trace\\-out \\fIFILE\\fR]\n"
+                     "[\\-\\-trace\\-out \\fIFILE\\fR] [\\-\\-heartbeat]\n"
                      ".br\n"
                      ".B storbed-agent\n\\-\\-serve\\-stdio | \\-\\-serve\\-port | "
                      "\\-\\-version | \\-\\-help\n"

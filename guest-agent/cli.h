@@ -9,8 +9,8 @@
 namespace storbed::agent {
 
 enum class Mode {
-  Standalone,  // --standalone JOB.json [--trace-out FILE]: run one job on the host, print its
-               // result
+  Standalone,  // --standalone JOB.json [--trace-out FILE] [--heartbeat]: run one job on the
+               // host, print its result
   ServeStdio,  // --serve-stdio: the protocol on stdin/stdout
   ServePort,   // --serve-port: the protocol on the agent port, not as PID 1 (port_mode.h)
   Version,     // --version
@@ -22,6 +22,7 @@ struct AgentOptions {
   Mode mode = Mode::Help;
   std::string job_file;   // Standalone only
   std::string trace_out;  // Standalone: --trace-out FILE, a traced job's IOs (io_trace.h)
+  bool heartbeat = false;  // Standalone: --heartbeat, a heartbeat line on stdout while working
 };
 
 // The arguments did not form a command.

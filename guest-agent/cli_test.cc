@@ -9,6 +9,11 @@ TEST(Cli, ParsesEachMode) {
   const AgentOptions standalone = ParseAgentArgs({"--standalone", "job.json"});
   EXPECT_EQ(standalone.mode, Mode::Standalone);
   EXPECT_EQ(standalone.job_file, "job.json");
+  EXPECT_FALSE(standalone.heartbeat);
+  const AgentOptions beating =
+      ParseAgentArgs({"--standalone", "job.json", "--heartbeat", "--trace-out", "t"});
+  EXPECT_TRUE(beating.heartbeat);
+  EXPECT_EQ(beating.trace_out, "t");
   EXPECT_EQ(ParseAgentArgs({"--serve-stdio"}).mode, Mode::ServeStdio);
   EXPECT_EQ(ParseAgentArgs({"--serve-port"}).mode, Mode::ServePort);
   EXPECT_EQ(ParseAgentArgs({"--version"}).mode, Mode::Version);
@@ -20,8 +25,8 @@ TEST(Cli, ParsesEachMode) {
 TEST(Cli, TheManPageHasEveryOptionOfTheHelp) {
   const std::string page = ManPage();
   EXPECT_EQ(page.rfind(".TH STORBED-AGENT 1", 0), 0u);
-  for (const char* option :
-       {"--standalone", "--trace-out", "--serve-stdio", "--serve-port", "--version", "--help"}) {
+  for (const char* option : {"--standalone", "--trace-out", "--heartbeat", "--serve-stdio",
+                             "--serve-port", "--version", "--help"}) {
     EXPECT_NE(UsageText().find(std::string(" ") + option + " "), std::string::npos) << option;
     std::string roff;
     for (const char c : std::string(option))

@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <stdexcept>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "heartbeat.h"
 #include "init_mode.h"
 #include "job_file.h"
 #include "job_runner.h"
@@ -34,12 +36,28 @@ void WriteTraceFile(const std::string& path, const std::vector<AgentTracedIo>& i
   if (!out) throw std::runtime_error("cannot write the trace to " + path);
 }
 
-int RunStandalone(const std::string& job_file, const std::string& trace_out) {
-  const JobSpec spec = LoadJobFile(job_file);
-  std::vector<AgentTracedIo> traced;
-  const JobResult result =
-      RunJob(spec, kHostLayer, {.start = {}, .private_mount = true, .ios = &traced});
-  if (spec.trace && !trace_out.empty()) WriteTraceFile(trace_out, traced);
+// One heartbeat line on stdout in one write(2): stdout and stderr share one file offset
+// in storbed's agent log, so a whole line never interleaves with a warning.
+void WriteHeartbeatLine(const std::string& line) {
+  const std::string text = line + "\n";
+  if (::write(STDOUT_FILENO, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+    throw std::runtime_error("cannot write a heartbeat");  // ends the beats, not the job
+}
+
+int RunStandalone(const AgentOptions& options) {
+  JobSpec spec;
+  JobResult result;
+  {
+    // storbed's watchdog (execute/bare_metal_target.cc): a SIGSTOPped or hung agent stops
+    // beating and is named within its silence limit. Joined before the result is printed,
+    // so the result is the last line.
+    std::optional<HeartbeatWriter> heartbeat;
+    if (options.heartbeat) heartbeat.emplace(WriteHeartbeatLine, kHeartbeatPeriod);
+    spec = LoadJobFile(options.job_file);
+    std::vector<AgentTracedIo> traced;
+    result = RunJob(spec, kHostLayer, {.start = {}, .private_mount = true, .ios = &traced});
+    if (spec.trace && !options.trace_out.empty()) WriteTraceFile(options.trace_out, traced);
+  }
   errno = 0;
   std::cout << nlohmann::json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
             << std::endl;
@@ -67,7 +85,7 @@ int ServeStdio() {
 int Run(const AgentOptions& options) {
   switch (options.mode) {
     case Mode::Standalone:
-      return RunStandalone(options.job_file, options.trace_out);
+      return RunStandalone(options);
     case Mode::ServeStdio:
       return ServeStdio();
     case Mode::ServePort:

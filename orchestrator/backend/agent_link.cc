@@ -24,11 +24,17 @@ AgentTimeoutError::AgentTimeoutError(const std::string& request_type,
 
 AgentSilentError::AgentSilentError(const std::string& request_type,
                                    std::chrono::milliseconds silence, int heartbeats_before)
-    : Error(ErrorKind::Host, "the agent sent nothing for " + SecondsText(silence) +
-                                 " while answering " + request_type +
+    : AgentSilentError(request_type, silence, heartbeats_before, "the agent",
+                       "answering " + request_type, "the guest or its QEMU hangs") {}
+
+AgentSilentError::AgentSilentError(const std::string& request_type,
+                                   std::chrono::milliseconds silence, int heartbeats_before,
+                                   const std::string& who, const std::string& doing,
+                                   const std::string& cause)
+    : Error(ErrorKind::Host, who + " sent nothing for " + SecondsText(silence) + " while " + doing +
                                  " (it sends a heartbeat every " + SecondsText(kHeartbeatPeriod) +
                                  "; " + std::to_string(heartbeats_before) +
-                                 " came before the silence): the guest or its QEMU hangs"),
+                                 " came before the silence): " + cause),
       request_type_(request_type) {}
 
 bool IsReplyType(const Message& m) {

@@ -33,11 +33,16 @@ class AgentTimeoutError : public Error {
 };
 
 // The agent sent nothing, not even a heartbeat (protocol.h), for the link's silence
-// limit while it was answering: the guest or its QEMU hangs.
+// limit while it was answering: the guest or its QEMU hangs. The bare-metal agent's
+// watchdog (execute/bare_metal_target.cc) throws it too, with its own `who` and `cause`.
 class AgentSilentError : public Error {
  public:
   AgentSilentError(const std::string& request_type, std::chrono::milliseconds silence,
                    int heartbeats_before);
+  // "<who> sent nothing for 12 s while <doing> (...): <cause>".
+  AgentSilentError(const std::string& request_type, std::chrono::milliseconds silence,
+                   int heartbeats_before, const std::string& who, const std::string& doing,
+                   const std::string& cause);
   const std::string& request_type() const { return request_type_; }
 
  private:

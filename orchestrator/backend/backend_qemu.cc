@@ -1,24 +1,28 @@
 #include "backend/backend_qemu.h"
-#include "backend/private_dir.h"
+
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <boost/filesystem.hpp>
-#include <boost/process.hpp>
+#include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <thread>
 
+#include "backend/agent_entry.h"
 #include "backend/child_process.h"
 #include "backend/interrupt.h"
+#include "backend/private_dir.h"
 #include "backend/qemu_argv.h"
-#include "backend/agent_entry.h"
 #include "backend/qmp_client.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {
 
 using namespace std::chrono_literals;
-namespace bp = boost::process;
 
 constexpr std::size_t kLogTailLines = 20;
 
@@ -181,26 +185,28 @@ std::unique_ptr<Machine> QemuBackend::Start(const MachineSpec& spec,
 }
 
 std::string QemuVersionOf(const std::string& binary) {
-  boost::filesystem::path exe = binary;
-  if (binary.find('/') == std::string::npos) exe = bp::search_path(binary);
+  const std::string exe = ProgramPath(binary);
   if (exe.empty()) throw std::runtime_error(binary + ": not found in PATH");
-  std::string first;
+  // Through a file and a deadline, not a pipe read to EOF: a QEMU binary that hangs (or a
+  // wrapper script that waits) must not hang storbed before its first run.
+  std::string log = (std::filesystem::temp_directory_path() / "storbed-qemu-version-XXXXXX");
+  const int fd = ::mkstemp(log.data());
+  if (fd < 0)
+    throw std::runtime_error("cannot create a temporary file for " + binary + " --version");
+  ::close(fd);
+  std::string text;
   try {
-    bp::ipstream out;
-    bp::child c(exe, "--version", bp::std_out > out, bp::std_err > bp::null,
-                bp::std_in < bp::null);
-    std::getline(out, first);
-    std::string rest;
-    while (std::getline(out, rest)) {
-    }
-    c.wait();
-    if (c.exit_code() != 0) {
-      throw std::runtime_error(binary + " --version exited with status " +
-                               std::to_string(c.exit_code()));
-    }
-  } catch (const bp::process_error& e) {
-    throw std::runtime_error("cannot run " + binary + " --version: " + e.what());
+    ChildProcess c =
+        RunToEnd({exe, "--version"}, log, std::chrono::seconds(30), [] { ThrowIfInterrupted(); });
+    text = ReadFileOrEmpty(log);
+    if (!c.ExitedSuccessfully())
+      throw std::runtime_error(binary + " --version " + c.ExitDescription());
+  } catch (...) {
+    std::remove(log.c_str());
+    throw;
   }
+  std::remove(log.c_str());
+  const std::string first = text.substr(0, text.find('\n'));
   if (first.empty()) throw std::runtime_error(binary + " --version printed nothing");
   return first;
 }

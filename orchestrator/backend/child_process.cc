@@ -134,6 +134,22 @@ void ChildProcess::Terminate(std::chrono::milliseconds grace) {
   WaitFor(std::chrono::seconds(10));
 }
 
+ChildProcess RunToEnd(const std::vector<std::string>& argv, const std::string& log_path,
+                      std::chrono::milliseconds timeout, const std::function<void()>& check) {
+  ChildProcess child = ChildProcess::Start(argv, log_path);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (child.Running()) {
+    if (check) check();  // ~ChildProcess ends the child on the way out
+    if (std::chrono::steady_clock::now() > deadline) {
+      child.Terminate(std::chrono::seconds(2));
+      throw ChildProcessError(argv[0] + " did not finish within " +
+                              std::to_string(timeout.count() / 1000) + " s; it was killed");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return child;
+}
+
 std::string ProgramPath(const std::string& program) {
   if (program.find('/') != std::string::npos) return program;
   const char* path = std::getenv("PATH");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -53,6 +54,12 @@ class ChildProcess {
   explicit ChildProcess(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Runs argv to its end, stdout and stderr into log_path, running check() (it may throw:
+// Ctrl-C) every 50 ms. Past `timeout` the child is killed and reaped and ChildProcessError
+// says so; no wait on a child is unbounded. Returns the ended process.
+ChildProcess RunToEnd(const std::vector<std::string>& argv, const std::string& log_path,
+                      std::chrono::milliseconds timeout, const std::function<void()>& check);
 
 // The path Start would run for `program`: itself when it holds a '/', else the first
 // executable of that name in PATH (/usr/bin:/bin when PATH is unset); "" when none is.

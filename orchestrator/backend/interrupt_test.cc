@@ -1,13 +1,14 @@
 #include "backend/interrupt.h"
 
-#include <signal.h>
+#include <gtest/gtest.h>
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <string>
 #include <thread>
-
-#include <gtest/gtest.h>
+#include <utility>
 
 namespace storbed {
 namespace {
@@ -27,9 +28,30 @@ TEST(InterruptTest, SignalSetsFlagAndThrowIfInterruptedThrows) {
   EXPECT_FALSE(Interrupted());
 }
 
+// Regression: SIGHUP, SIGUSR1 and SIGALRM killed storbed without cleanup (issue 38): each
+// fatal signal a terminal or a user sends now sets the flag, and the record names it.
+TEST(InterruptTest, EveryFatalSignalSetsTheFlagAndIsNamed) {
+  InstallInterruptHandlers();
+  const std::pair<int, const char*> cases[] = {
+      {SIGINT, "SIGINT"},   {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"},  {SIGQUIT, "SIGQUIT"},
+      {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGALRM, "SIGALRM"}};
+  for (const auto& [sig, name] : cases) {
+    SCOPED_TRACE(name);
+    ClearInterrupted();
+    EXPECT_EQ(InterruptedRunText(), "interrupted (a signal)");
+    ASSERT_EQ(raise(sig), 0);
+    EXPECT_TRUE(Interrupted());
+    EXPECT_EQ(InterruptedRunText(), std::string("interrupted (") + name + ")");
+    // A second signal does not rename the first.
+    ASSERT_EQ(raise(sig == SIGHUP ? SIGTERM : SIGHUP), 0);
+    EXPECT_EQ(InterruptSignalName(), name);
+  }
+  ClearInterrupted();
+}
+
 TEST(InterruptTest, HandlersHaveNoSaRestart) {
   InstallInterruptHandlers();
-  for (int sig : {SIGINT, SIGTERM}) {
+  for (int sig : kInterruptSignals) {
     struct sigaction old {};
     ASSERT_EQ(sigaction(sig, nullptr, &old), 0);
     EXPECT_EQ(old.sa_flags & SA_RESTART, 0) << "signal " << sig;

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <set>
+#include <sstream>
 
 #include "cleanup/domain_owner.h"
 #include "cleanup/loop_table.h"
@@ -20,10 +22,8 @@ namespace fs = std::filesystem;
 
 std::vector<WorkDirVerdict> CurrentVerdicts(const HostScanContext& c, const ProcessTable& table,
                                             const std::vector<AttachedLoop>& loops) {
-  return JudgeWorkDirs(c.work_roots, WorkDirContext{.processes = table,
-                                                    .loops = loops,
-                                                    .this_host = c.this_host,
-                                                    .now = std::chrono::system_clock::now()});
+  return JudgeWorkDirs(
+      c.work_roots, WorkDirContext{.processes = table, .loops = loops, .this_host = c.this_host});
 }
 
 std::string RootsText(const std::vector<std::string>& roots) {
@@ -167,6 +167,7 @@ class SocketScanner : public LeftoverScanner {
   std::vector<Leftover> Find() override {
     if (c_.results_dirs.empty()) return {};
     const ProcessTable table = ProcessTable::Read(c_.proc_root, /*with_fds=*/false);
+    const std::set<std::string> bound = BoundUnixSockets(c_.proc_root);
     std::vector<Leftover> found;
     for (const auto& root : c_.results_dirs) {
       std::error_code ec;
@@ -181,7 +182,7 @@ class SocketScanner : public LeftoverScanner {
         std::error_code st_ec;
         if (!fs::is_socket(fs::symlink_status(it->path(), st_ec))) continue;
         const std::string path = fs::absolute(it->path()).lexically_normal().string();
-        if (NamedByAProcess(path, table)) continue;
+        if (NamedByAProcess(path, table) || bound.count(path) != 0) continue;
         found.push_back(Leftover{.kind = LeftoverKind::Socket,
                                  .id = path,
                                  .label = "socket " + path,
@@ -194,6 +195,24 @@ class SocketScanner : public LeftoverScanner {
   void Remove(const Leftover& item) override { c_.actions->RemoveFile(item.id); }
 
  private:
+  // The paths of the unix sockets some process has bound and not closed: the last field of
+  // each /proc/net/unix line. A file left by a dead QEMU is not listed; a live socket of
+  // any process (another program's qmp.sock, a QEMU started by hand) is.
+  static std::set<std::string> BoundUnixSockets(const std::string& proc_root) {
+    std::set<std::string> paths;
+    std::istringstream lines(ReadFileOrEmpty(proc_root + "/net/unix"));
+    std::string line;
+    std::getline(lines, line);  // the header
+    while (std::getline(lines, line)) {
+      std::istringstream fields(line);
+      std::string field, path;
+      for (int i = 0; fields >> field; ++i)
+        if (i == 7) path = field;
+      if (!path.empty() && path[0] == '/') paths.insert(path);
+    }
+    return paths;
+  }
+
   // QEMU's argv names its sockets, with commas doubled (backend/qemu_argv.cc).
   static bool NamedByAProcess(const std::string& path, const ProcessTable& table) {
     std::string escaped;

@@ -36,7 +36,8 @@ std::unique_ptr<LeftoverScanner> MakeLoopScanner(const HostScanContext& context)
 // Stale storbed-work-* dirs (stale_work_dirs.h); another host's are left alone without --force.
 std::unique_ptr<LeftoverScanner> MakeWorkDirScanner(const HostScanContext& context);
 // agent.sock / qmp.sock up to three levels under each results dir that no running
-// process names on its command line (QEMU names its sockets there).
+// process names on its command line (QEMU names its sockets there) and none has bound
+// (/proc/net/unix): a live socket of another process is never removed.
 std::unique_ptr<LeftoverScanner> MakeSocketScanner(const HostScanContext& context);
 
 // The -name value of a QEMU backend process ("storbed-nvme"), or "" when `argv` is not

@@ -188,6 +188,25 @@ TEST_F(HostScannersTest, RemovesSocketsNoRunningQemuNames) {
                        "socket " + results + "/machine-nvme/qmp.sock | no running QEMU uses it"}));
 }
 
+// Regression (issue 38): cleanup removed a live socket another process had bound under a
+// results dir, because no process named it on its command line. Expected: kept while
+// /proc/net/unix lists it; buggy: removed.
+TEST_F(HostScannersTest, SocketAProcessHasBoundIsKept) {
+  const std::string results = host_.root() + "/results";
+  MakeSocket(results + "/machine-nvme/qmp.sock");
+  MakeSocket(results + "/machine-sata/qmp.sock");
+  cleanup_test::WriteFile(host_.proc() + "/net/unix",
+                          "Num       RefCount Protocol Flags    Type St Inode Path\n"
+                          "0000000000000000: 00000002 00000000 00010000 0001 01 4242 " +
+                              results +
+                              "/machine-nvme/qmp.sock\n"
+                              "0000000000000000: 00000002 00000000 00000000 0001 03 4243\n");
+  auto scanner = MakeSocketScanner(Context());
+  auto lines = FindAndRemove(*scanner);
+  EXPECT_EQ(lines, (std::vector<std::string>{"socket " + results +
+                                             "/machine-sata/qmp.sock | no running QEMU uses it"}));
+}
+
 TEST_F(HostScannersTest, SocketScannerWithoutResultsDirsFindsNothingAndAMissingOneFails) {
   HostScanContext c = Context();
   c.results_dirs.clear();

@@ -19,11 +19,9 @@ class PciBindingScanner : public LeftoverScanner {
   std::vector<Leftover> Find() override {
     const ProcessTable table = ProcessTable::Read(c_.proc_root, /*with_fds=*/true);
     const auto loops = ReadAttachedLoops(c_.sys_root);
-    const auto verdicts =
-        JudgeWorkDirs(c_.work_roots, WorkDirContext{.processes = table,
-                                                    .loops = loops,
-                                                    .this_host = c_.this_host,
-                                                    .now = std::chrono::system_clock::now()});
+    const auto verdicts = JudgeWorkDirs(
+        c_.work_roots,
+        WorkDirContext{.processes = table, .loops = loops, .this_host = c_.this_host});
     std::vector<Leftover> found;
     // Only this host's dead runs: a device of another host cannot be given back from here.
     for (const auto& dir : StaleOnly(verdicts)) {

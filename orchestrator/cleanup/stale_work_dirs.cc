@@ -44,24 +44,12 @@ WorkDirVerdict Judge(const std::string& dir, const WorkDirContext& context) {
     }
     return v;
   }
+  // No marker, or one storbed did not write: however old and unused, it may be a user's.
   if (const ProcessInfo* user = UserOf(dir, context)) {
-    v.reason = "no owner file; in use by pid " + std::to_string(user->pid);
-    return v;
+    v.reason = "no owner mark; in use by pid " + std::to_string(user->pid);
+  } else {
+    v.reason = "no owner mark: not provably storbed's, left alone";
   }
-  std::error_code ec;
-  const auto changed = fs::last_write_time(dir, ec);
-  if (ec) {
-    v.reason = "no owner file and its age is unknown: " + ec.message();
-    return v;
-  }
-  const auto age = std::chrono::duration_cast<std::chrono::minutes>(
-      context.now - std::chrono::file_clock::to_sys(changed));
-  if (age < kUnmarkedMinAge) {
-    v.reason = "no owner file; changed " + std::to_string(age.count()) + " min ago";
-    return v;
-  }
-  v.state = WorkDirState::Stale;
-  v.reason = "no owner file, unused, unchanged for " + std::to_string(age.count()) + " min";
   return v;
 }
 
@@ -73,7 +61,10 @@ std::vector<WorkDirVerdict> JudgeWorkDirs(const std::vector<std::string>& roots,
   for (const auto& root : roots) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-      if (entry.path().filename().string().rfind(kWorkDirPrefix, 0) != 0) continue;
+      const std::string name = entry.path().filename().string();
+      bool ours = false;
+      for (const char* prefix : kTempDirPrefixes) ours = ours || name.rfind(prefix, 0) == 0;
+      if (!ours) continue;
       // symlink_status: a link named storbed-work-x is not ours to follow or remove.
       std::error_code st_ec;
       if (!fs::is_directory(fs::symlink_status(entry.path(), st_ec))) continue;

@@ -1,7 +1,7 @@
-// Which storbed-work-* directories belong to runs that are gone. A run's TempDir writes
-// an owner marker (execute/owner_marker.h); a directory is stale when that process is gone.
-// A directory without a marker (an older storbed, or a crash right after mkdtemp) is
-// stale only when nothing uses it and it has not changed for kUnmarkedMinAge.
+// Which of the directories storbed makes (storbed-work-*, storbed-agent-*) belong to runs
+// that are gone. A run's TempDir writes an owner marker (execute/owner_marker.h); a
+// directory is stale when that process (pid and start time) is gone. A directory without a
+// marker is never storbed's to remove, however old: a user may have named one so.
 #pragma once
 
 #include <chrono>
@@ -13,12 +13,13 @@
 
 namespace storbed {
 
-inline constexpr const char* kWorkDirPrefix = "storbed-work-";
-inline constexpr std::chrono::minutes kUnmarkedMinAge{60};
+// Every prefix a storbed TempDir is made with: the run's work dir and the bare-metal
+// agent's dir (execute/bare_metal_target.cc). A new kind of temp dir adds its row here.
+inline constexpr const char* kTempDirPrefixes[] = {"storbed-work-", "storbed-agent-"};
 
 enum class WorkDirState {
-  Stale,      // owner gone, or unmarked, unused and old
-  Live,       // owner running, or in use, or unmarked and recent
+  Stale,      // owner gone
+  Live,       // owner running, or no owner mark (not provably storbed's)
   Elsewhere,  // owner on another host: cannot be checked from here
 };
 
@@ -32,11 +33,10 @@ struct WorkDirContext {
   const ProcessTable& processes;  // read with fds
   const std::vector<AttachedLoop>& loops;
   std::string this_host;
-  std::chrono::system_clock::time_point now;
 };
 
-// Judges every directory named storbed-work-* directly under each of `roots` (symlinks
-// are never followed). Roots that do not exist give nothing.
+// Judges every directory named with one of kTempDirPrefixes directly under each of `roots`
+// (symlinks are never followed). Roots that do not exist give nothing.
 std::vector<WorkDirVerdict> JudgeWorkDirs(const std::vector<std::string>& roots,
                                           const WorkDirContext& context);
 

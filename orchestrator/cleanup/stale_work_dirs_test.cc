@@ -14,19 +14,19 @@ namespace fs = std::filesystem;
 
 class StaleWorkDirsTest : public ::testing::Test {
  protected:
-  std::vector<WorkDirVerdict> Judge(
-      std::chrono::system_clock::time_point now = std::chrono::system_clock::now()) {
+  std::vector<WorkDirVerdict> Judge() {
     table_ = ProcessTable::Read(host_.proc(), /*with_fds=*/true);
     loops_ = ReadAttachedLoops(host_.sys());
-    auto verdicts = JudgeWorkDirs(
-        {host_.work(), host_.root() + "/missing"},
-        WorkDirContext{.processes = table_, .loops = loops_, .this_host = "here", .now = now});
+    auto verdicts =
+        JudgeWorkDirs({host_.work(), host_.root() + "/missing"},
+                      WorkDirContext{.processes = table_, .loops = loops_, .this_host = "here"});
     std::sort(verdicts.begin(), verdicts.end(),
               [](const auto& a, const auto& b) { return a.path < b.path; });
     return verdicts;
   }
-  std::chrono::system_clock::time_point InAnHour() {
-    return std::chrono::system_clock::now() + kUnmarkedMinAge + std::chrono::minutes(1);
+  // Sets a directory's mtime to a year ago.
+  static void MakeOld(const std::string& dir) {
+    fs::last_write_time(dir, fs::file_time_type::clock::now() - std::chrono::hours(24 * 365));
   }
 
   FakeHost host_;
@@ -61,27 +61,70 @@ TEST_F(StaleWorkDirsTest, OwnerOnAnotherHostIsElsewhere) {
   EXPECT_EQ(v[0].reason, "owner pid 5 on host there, which cannot be checked from here");
 }
 
-TEST_F(StaleWorkDirsTest, UnmarkedDirIsStaleOnlyWhenOldAndUnused) {
-  const std::string recent = host_.AddWorkDir("recent", nullptr);
-  EXPECT_EQ(Judge()[0].state, WorkDirState::Live);
-  const auto later = Judge(InAnHour());
-  ASSERT_EQ(later.size(), 1u);
-  EXPECT_EQ(later[0].state, WorkDirState::Stale);
-  EXPECT_NE(later[0].reason.find("no owner file, unused, unchanged for"), std::string::npos);
+// Regression (issue 38): cleanup removed a user's storbed-work-* directory that had no
+// owner mark because it was unused and its mtime an hour old. Expected: kept, whatever its
+// age; buggy: Stale.
+TEST_F(StaleWorkDirsTest, UnmarkedDirIsKeptHoweverOldAndUnused) {
+  const std::string dir = host_.AddWorkDir("users", nullptr);
+  MakeOld(dir);
+  const auto v = Judge();
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].state, WorkDirState::Live);
+  EXPECT_EQ(v[0].reason, "no owner mark: not provably storbed's, left alone");
+  EXPECT_TRUE(StaleOnly(v).empty());
+}
 
+// Staleness is the owner's liveness, never the mtime: an old dir of a live owner is kept, a
+// just-made dir of a dead owner is removed.
+TEST_F(StaleWorkDirsTest, OldMtimeAloneNeverMakesStaleOwnerLivenessDecides) {
+  host_.AddProcess(100, 1, 7000, {"storbed", "run"});
+  const OwnerMarker live{.pid = 100, .start_ticks = 7000, .host = "here"};
+  const OwnerMarker dead{.pid = 200, .start_ticks = 10, .host = "here"};
+  MakeOld(host_.AddWorkDir("a-old-live", &live));
+  host_.AddWorkDir("b-new-dead", &dead);
+  const auto v = Judge();
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].state, WorkDirState::Live);
+  EXPECT_EQ(v[1].state, WorkDirState::Stale);
+}
+
+// Regression (issue 38): `storbed cleanup` never removed the bare-metal agent's
+// storbed-agent-* directories. Expected: judged like storbed-work-* ones.
+TEST_F(StaleWorkDirsTest, AgentDirsAreJudgedByTheirOwnerToo) {
+  host_.AddProcess(100, 1, 7000, {"storbed", "run"});
+  const OwnerMarker live{.pid = 100, .start_ticks = 7000, .host = "here"};
+  const OwnerMarker dead{.pid = 200, .start_ticks = 10, .host = "here"};
+  const std::pair<const char*, const OwnerMarker*> dirs[] = {
+      {"a-dead", &dead}, {"b-live", &live}, {"c-unmarked", nullptr}};
+  for (const auto& [name, owner] : dirs) {
+    const std::string dir = host_.work() + "/storbed-agent-" + name;
+    fs::create_directories(dir);
+    if (owner) cleanup_test::WriteFile(dir + "/owner", FormatOwnerMarker(*owner));
+  }
+  const auto v = Judge();
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].path, host_.work() + "/storbed-agent-a-dead");
+  EXPECT_EQ(v[0].state, WorkDirState::Stale);
+  EXPECT_EQ(v[1].state, WorkDirState::Live);
+  EXPECT_EQ(v[2].state, WorkDirState::Live);
+  ASSERT_EQ(StaleOnly(v).size(), 1u);
+}
+
+TEST_F(StaleWorkDirsTest, UnmarkedDirInUseNamesItsUser) {
+  const std::string recent = host_.AddWorkDir("recent", nullptr);
   // In use through an open file, an argv path, or a loop device over a file in it.
   host_.AddProcess(300, 1, 1, {"x"}, {recent + "/backing.raw"});
-  EXPECT_EQ(Judge(InAnHour())[0].reason, "no owner file; in use by pid 300");
+  EXPECT_EQ(Judge()[0].reason, "no owner mark; in use by pid 300");
 }
 
 TEST_F(StaleWorkDirsTest, UnmarkedDirHeldThroughALoopDeviceOrArgvIsLive) {
   const std::string dir = host_.AddWorkDir("held", nullptr);
   host_.AddLoop(4, dir + "/backing.raw");
   host_.AddProcess(301, 1, 1, {"agent"}, {"/dev/loop4"});
-  EXPECT_EQ(Judge(InAnHour())[0].state, WorkDirState::Live);
+  EXPECT_EQ(Judge()[0].state, WorkDirState::Live);
   fs::remove_all(host_.proc() + "/301");
   host_.AddProcess(302, 1, 1, {"qemu", "filename=" + dir + "/backing.raw,aio=threads"});
-  EXPECT_EQ(Judge(InAnHour())[0].reason, "no owner file; in use by pid 302");
+  EXPECT_EQ(Judge()[0].reason, "no owner mark; in use by pid 302");
 }
 
 TEST_F(StaleWorkDirsTest, IgnoresOtherNamesFilesAndSymlinks) {
@@ -89,14 +132,14 @@ TEST_F(StaleWorkDirsTest, IgnoresOtherNamesFilesAndSymlinks) {
   cleanup_test::WriteFile(host_.work() + "/storbed-work-file", "not a dir");
   fs::create_directories(host_.root() + "/elsewhere");
   fs::create_directory_symlink(host_.root() + "/elsewhere", host_.work() + "/storbed-work-link");
-  EXPECT_TRUE(Judge(InAnHour()).empty());
+  EXPECT_TRUE(Judge().empty());
 }
 
-TEST_F(StaleWorkDirsTest, UnparsableOwnerFileCountsAsUnmarked) {
+TEST_F(StaleWorkDirsTest, UnparsableOwnerFileCountsAsUnmarkedAndIsKept) {
   const std::string dir = host_.AddWorkDir("bad", nullptr);
   cleanup_test::WriteFile(dir + "/owner", "{\"pid\": \"x\"}");
+  MakeOld(dir);
   EXPECT_EQ(Judge()[0].state, WorkDirState::Live);
-  EXPECT_EQ(Judge(InAnHour())[0].state, WorkDirState::Stale);
 }
 
 }  // namespace

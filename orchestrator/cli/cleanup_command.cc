@@ -44,7 +44,8 @@ CLI::App* AddCleanupCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--inventory", options->inventory,
                   "Also clean every host \"uri\" of this inventory file");
   cmd->add_option("--work-dir", options->work_dirs,
-                  "Where runs make storbed-work-* dirs (repeatable; default /var/tmp)")
+                  "Where runs make storbed-work-* and storbed-agent-* dirs (repeatable; default "
+                  "/var/tmp)")
       ->allow_extra_args(false);
   cmd->add_option("--results", options->results_dirs,
                   "Results dir whose leftover agent.sock / qmp.sock to remove (repeatable)")

@@ -5,13 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
-#include <string>
-
-#include <boost/process.hpp>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "backend/child_process.h"
+#include "backend/interrupt.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {
@@ -50,6 +53,8 @@ Backing CreateFilledBacking(const std::string& path, uint64_t size_bytes) {
       w = x;
     }
     const size_t n = std::min<uint64_t>(kChunk, size_bytes - done);
+    // A multi-GiB fill took minutes with SIGTERM ignored (issue 38): look between chunks.
+    ThrowIfInterrupted();
     const ssize_t w = pwrite(f.fd, buf.data(), n, done);
     if (w < 0) throw SysError("cannot fill backing file", path);
     done += static_cast<uint64_t>(w);
@@ -65,20 +70,23 @@ Backing CreateFilledBacking(const std::string& path, uint64_t size_bytes) {
 }
 
 void ConvertToQcow2(const std::string& raw, const std::string& qcow2) {
-  namespace bp = boost::process;
-  bp::ipstream output;
-  const std::string qemu_img = bp::search_path("qemu-img").string();
+  const std::string qemu_img = ProgramPath("qemu-img");
   if (qemu_img.empty())
     throw std::runtime_error("disk.format qcow2 needs qemu-img, which is not on PATH");
-  // An argv, no shell: paths are passed as they are.
-  bp::child child(qemu_img, bp::args({"convert", "-q", "-f", "raw", "-O", "qcow2", raw, qcow2}),
-                  (bp::std_out & bp::std_err) > output);
-  std::string text, line;
-  while (std::getline(output, line)) text += line + "\n";
-  child.wait();
-  if (child.exit_code() != 0)
-    throw std::runtime_error("qemu-img convert -O qcow2 " + raw + " " + qcow2 + " failed (exit " +
-                             std::to_string(child.exit_code()) + "): " + text);
+  // An argv, no shell: paths are passed as they are. Bounded: Ctrl-C (and every handled
+  // signal) ends it, and so does a deadline far above a local disk's copy time.
+  struct stat st {};
+  const uint64_t bytes = ::stat(raw.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  const auto timeout = std::chrono::minutes(5) + std::chrono::seconds(bytes / (64ull << 20));
+  const std::string log = qcow2 + ".convert.log";
+  ChildProcess child = RunToEnd({qemu_img, "convert", "-q", "-f", "raw", "-O", "qcow2", raw, qcow2},
+                                log, std::chrono::duration_cast<std::chrono::milliseconds>(timeout),
+                                [] { ThrowIfInterrupted(); });
+  std::string text = ReadFileOrEmpty(log);
+  std::remove(log.c_str());
+  if (!child.ExitedSuccessfully())
+    throw std::runtime_error("qemu-img convert -O qcow2 " + raw + " " + qcow2 + " failed (" +
+                             child.ExitDescription() + "): " + text);
   std::remove(raw.c_str());
 }
 

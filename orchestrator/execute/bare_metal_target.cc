@@ -1,9 +1,11 @@
 #include "execute/bare_metal_target.h"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <sstream>
 #include <thread>
 
 #include "analysis/durability.h"
@@ -12,11 +14,13 @@
 #include "backend/interrupt.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
+#include "execute/proc_stat.h"
 #include "execute/progress.h"
 #include "execute/round_gate.h"
 #include "execute/temp_dir.h"
 #include "execute/trace_record.h"
 #include "file_read.h"
+#include "protocol.h"
 #include "sampling/job_sampler.h"
 #include "strict_json.h"
 
@@ -28,23 +32,89 @@ using Clock = std::chrono::steady_clock;
 // Where the agent's log is kept, in the out dir (RunBareMetalTarget copies it there).
 std::string KeptLogName(const JobSpec& job) { return "bare-metal/agent-" + job.name + ".log"; }
 
+bool IsHeartbeatLine(const std::string& line) {
+  if (line.empty() || line[0] != '{') return false;
+  try {
+    return std::holds_alternative<Heartbeat>(DecodeMessage(line));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+int HeartbeatLines(const std::string& log) {
+  std::istringstream lines(log);
+  int beats = 0;
+  for (std::string line; std::getline(lines, line);) beats += IsHeartbeatLine(line) ? 1 : 0;
+  return beats;
+}
+
+// The agent's own last sentence: its last line that is not a heartbeat ("" for none).
+std::string LastLineNotAHeartbeat(const std::string& log) {
+  std::istringstream lines(log);
+  std::string last;
+  for (std::string line; std::getline(lines, line);)
+    if (!IsHeartbeatLine(line)) last = line;
+  return last;
+}
+
+// ", stopped: state T" from /proc/<pid>/stat: says whether a signal stopped it or it is
+// stuck in the kernel (D); "" when unreadable.
+std::string AgentStateText(int pid) {
+  const auto stat = ParseProcStat(ReadFileOrEmpty("/proc/" + std::to_string(pid) + "/stat"));
+  if (!stat) return "";
+  switch (stat->state) {
+    case 'T':
+    case 't':
+      return ", stopped: state " + std::string(1, stat->state);
+    case 'D':
+      return ", stuck in the kernel: state D, uninterruptible IO";
+    default:
+      return ", state " + std::string(1, stat->state);
+  }
+}
+
 }  // namespace
 
 JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
                              const std::string& work_dir, std::chrono::milliseconds timeout,
-                             const std::string& trace_out) {
+                             const std::string& trace_out,
+                             std::chrono::milliseconds silence_limit) {
   const std::string job_file = work_dir + "/job-" + job.name + ".json";
   const std::string out_file = work_dir + "/agent-" + job.name + ".log";
   std::ofstream(job_file) << nlohmann::json(job).dump(2) << "\n";
-  std::vector<std::string> argv = {agent_path, "--standalone", job_file};
+  std::vector<std::string> argv = {agent_path, "--standalone", job_file, "--heartbeat"};
   if (!trace_out.empty()) argv.insert(argv.end(), {"--trace-out", trace_out});
   ChildProcess agent = ChildProcess::Start(argv, out_file);
   const auto deadline = Clock::now() + timeout;
+  // The watchdog: the agent's heartbeats (protocol.h) land in its log, so a log that has
+  // not grown for the silence limit is an agent that has stopped (SIGSTOP, a debugger) or
+  // hangs. The guest agent's link (backend/agent_link.h) applies the same limit.
+  std::uintmax_t heard_size = 0;
+  auto last_heard = Clock::now();
   while (agent.Running()) {
     ThrowIfInterrupted();  // ~ChildProcess kills the agent on the way out
-    if (Clock::now() > deadline)
-      throw std::runtime_error("the bare-metal agent did not finish within " +
-                               std::to_string(timeout.count() / 1000) + " s");
+    const auto now = Clock::now();
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(out_file, ec);
+    if (!ec && size != heard_size) {
+      heard_size = size;
+      last_heard = now;
+    }
+    if (now - last_heard > silence_limit) {
+      const int pid = agent.Pid();
+      const std::string state = AgentStateText(pid);
+      const int beats = HeartbeatLines(ReadFileOrEmpty(out_file));
+      // Terminate continues a stopped agent, so it acts on the SIGTERM (and puts back what
+      // it changed) before the SIGKILL; either way it is reaped here, not left behind.
+      agent.Terminate(std::chrono::seconds(2));
+      throw AgentSilentError("run", silence_limit, beats, "the bare-metal agent",
+                             "running job " + job.name,
+                             "it hangs (pid " + std::to_string(pid) + state +
+                                 "); it was killed (log: " + KeptLogName(job) + ")");
+    }
+    if (now > deadline)
+      throw Error(ErrorKind::Host, "the bare-metal agent did not finish within " +
+                                       std::to_string(timeout.count() / 1000) + " s");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   // The log holds the agent's stdout (the result, one JSON line) and its stderr.
@@ -53,7 +123,7 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   // The agent's own sentence is its last line. On a full disk that is a cut result line
   // of megabytes instead: the log the message names keeps it whole.
   if (!agent.ExitedSuccessfully()) {
-    std::string last = out.substr(out.rfind('\n') + 1);
+    std::string last = LastLineNotAHeartbeat(out);
     if (last.size() > 300) last = last.substr(0, 300) + " ...";
     throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() + " (log: " +
                              KeptLogName(job) + ")" + (last.empty() ? "" : ": " + last));
@@ -108,7 +178,7 @@ void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
     StoreFinishedRecord(ctx, record, host.timelines);
     ctx.log << "    " << record.result->mib_s << " MiB/s, " << record.result->iops << " IOPS\n";
   } catch (const InterruptedError&) {
-    RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+    RecordFailure(ctx, record, RunStatus::Failed, InterruptedRunText());
     throw;
   } catch (const std::exception& e) {
     RecordFailure(ctx, record, RunStatus::Failed, e.what());

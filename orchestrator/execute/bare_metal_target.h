@@ -5,16 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "backend/agent_link.h"  // AgentSilentError, kAgentSilenceLimit
 #include "execute/run_context.h"
 
 namespace storbed {
 
-// Runs `job` with `storbed-agent --standalone` in `work_dir` and returns its result. A
-// traced job's IOs go to `trace_out` (--trace-out) when it is given.
-// Throws std::runtime_error with the agent's own message when it fails.
+// Runs `job` with `storbed-agent --standalone --heartbeat` in `work_dir` and returns its
+// result. A traced job's IOs go to `trace_out` (--trace-out) when it is given. Throws
+// AgentSilentError when the agent's log gains nothing, not even a heartbeat, for
+// `silence_limit` (a SIGSTOPped or hung agent; it is then killed and reaped), Error
+// (Host) past `timeout`, and with the agent's own message when it fails.
 JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
                              const std::string& work_dir, std::chrono::milliseconds timeout,
-                             const std::string& trace_out = "");
+                             const std::string& trace_out = "",
+                             std::chrono::milliseconds silence_limit = kAgentSilenceLimit);
 
 // Runs `runs` (all bare metal). Failures are recorded, not thrown; throws
 // InterruptedError on Ctrl-C. The loop device is always detached.

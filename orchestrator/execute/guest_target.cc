@@ -303,12 +303,12 @@ std::optional<MachineLoss> RunOnGuest(RunContext& ctx, Machine& machine, const D
     }
   } catch (const InterruptedError&) {
     record.wall_s = SecondsSince(start);
-    RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+    RecordFailure(ctx, record, RunStatus::Failed, InterruptedRunText());
     throw;
   } catch (const std::exception& e) {
     record.wall_s = SecondsSince(start);
     if (Interrupted()) {  // the signal may have reached QEMU too and closed the link first
-      RecordFailure(ctx, record, RunStatus::Failed, "interrupted (Ctrl-C or SIGTERM)");
+      RecordFailure(ctx, record, RunStatus::Failed, InterruptedRunText());
       throw InterruptedError();
     }
     MachineLoss loss = ExplainMachineLoss(machine, e);

@@ -35,7 +35,7 @@ std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text) {
   const auto j = ParseJsonOrDiscarded(text);
   if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
       !j.contains("start_ticks") || !j["start_ticks"].is_number_unsigned() || !j.contains("host") ||
-      !j["host"].is_string())
+      !j["host"].is_string() || !j.contains("program") || j["program"] != "storbed")
     return std::nullopt;
   OwnerMarker owner{.pid = j["pid"].get<int>(),
                     .start_ticks = j["start_ticks"].get<uint64_t>(),

@@ -24,7 +24,8 @@ OwnerMarker CurrentProcessOwner();
 
 // One JSON line: {"pid":1234,"start_ticks":5678,"host":"h","program":"storbed"}.
 std::string FormatOwnerMarker(const OwnerMarker& owner);
-// nullopt when the text is not such a line.
+// nullopt when the text is not such a line (a marker without "program":"storbed" is
+// another program's, not storbed's).
 std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text);
 
 // Writes `dir`/owner for this process. Throws std::runtime_error naming the file.

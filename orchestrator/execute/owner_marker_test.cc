@@ -46,6 +46,11 @@ TEST(OwnerMarkerTest, RejectsWhatIsNotAMarker) {
   EXPECT_FALSE(ParseOwnerMarker("1234"));
   EXPECT_FALSE(ParseOwnerMarker(R"({"pid": 0, "start_ticks": 1, "host": "h"})"));
   EXPECT_FALSE(ParseOwnerMarker(R"({"pid": 5, "host": "h"})"));
+  // Another program's marker of the same shape is not storbed's.
+  EXPECT_FALSE(ParseOwnerMarker(R"({"pid": 5, "start_ticks": 1, "host": "h"})"));
+  EXPECT_FALSE(ParseOwnerMarker(R"({"pid": 5, "start_ticks": 1, "host": "h", "program": "x"})"));
+  EXPECT_TRUE(
+      ParseOwnerMarker(R"({"pid": 5, "start_ticks": 1, "host": "h", "program": "storbed"})"));
 }
 
 TEST(TempDirTest, HoldsAnOwnerMarkerOfThisProcessAndGoesAway) {

@@ -141,7 +141,7 @@ TEST_F(RunStepsTest, CtrlCAfterTheFirstRunKeepsThatRecordAndMarksTheRestSkipped)
   ASSERT_EQ(records.size(), 8u);
   EXPECT_EQ(records[0].status, RunStatus::Ok);
   EXPECT_EQ(records[1].status, RunStatus::Failed);
-  EXPECT_EQ(records[1].error, "interrupted (Ctrl-C or SIGTERM)");
+  EXPECT_EQ(records[1].error, "interrupted (a signal)");
   for (size_t i = 2; i < 8; ++i) {
     SCOPED_TRACE(records[i].run_id);
     EXPECT_EQ(records[i].status, RunStatus::Skipped);

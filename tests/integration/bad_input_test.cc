@@ -205,7 +205,7 @@ TEST_F(BadInputTest, ASecondRunIntoABusyOutDirRefusesAndCtrlCMarksThePendingRuns
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0].status, RunStatus::Ok);
   EXPECT_EQ(records[1].status, RunStatus::Failed);
-  EXPECT_EQ(records[1].error, "interrupted (Ctrl-C or SIGTERM)");
+  EXPECT_EQ(records[1].error, "interrupted (SIGINT)");
   EXPECT_EQ(records[2].run_id, "003-bare-metal-never");
   EXPECT_EQ(records[2].status, RunStatus::Skipped);
   EXPECT_EQ(records[2].error, "interrupted before it ran");

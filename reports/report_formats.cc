@@ -14,6 +14,7 @@
 #include "reports/table.h"
 #include "reports/timelines.h"
 #include "results/results_dir.h"
+#include "terminal_text.h"
 
 namespace storbed {
 namespace {
@@ -105,7 +106,9 @@ void CheckReportPath(const ReportFormat& format, const std::string& results_dir,
 void WriteReportFile(const ReportFormat& format, const ReportInput& input,
                      const std::string& path) {
   CheckReportPath(format, input.dir, path);
-  const std::string text = format.render(input);
+  // Control characters from results.json (job names, errors, warnings) are written out, so
+  // viewing the file with cat or less cannot drive the terminal.
+  const std::string text = EscapeControlChars(format.render(input));
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {

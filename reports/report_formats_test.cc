@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -73,6 +74,40 @@ TEST(ReportFormatsTest, TheRunWritesTheTextHtmlAndFioJsonReportsAsTheyRender) {
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(fio_json, FindReportFormat("fio-json").render(input));
   EXPECT_EQ(nlohmann::json::parse(fio_json).at("jobs").size(), 0u);  // the run measured nothing
+}
+
+// Issue 38: a job name with terminal escapes in a tampered results.json reached the terminal
+// (and report.txt) raw.
+TEST(ReportFormatsTest, ControlCharactersFromTheResultsAreWrittenOutInEveryReportFile) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("storbed-escapes-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  ReportInput input;
+  input.dir = dir.string();
+  RunRecord r;
+  r.run_id = "001-virtio-blk-\x1b]0;owned\x07";
+  r.target = "virtio-blk";
+  r.accel = "tcg";
+  r.job.name = "j\x1b[2J";
+  r.error = "failed\r\x1b[Kfake ok";
+  input.records.push_back(r);
+  for (const char* format : {"text", "markdown", "html"}) {
+    const std::string path = (dir / (std::string("r.") + format)).string();
+    WriteReportFile(FindReportFormat(format), input, path);
+    std::ifstream in(path);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    for (char c : bytes)
+      EXPECT_TRUE(c == '\n' || c == '\t' || static_cast<unsigned char>(c) >= 0x20)
+          << format << " has control byte " << static_cast<int>(c);
+    // HTML's own escaping already turns them into entities; text and Markdown spell them out.
+    if (std::string(format) != "html") {
+      EXPECT_NE(bytes.find("\\x1b"), std::string::npos) << format;
+    }
+    if (std::string(format) == "text") {
+      EXPECT_NE(bytes.find("001-virtio-blk-\\x1b]0;owned\\x07"), std::string::npos);
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // Markdown goes where it is asked to go (storbed report --markdown FILE), never beside

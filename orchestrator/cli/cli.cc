@@ -40,6 +40,7 @@
 #include "scenario/fio_import.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_explain.h"
+#include "terminal_text.h"
 #include "version.h"
 
 namespace storbed {
@@ -88,7 +89,7 @@ int Run(const RunOptions& options) {
     std::cerr << "storbed: warning: reports not written: " << e.what() << "\n";
   }
   if (!outcome.unsaved.empty()) return ReportUnsaved(options, outcome);
-  std::cout << "\n" << FindReportFormat("text").render(input);
+  std::cout << "\n" << EscapeControlChars(FindReportFormat("text").render(input));
   std::cout << "\nresults: " << options.out_dir << "/results.json, manifest: " << options.out_dir
             << "/manifest.json\n"
             << EfficiencyLine(outcome.io_phase_s, outcome.warmup_s, outcome.wall_s) << "\n";
@@ -305,7 +306,7 @@ int Report(const ReportArgs& args, bool format_given) {
     wrote = true;
   }
   if (!wrote || format_given)
-    for (const ReportFormat* f : formats) std::cout << f->render(input);
+    for (const ReportFormat* f : formats) std::cout << EscapeControlChars(f->render(input));
   return kExitOk;
 }
 
@@ -365,7 +366,7 @@ int ReportError(const std::exception& e, const std::string& out_dir) {
   if (kind == ErrorKind::Interrupted && !out_dir.empty())
     std::cerr << "storbed: interrupted; finished runs are in " << out_dir << "/results.json\n";
   else
-    std::cerr << "storbed: " << e.what() << "\n";
+    std::cerr << "storbed: " << EscapeControlChars(e.what()) << "\n";
   return ExitCodeFor(kind);
 }
 

@@ -11,6 +11,7 @@
 #include "cli/verdict_options.h"
 #include "reports/compare.h"
 #include "reports/compare_input.h"
+#include "terminal_text.h"
 
 namespace storbed {
 namespace {
@@ -43,9 +44,9 @@ int Finish(const CompareArgs& a, const std::optional<CompareLevels>& levels,
                      .dump(2)
               << "\n";
   else if (levels && levels->names.size() > 2)
-    std::cout << RenderLevelsText(*levels, reports, ranking);
+    std::cout << EscapeControlChars(RenderLevelsText(*levels, reports, ranking));
   else
-    std::cout << RenderCompareText(reports.front());
+    std::cout << EscapeControlChars(RenderCompareText(reports.front()));
   if (std::none_of(reports.begin(), reports.end(),
                    [](const CompareReport& r) { return r.AnyJudged(); })) {
     // The table above shows the medians; no primary row could reach any verdict.

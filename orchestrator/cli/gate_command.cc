@@ -15,6 +15,7 @@
 #include "reports/compare_input.h"
 #include "reports/junit.h"
 #include "reports/number_text.h"
+#include "terminal_text.h"
 
 namespace storbed {
 namespace {
@@ -105,7 +106,7 @@ int RunGate(const GateArgs& a) {
   if (a.json)
     std::cout << CompareJson(report).dump(2) << "\n";
   else
-    std::cout << RenderCompareText(report);
+    std::cout << EscapeControlChars(RenderCompareText(report));
   if (!a.junit.empty()) WriteJunit(a.junit, report, "storbed gate " + scenario, started_at);
   const int exit = VerdictExit(report);
   return exit == 0 && AnyCannotJudge(report) ? kExitCannotJudge : exit;

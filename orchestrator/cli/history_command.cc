@@ -14,6 +14,7 @@
 #include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
 #include "reports/number_text.h"
+#include "terminal_text.h"
 
 namespace storbed {
 namespace {
@@ -121,7 +122,7 @@ int ShowHistory(const HistoryArgs& a) {
   if (a.json) {
     std::cout << nlohmann::json{{"history", a.db}, {"scenarios", all}}.dump(2) << "\n";
   } else {
-    for (const auto& series : all) std::cout << RenderSeries(series);
+    for (const auto& series : all) std::cout << EscapeControlChars(RenderSeries(series));
   }
   return 0;
 }

@@ -242,12 +242,18 @@ TEST_F(HistoryStoreTest, ACorruptFileOrSomebodyElsesDatabaseIsRefusedUntouched) 
     SqliteDb raw(other, SqliteDb::Mode::ReadWriteCreate);
     raw.Exec("CREATE TABLE t (x)");
   }
+  const std::string other_bytes = Bytes(other);
   try {
     HistoryStore store(other, HistoryStore::Open::Create);
     FAIL();
   } catch (const HistoryError& e) {
     EXPECT_NE(std::string(e.what()).find("not a storbed history"), std::string::npos) << e.what();
   }
+  // Issue 38: its journal mode was switched to WAL before the refusal; now not a byte moves
+  // and no -wal or -shm file appears beside it.
+  EXPECT_EQ(Bytes(other), other_bytes);
+  EXPECT_FALSE(fs::exists(other + "-wal"));
+  EXPECT_FALSE(fs::exists(other + "-shm"));
   EXPECT_THROW(HistoryStore((dir_ / "missing.db").string(), HistoryStore::Open::Existing),
                HistoryError);
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));

@@ -32,10 +32,7 @@ using testing::CliRun;
 using testing::RunCli;
 using testing::Slurp;
 
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
+using testing::WriteFile;
 
 // `storbed ARGS` must exit 2 with `message` (a whole line).
 void ExpectBadInput(const std::vector<std::string>& args, const std::string& message,
@@ -56,7 +53,7 @@ class BadInputTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   // Dry run and real run of `scenario_text` both refuse with `message`; no out dir made.
   void ExpectRefusedBoth(const std::string& scenario_text, const std::string& message) {
-    const std::string scenario = Write(dir_ + "/s.json", scenario_text);
+    const std::string scenario = WriteFile(dir_ + "/s.json", scenario_text);
     const std::string full = scenario + ": " + message;
     ExpectBadInput({"run", scenario, "--dry-run", "--work-dir", work_}, full, dir_);
     ExpectBadInput({"run", scenario, "--out", dir_ + "/out", "--work-dir", work_}, full, dir_);
@@ -93,7 +90,8 @@ TEST_F(BadInputTest, NumjobsSplitThatCannotSplitTheRegionIsRefusedByDryRunAndRun
 }
 
 TEST_F(BadInputTest, A16TerabyteDiskIsRefusedBeforeAnyBackingIsMade) {
-  const std::string scenario = Write(dir_ + "/s.json", R"({"name": "big", "targets": ["bare-metal"],
+  const std::string scenario =
+      WriteFile(dir_ + "/s.json", R"({"name": "big", "targets": ["bare-metal"],
       "disk": {"size": "16t"}, "jobs": [{"name": "j"}]})");
   const CliRun run = RunCli({"run", scenario, "--out", dir_ + "/out", "--work-dir", work_},
                             dir_ + "/cli.log");
@@ -114,7 +112,7 @@ TEST_F(BadInputTest, AFifoAsTheScenarioIsRefusedAtOnce) {
 }
 
 TEST_F(BadInputTest, AMatrixAboveTheCapIsRefusedUnlessMaxRunsRaisesIt) {
-  const std::string scenario = Write(dir_ + "/s.json", R"({"name": "wide", "repeats": 1000,
+  const std::string scenario = WriteFile(dir_ + "/s.json", R"({"name": "wide", "repeats": 1000,
       "targets": ["bare-metal"], "disk": {"driver": "file"},
       "jobs": [{"name": "j", "bs": ["4k", "8k", "16k", "32k", "64k", "128k", "256k", "512k",
                                    "1m", "2m", "4m"]}]})");
@@ -149,14 +147,14 @@ TEST_F(BadInputTest, ReportRefusesAResultsFileThatPointsOutsideItsDir) {
   record.accel = "tcg";
   nlohmann::json doc = record;
   doc["timelines_file"] = "../../../../etc/passwd";
-  Write(out + "/results.json", nlohmann::json::array({doc}).dump());
+  WriteFile(out + "/results.json", nlohmann::json::array({doc}).dump());
   ExpectBadInput({"report", out},
                  out + "/results.json: record 0: timelines_file (run_id \"001-a\"): "
                        "\"../../../../etc/passwd\" leaves the results directory",
                  dir_);
   doc = record;
   doc["accel"] = 3;
-  Write(out + "/results.json", nlohmann::json::array({doc}).dump());
+  WriteFile(out + "/results.json", nlohmann::json::array({doc}).dump());
   ExpectBadInput({"report", out},
                  out + "/results.json: record 0: accel (run_id \"001-a\"): type must be string, "
                        "but is number",
@@ -176,7 +174,7 @@ const char* kBareMetalThreeJobs = R"({"name": "bm", "targets": ["bare-metal"],
 // Regression: two runs into one --out both exited 0; after Ctrl-C the runs not done were
 // missing and no report.txt was written.
 TEST_F(BadInputTest, ASecondRunIntoABusyOutDirRefusesAndCtrlCMarksThePendingRuns) {
-  const std::string scenario = Write(dir_ + "/s.json", kBareMetalThreeJobs);
+  const std::string scenario = WriteFile(dir_ + "/s.json", kBareMetalThreeJobs);
   const std::string out = dir_ + "/out";
   CliRun second;
   int first_pid = 0;
@@ -217,7 +215,8 @@ TEST_F(BadInputTest, ASecondRunIntoABusyOutDirRefusesAndCtrlCMarksThePendingRuns
 
 // Regression: a rerun into an existing out dir overwrote the earlier results.
 TEST_F(BadInputTest, ARerunMovesTheEarlierResultsAsideAndSaysSo) {
-  const std::string scenario = Write(dir_ + "/s.json", R"({"name": "re", "targets": ["bare-metal"],
+  const std::string scenario =
+      WriteFile(dir_ + "/s.json", R"({"name": "re", "targets": ["bare-metal"],
       "disk": {"size": "8m"}, "jobs": [{"name": "j", "bs": "64k", "io_size": "1m"}]})");
   const std::string out = dir_ + "/out";
   const CliRun one = RunCli({"run", scenario, "--out", out, "--work-dir", work_}, dir_ + "/1.log");
@@ -259,7 +258,7 @@ TEST_F(BadInputTest, TheStandaloneAgentLeavesTheHostsQueueSettingsAsFound) {
     spec.bs = 65536;
     spec.io_limit = 1 << 20;
     spec.tunables.read_ahead_kb = std::stoll(wanted);
-    const std::string job = Write(dir_ + "/job.json", nlohmann::json(spec).dump());
+    const std::string job = WriteFile(dir_ + "/job.json", nlohmann::json(spec).dump());
     ChildProcess agent = ChildProcess::Start({testing::AgentPath(), "--standalone", job},
                                              dir_ + "/agent.log");
     ASSERT_TRUE(agent.WaitFor(std::chrono::seconds(60)));
@@ -283,7 +282,7 @@ TEST_F(BadInputTest, TheStandaloneAgentLeavesTheHostsQueueSettingsAsFound) {
   JobSpec spec;
   spec.name = "f";
   spec.target = fifo;
-  const std::string job = Write(dir_ + "/job.json", nlohmann::json(spec).dump());
+  const std::string job = WriteFile(dir_ + "/job.json", nlohmann::json(spec).dump());
   ChildProcess agent = ChildProcess::Start({testing::AgentPath(), "--standalone", job},
                                            dir_ + "/agent.log");
   ASSERT_TRUE(agent.WaitFor(std::chrono::seconds(10)));
@@ -343,13 +342,13 @@ TEST_F(BadInputTest, CleanupUnmountsADeadRunsLoopDeviceBeforeDetachingIt) {
   ASSERT_TRUE(gone.WaitFor(std::chrono::seconds(10)));
   OwnerMarker owner = CurrentProcessOwner();
   owner.pid = gone.Pid();
-  Write(stale + "/" + kOwnerFileName, FormatOwnerMarker(owner) + "\n");
+  WriteFile(stale + "/" + kOwnerFileName, FormatOwnerMarker(owner) + "\n");
   CreateFilledBacking(stale + "/backing.raw", 16 << 20);
   Output({"mkfs.ext4", "-q", "-F", stale + "/backing.raw"}, dir_ + "/mkfs.log");
   const std::string loop =
       Output({"losetup", "--find", "--show", stale + "/backing.raw"}, dir_ + "/losetup.log");
   Output({"mount", loop, stale + "/mnt"}, dir_ + "/mount.log");
-  Write(stale + "/mnt/testfile", "data of the dead run");
+  WriteFile(stale + "/mnt/testfile", "data of the dead run");
 
   const CliRun clean = RunCli({"cleanup", "--no-libvirt", "--work-dir", work_}, dir_ + "/clean.log");
   EXPECT_EQ(clean.exit, "exited with status 0") << clean.log;

@@ -28,20 +28,17 @@ using testing::CliRun;
 using testing::RunCli;
 using testing::Slurp;
 
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
+using testing::WriteFile;
 
 // first (short), long (the job the fault lands in), after (reached only if the machine lives).
 std::string ThreeJobScenario(const std::string& dir, const std::string& name,
                              int long_runtime_s = 120) {
-  return Write(dir + "/scenario.json", R"({
+  return WriteFile(dir + "/scenario.json", R"({
     "name": ")" + name + R"(", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
     "disk": {"size": "16m"},
     "jobs": [{"name": "first", "bs": "64k", "io_size": "1m"},
              {"name": "long", "pattern": "random", "bs": "4k", "runtime": )" +
-                                             std::to_string(long_runtime_s) + R"(},
+                                               std::to_string(long_runtime_s) + R"(},
              {"name": "after", "bs": "64k", "io_size": "1m"}]})");
 }
 
@@ -126,7 +123,7 @@ TEST(FaultMatrixTest, AGuestKernelPanicIsNamedByItsConsoleLine) {
   if (testing::SharedGuestImage(&why).kernel_path.empty()) GTEST_SKIP() << why;
   const std::string dir = testing::ScratchDir("fault-panic");
   const std::string agent = dir + "/exits-at-once";
-  Write(dir + "/exit.c", "int main(void) { return 1; }\n");
+  WriteFile(dir + "/exit.c", "int main(void) { return 1; }\n");
   ASSERT_EQ(Exec({"cc", "-static", "-O2", "-o", agent, dir + "/exit.c"}, dir + "/cc.log"),
             "exited with status 0")
       << Slurp(dir + "/cc.log");
@@ -161,7 +158,7 @@ TEST(FaultMatrixTest, LibvirtdKilledMidRunIsNamedAndItsQemuStopped) {
   const std::string dir = testing::ScratchDir("fault-libvirtd");
   const std::string work = dir + "/work";
   fs::create_directories(work);
-  const std::string inventory = Write(dir + "/inventory.json", R"({"hosts": [
+  const std::string inventory = WriteFile(dir + "/inventory.json", R"({"hosts": [
       {"name": "second", "uri": ")" + second->uri() + R"(", "max_guests": 1,
        "pool_dir": ")" + second->pool_dir() + R"("}]})");
   const std::string out = dir + "/out";
@@ -222,14 +219,14 @@ TEST(FaultMatrixTest, AWorkDirFilledByAnotherWriterFailsTheBackingAndLeavesNothi
   const std::string work = dir + "/work";
   fs::create_directories(work);
   // The 512 MiB margin, both backings and ext4's own blocks, with 20 MiB to spare.
-  std::filesystem::resize_file(Write(image, ""), 1000ull << 20);
+  std::filesystem::resize_file(WriteFile(image, ""), 1000ull << 20);
   ASSERT_EQ(Exec({"mkfs.ext4", "-q", "-F", "-m", "0", image}, dir + "/mkfs.log"),
             "exited with status 0")
       << Slurp(dir + "/mkfs.log");
   ASSERT_EQ(Exec({"mount", "-o", "loop", image, work}, dir + "/mount.log"), "exited with status 0")
       << Slurp(dir + "/mount.log");
   const Unmount unmount{work};
-  const std::string scenario = Write(dir + "/scenario.json", R"({
+  const std::string scenario = WriteFile(dir + "/scenario.json", R"({
     "name": "enospc", "targets": ["virtio-blk"], "machine": {"memory": "512m"},
     "disk": {"size": ["8m", "400m"]},
     "jobs": [{"name": "first", "bs": "64k", "io_size": "1m"}]})");
@@ -335,7 +332,7 @@ TEST(FaultMatrixTest, ABareMetalRunIntoAFullOutDirPrintsEveryRecord) {
             "exited with status 0")
       << Slurp(dir + "/mount.log");
   const Unmount unmount{mnt};
-  const std::string scenario = Write(dir + "/scenario.json", R"({
+  const std::string scenario = WriteFile(dir + "/scenario.json", R"({
     "name": "barefull", "targets": ["bare-metal"], "disk": {"size": "16m"},
     "jobs": [{"name": "seq", "bs": "64k"},
              {"name": "rand", "pattern": "random", "bs": "4k", "io_size": "2m"}]})");

@@ -25,16 +25,13 @@ using testing::CliRun;
 using testing::RunCli;
 using testing::Slurp;
 
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
+using testing::WriteFile;
 
 // first (short), long (the job the signal lands in), after.
 std::string Scenario(const std::string& dir, const std::string& name, const std::string& target) {
-  return Write(dir + "/scenario.json", R"({
+  return WriteFile(dir + "/scenario.json", R"({
     "name": ")" + name + R"(", "targets": [")" +
-                                           target + R"("], "machine": {"memory": "512m"},
+                                               target + R"("], "machine": {"memory": "512m"},
     "disk": {"size": "16m"},
     "jobs": [{"name": "first", "bs": "64k", "io_size": "1m"},
              {"name": "long", "pattern": "random", "bs": "4k", "runtime": 120},

@@ -10,6 +10,7 @@
 
 #include "backend/child_process.h"
 #include "execute/guest_modules.h"
+#include "file_read.h"
 #include "images/kernel_locator.h"
 
 namespace storbed::testing {
@@ -92,9 +93,11 @@ size_t Occurrences(const std::string& haystack, const std::string& needle) {
   return n;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+std::string Slurp(const std::string& path) { return ReadFileOrEmpty(path); }
+
+std::string WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
 }
 
 nlohmann::json ManifestOf(const std::string& out_dir) {

@@ -21,6 +21,9 @@ namespace storbed::testing {
 // The whole text of a file; "" when it cannot be read.
 std::string Slurp(const std::string& path);
 
+// Writes `text` to `path` (replacing it) and returns `path`.
+std::string WriteFile(const std::string& path, const std::string& text);
+
 // A results directory's manifest.json, parsed (throws when it is missing or not JSON).
 nlohmann::json ManifestOf(const std::string& out_dir);
 

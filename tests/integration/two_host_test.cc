@@ -70,10 +70,7 @@ const char* kTwoRuns = R"({
     "machine": {"memory": "256m", "vcpus": 1}, "disk": {"size": "16m"},
     "jobs": [{"name": "seq", "bs": "64k", "runtime": 1}]})";
 
-std::string Write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
+using testing::WriteFile;
 
 std::vector<std::string> RunArgs(const std::string& scenario, const std::string& inventory,
                                  const std::string& out) {
@@ -91,12 +88,12 @@ TEST(TwoHostTest, RunsSpreadOverBothHostsAndEveryRecordNamesItsHost) {
   const std::string dir = testing::ScratchDir("two-host");
   // Two slots on one host: two machines boot there at once, both ensuring the pool and
   // wanting the same kernel and initrd volumes (libvirt/storage_pool.h).
-  const std::string inventory = Write(dir + "/inventory.json", R"({"hosts": [
+  const std::string inventory = WriteFile(dir + "/inventory.json", R"({"hosts": [
       {"name": "system", "uri": "qemu:///system", "max_guests": 2, "labels": ["test"]},
       {"name": "second", "uri": ")" + second->uri() + R"(", "max_guests": 1,
        "pool_dir": ")" + second->pool_dir() + R"("}]})");
   const std::string out = dir + "/out";
-  const CliRun run = RunCli(RunArgs(Write(dir + "/scenario.json", kSixRuns), inventory, out),
+  const CliRun run = RunCli(RunArgs(WriteFile(dir + "/scenario.json", kSixRuns), inventory, out),
                             dir + "/cli.log");
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;
 
@@ -144,11 +141,11 @@ TEST(TwoHostTest, AHostThatCannotBeReachedHandsItsRunsToTheOther) {
   const std::string dir = testing::ScratchDir("two-host-failover");
   const std::string gone_uri =
       "qemu+tcp://127.0.0.1:" + std::to_string(testing::UnusedTcpPort()) + "/system";
-  const std::string inventory = Write(dir + "/inventory.json", R"({"hosts": [
+  const std::string inventory = WriteFile(dir + "/inventory.json", R"({"hosts": [
       {"name": "system", "uri": "qemu:///system"},
       {"name": "gone", "uri": ")" + gone_uri + R"("}]})");
   const std::string out = dir + "/out";
-  const CliRun run = RunCli(RunArgs(Write(dir + "/scenario.json", kTwoRuns), inventory, out),
+  const CliRun run = RunCli(RunArgs(WriteFile(dir + "/scenario.json", kTwoRuns), inventory, out),
                             dir + "/cli.log");
   ASSERT_EQ(run.exit, "exited with status 0") << run.log;
 

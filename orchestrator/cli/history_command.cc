@@ -14,6 +14,7 @@
 #include "reports/compare_input.h"
 #include "reports/compare_metrics.h"
 #include "reports/number_text.h"
+#include "results/out_dir_claim.h"
 #include "terminal_text.h"
 
 namespace storbed {
@@ -144,6 +145,11 @@ int ImportDirs(const HistoryArgs& a) {
   // Every directory is checked before the first is written, so bad input adds nothing;
   // each is read again when it goes in, rather than holding all of them in memory.
   for (const auto& dir : a.import_dirs) {
+    // A run still writing it would leave its later runs out for good: the import after it
+    // ends finds the session there already.
+    if (const std::string pid = LiveWriterOf(dir); !pid.empty())
+      throw std::invalid_argument("history import: " + dir + ": a storbed run (pid " + pid +
+                                  ") is still writing it; import it after that run ends");
     LoadCompareSide(dir, "history import");  // the same checks and messages as compare
     LoadCompareManifest(dir, "history import");
   }

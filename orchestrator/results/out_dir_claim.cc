@@ -111,4 +111,16 @@ OutDirClaim::~OutDirClaim() {
   if (fd_ >= 0) close(fd_);
 }
 
+std::string LiveWriterOf(const std::string& dir) {
+  const std::string file = dir + "/" + kOutDirLockFile;
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return "";  // never claimed: results written by hand or by an older storbed
+  // A shared lock is enough to test: it fails only while a run holds its exclusive one.
+  std::string pid;
+  if (flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) pid = HolderPid(fd);
+  close(fd);
+  // Our own claim (flock conflicts across open files of one process too) is not a writer.
+  return pid == std::to_string(getpid()) ? "" : pid;
+}
+
 }  // namespace storbed

@@ -40,4 +40,9 @@ class OutDirClaim {
 // The lock file's name inside an out directory.
 inline constexpr const char* kOutDirLockFile = ".storbed.lock";
 
+// The pid of another process's storbed run that holds `dir` now, or "" when none does: a
+// finished or killed run released its lock with its life. Readers of a results directory
+// (`history import`) refuse a live one rather than store a session that is half written.
+std::string LiveWriterOf(const std::string& dir);
+
 }  // namespace storbed

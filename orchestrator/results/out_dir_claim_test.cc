@@ -69,6 +69,23 @@ TEST_F(OutDirClaimTest, ASecondClaimWhileTheFirstHoldsItRefusesNamingTheHoldersP
   EXPECT_EQ(Slurp(out_ + "/manifest.json"), "{}");  // the first run's files untouched
 }
 
+// Issue 38 item 6: an import during a run stored its runs so far for good.
+TEST_F(OutDirClaimTest, ALiveWriterIsNamedWhileItHoldsTheDirectoryAndNotAfter) {
+  EXPECT_EQ(LiveWriterOf(out_), "");  // no lock file at all
+  {
+    OutDirClaim claim(out_, log_);
+    EXPECT_EQ(LiveWriterOf(out_), "");  // our own run is not another writer
+    const pid_t child = fork();
+    if (child == 0) _exit(LiveWriterOf(out_) == std::to_string(getppid()) ? 0 : 3);
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "the holder's pid not named from another process";
+  }
+  EXPECT_TRUE(fs::exists(out_ + "/.storbed.lock"));
+  EXPECT_EQ(LiveWriterOf(out_), "");  // released: the run ended or was killed
+}
+
 // Regression: a rerun into an existing out dir overwrote the earlier results.
 TEST_F(OutDirClaimTest, AnEarlierRunsResultsAreMovedAsideAndSaidSo) {
   fs::create_directories(out_);

@@ -81,6 +81,11 @@ std::vector<const ReportFormat*> ParseReportFormats(const std::string& list) {
 
 void CheckReportPath(const ReportFormat& format, const std::string& results_dir,
                      const std::string& path) {
+  CheckOutputPath("the " + format.name + " report", "the report", results_dir, path);
+}
+
+void CheckOutputPath(const std::string& what, const std::string& reader,
+                     const std::string& results_dir, const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   // Symlinks resolved: a link from elsewhere into the directory is the file it names.
@@ -96,10 +101,11 @@ void CheckReportPath(const ReportFormat& format, const std::string& results_dir,
     report_file |= !f.file_name.empty() && inside == f.file_name;
   if (report_file) return;
   throw Error(ErrorKind::BadInput,
-              "the " + format.name + " report's path " + path + " is " +
+              what + "'s path " + path + " is " +
                   (inside == "." ? std::string("the results directory itself")
                                  : inside.string() + " of the results directory " + results_dir) +
-                  ": writing there would replace what the report reads; give a path outside it "
+                  ": writing there would replace what " + reader +
+                  " reads; give a path outside it "
                   "(or one of its own report files: report.txt, report.html, fio.json)");
 }
 
@@ -108,7 +114,10 @@ void WriteReportFile(const ReportFormat& format, const ReportInput& input,
   CheckReportPath(format, input.dir, path);
   // Control characters from results.json (job names, errors, warnings) are written out, so
   // viewing the file with cat or less cannot drive the terminal.
-  const std::string text = EscapeControlChars(format.render(input));
+  WriteOutputFile(path, EscapeControlChars(format.render(input)), "the " + format.name + " report");
+}
+
+void WriteOutputFile(const std::string& path, const std::string& text, const std::string& what) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
@@ -116,11 +125,11 @@ void WriteReportFile(const ReportFormat& format, const ReportInput& input,
     std::ofstream out(path);
     out << text;
     out.close();
-    if (!out) throw std::runtime_error("cannot write the " + format.name + " report " + path);
+    if (!out) throw std::runtime_error("cannot write " + what + " " + path);
     return;
   }
-  // Through a temporary file and a rename: a full disk leaves the old report whole.
-  WriteFileAtomically(path, text, "the " + format.name + " report");
+  // Through a temporary file and a rename: a full disk leaves the old file whole.
+  WriteFileAtomically(path, text, what);
 }
 
 std::vector<std::string> WriteReportFiles(const ReportInput& input) {

@@ -47,11 +47,20 @@ std::vector<const ReportFormat*> ParseReportFormats(const std::string& list);
 void CheckReportPath(const ReportFormat& format, const std::string& results_dir,
                      const std::string& path);
 
+// The same for any output `what` of a command `reader` that reads the results directory
+// ("the JUnit file", "the gate"): gate's --junit too.
+void CheckOutputPath(const std::string& what, const std::string& reader,
+                     const std::string& results_dir, const std::string& path);
+
 // Renders `format` into the file `path` (rendered first: a renderer that throws leaves no
 // file), after CheckReportPath, through a temporary file renamed over it (a failed write
 // leaves the old file whole). Throws std::runtime_error naming the file when it cannot be
 // written.
 void WriteReportFile(const ReportFormat& format, const ReportInput& input, const std::string& path);
+
+// Writes `text` to `path` through a temporary file renamed over it; a path that exists and
+// is not a regular file (/dev/stdout, a FIFO) is written in place. `what` names it in errors.
+void WriteOutputFile(const std::string& path, const std::string& text, const std::string& what);
 
 // Renders each format with a file name into input.dir; returns the files written.
 // Throws std::runtime_error naming the file when one cannot be written.

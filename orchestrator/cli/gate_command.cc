@@ -2,7 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -15,6 +15,7 @@
 #include "reports/compare_input.h"
 #include "reports/junit.h"
 #include "reports/number_text.h"
+#include "reports/report_formats.h"
 #include "terminal_text.h"
 
 namespace storbed {
@@ -25,11 +26,19 @@ struct GateArgs : VerdictArgs {
   double guard_pct = 10;
 };
 
+// --junit must not land on what the gate reads: tonight's results or the history file.
+void CheckJunitPath(const GateArgs& a) {
+  CheckOutputPath("the JUnit file", "the gate", a.results, a.junit);
+  std::error_code ec;
+  if (!IsPostgresSpec(a.db) && std::filesystem::equivalent(a.junit, a.db, ec))
+    throw std::invalid_argument("gate: --junit " + a.junit + " is the history database " + a.db +
+                                ": give the JUnit file another path");
+}
+
+// Through a temporary file and a rename: a failed write leaves the last JUnit file whole.
 void WriteJunit(const std::string& path, const CompareReport& report, const std::string& suite,
                 const std::string& timestamp) {
-  std::ofstream out(path);
-  out << JunitXml(report, suite, timestamp);
-  if (!out.flush()) throw std::runtime_error(path + ": cannot write the JUnit file");
+  WriteOutputFile(path, JunitXml(report, suite, timestamp), "the JUnit file");
 }
 
 // One line on what the gate could see: the power to call a change of the guarded size,
@@ -53,6 +62,7 @@ int RunGate(const GateArgs& a) {
   if (!(a.guard_pct > 0 && a.guard_pct < 100))
     throw std::invalid_argument("gate: --guard must be a percentage above 0 and below 100");
   const BaselineSpec spec = ParseBaseline(a.baseline);
+  if (!a.junit.empty()) CheckJunitPath(a);
   const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
   const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
   HistoryStore store(a.db, HistoryStore::Open::Existing);

@@ -7,9 +7,12 @@
 
 #include <libpq-fe.h>
 #include <pwd.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -77,9 +80,11 @@ class PgTestCluster {
     bin_ = bin ? bin : "/usr/lib/postgresql/15/bin";
     if (!std::filesystem::exists(Bin("initdb")))
       throw std::runtime_error(Bin("initdb") + " missing");
+    StopClustersOfDeadPrograms();
     char tmpl[] = "/tmp/storbed-pg-XXXXXX";  // short: a socket path has 107 bytes at most
     if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
     dir_ = tmpl;
+    std::ofstream(dir_ + "/" + kOwnerFile) << ::getpid() << "\n";
     if (::geteuid() == 0) {
       const passwd* pg = ::getpwnam("postgres");
       if (!pg) throw std::runtime_error("running as root and there is no postgres user for initdb");
@@ -97,6 +102,31 @@ class PgTestCluster {
       std::filesystem::remove_all(dir_);
       throw;
     }
+  }
+  static constexpr const char* kOwnerFile = "owner.pid";
+
+  // A test program killed with SIGKILL (ctest's timeout) never ran the destructor: its server
+  // would run on. The next program stops and removes each cluster whose owner is gone.
+  void StopClustersOfDeadPrograms() {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/tmp", ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("storbed-pg-", 0) != 0) continue;
+      int owner = 0;
+      std::ifstream(entry.path() / kOwnerFile) >> owner;
+      if (owner <= 0 || ::kill(owner, 0) == 0 || errno != ESRCH) continue;
+      dir_ = entry.path().string();
+      Sh(AsOwnerOf(dir_, Bin("pg_ctl") + " -D " + dir_ + "/data -m immediate -w stop"));
+      std::filesystem::remove_all(dir_, ec);
+    }
+    dir_.clear();
+  }
+  // As the owner of `dir` when that is not us (root runs the server as postgres).
+  std::string AsOwnerOf(const std::string& dir, const std::string& command) const {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || st.st_uid == ::geteuid()) return command;
+    const passwd* pw = ::getpwuid(st.st_uid);
+    return pw ? "runuser -u " + std::string(pw->pw_name) + " -- " + command : command;
   }
   std::string Bin(const std::string& tool) const { return bin_ + "/" + tool; }
   std::string AsOwner(const std::string& command) const {

@@ -178,17 +178,20 @@ void HistoryStore::Migrate(Open open) {
 ImportOutcome HistoryStore::Import(const std::string& results_dir) {
   SessionRows rows = RowsOf(results_dir);
   ImportOutcome out;
-  out.already_there = !Insert(rows);
+  out.already_there = !Insert(rows, &out.found_after_break);
   out.session = rows.session;
   if (!out.already_there)  // runs written, as before: none when the session was there
     for (const HistoryRun& r : rows.runs) out.runs += r.status == "ok" && !r.metrics.empty();
   return out;
 }
 
-bool HistoryStore::Insert(SessionRows& rows) {
+bool HistoryStore::Insert(SessionRows& rows, bool* found_after_break) {
   for (int attempt = 1;; ++attempt) {
     try {
-      return InsertOnce(rows);
+      const bool written = InsertOnce(rows);
+      // The first try did not find it: a retry that does saw a commit land in between.
+      if (!written && attempt > 1 && found_after_break) *found_after_break = true;
+      return written;
     } catch (const HistoryConnectionLost& e) {
       // The transaction died with the connection: nothing of it is stored, so writing it
       // again is safe (and if the commit did land, the retry finds the session there).

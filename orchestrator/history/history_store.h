@@ -38,6 +38,9 @@ struct ImportOutcome {
   HistorySession session;
   size_t runs = 0;
   bool already_there = false;  // the session was imported before: nothing written
+  // With already_there: not there at the first try, there on a retry after the connection
+  // broke, so this import's commit landed before the break (or another writer's meanwhile).
+  bool found_after_break = false;
 };
 
 // One run's value of one metric, with its session.
@@ -76,8 +79,9 @@ class HistoryStore {
   // HistoryError (or std::runtime_error from the results reader) with nothing written.
   ImportOutcome Import(const std::string& results_dir);
   // Writes `rows` as one session in one transaction, unless its session is there already
-  // (then false, `rows.session` the stored one). A connection that breaks is retried.
-  bool Insert(SessionRows& rows);
+  // (then false, `rows.session` the stored one). A connection that breaks is retried;
+  // `found_after_break` (if given) says the session was first found on such a retry.
+  bool Insert(SessionRows& rows, bool* found_after_break = nullptr);
   // A session's rows, for a copy or a digest.
   SessionRows Rows(int64_t session_id);
 

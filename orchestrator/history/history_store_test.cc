@@ -208,6 +208,34 @@ TEST_F(HistoryStoreTest, AConnectionThatKeepsBreakingIsNamedAfterThreeWrites) {
   EXPECT_EQ(raw->reconnects, 2);  // between the three tries, not after the last
 }
 
+// A real SQLite history whose first commit lands and then reports the connection lost: the
+// reply to COMMIT never came back.
+class LostCommitReplyDb : public SqliteDb {
+ public:
+  using SqliteDb::SqliteDb;
+  void Commit() override {
+    SqliteDb::Commit();
+    if (commits_++ == 0) throw HistoryConnectionLost("server closed the connection");
+  }
+
+ private:
+  int commits_ = 0;
+};
+
+// Regression (issue 37's note): the retry found the session its own commit had written and
+// the import said "already there; nothing added".
+TEST_F(HistoryStoreTest, ACommitWhoseReplyWasLostIsFoundOnTheRetryAndSaidSo) {
+  { HistoryStore(db_, HistoryStore::Open::Create); }  // schema first: its commit is not lost
+  HistoryStore store(std::make_unique<LostCommitReplyDb>(db_, SqliteDb::Mode::ReadWriteCreate));
+  const ImportOutcome o = store.Import(ResultsDir("n1", "s1", 1000));
+  EXPECT_TRUE(o.already_there);
+  EXPECT_TRUE(o.found_after_break);
+  EXPECT_EQ(store.Sessions().size(), 1u);
+  const ImportOutcome again = store.Import(ResultsDir("n1", "s1", 1000));
+  EXPECT_TRUE(again.already_there);
+  EXPECT_FALSE(again.found_after_break);  // there at the first try: imported before
+}
+
 // SQLite numbers $N by first appearance: a statement naming $2 before $1 would bind each
 // value in the other's place; it is refused instead.
 TEST(SqliteDbTest, ParametersOutOfOrderAreRefused) {

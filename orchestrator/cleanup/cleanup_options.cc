@@ -8,7 +8,7 @@
 #include "cleanup/libvirt_scanner.h"
 #include "cleanup/pci_scanner.h"
 #include "error.h"
-#include "execute/owner_marker.h"
+#include "owner_marker.h"
 #include "input_file.h"
 #include "strict_json.h"
 

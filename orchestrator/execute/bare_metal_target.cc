@@ -14,7 +14,7 @@
 #include "backend/interrupt.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
-#include "execute/proc_stat.h"
+#include "proc_stat.h"
 #include "execute/progress.h"
 #include "execute/round_gate.h"
 #include "execute/temp_dir.h"

@@ -20,6 +20,15 @@ AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
         o.heartbeat = true;
         continue;
       }
+      if (args[i] == "--allow-writes") {
+        o.allow_writes = true;
+        continue;
+      }
+      if (args[i] == "--journal-dir") {
+        if (i + 1 >= args.size()) throw UsageError("--journal-dir needs a directory");
+        o.journal_dir = args[++i];
+        continue;
+      }
       if (args[i] != "--trace-out") throw UsageError("unexpected argument '" + args[i] + "'");
       if (i + 1 >= args.size()) throw UsageError("--trace-out needs a file");
       o.trace_out = args[++i];
@@ -50,6 +59,13 @@ constexpr OptionRow kOptions[] = {
     {"--heartbeat", "",
      "with --standalone: a heartbeat line on stdout every 2 s until the result (storbed's "
      "watchdog for a hung agent)"},
+    {"--allow-writes", "",
+     "with --standalone: let a job write to a block device (never to one the host is using: "
+     "mounted, held, swap, the root device, opened exclusively)"},
+    {"--journal-dir", "DIR",
+     "with --standalone: where the journal of the queue settings a job changes is kept until "
+     "they are back (default /var/tmp); a run killed with SIGKILL leaves it, and the next run "
+     "there, or storbed cleanup --work-dir DIR, puts the settings back"},
     {"--serve-stdio", "", "serve the agent protocol on stdin/stdout"},
     {"--serve-port", "",
      "serve it on the virtio-serial port, as an ordinary process of a foreign guest"},
@@ -98,6 +114,7 @@ std::string UsageText() {
   constexpr size_t kWhatColumn = 25;
   std::string text =
       "usage: storbed-agent --standalone JOB.json [--trace-out FILE] [--heartbeat]\n"
+      "                     [--allow-writes] [--journal-dir DIR]\n"
       "       storbed-agent --serve-stdio | --serve-port | --version | --help\n";
   for (const OptionRow& row : kOptions) {
     std::string left = std::string("  ") + row.option;
@@ -116,7 +133,8 @@ std::string ManPage() {
                      "bare-metal baseline on the host\n"
                      ".SH SYNOPSIS\n"
                      ".B storbed-agent\n\\-\\-standalone \\fIJOB.json\\fR "
-                     "[\\-\\-trace\\-out \\fIFILE\\fR] [\\-\\-heartbeat]\n"
+                     "[\\-\\-trace\\-out \\fIFILE\\fR] [\\-\\-heartbeat] [\\-\\-allow\\-writes] "
+                     "[\\-\\-journal\\-dir \\fIDIR\\fR]\n"
                      ".br\n"
                      ".B storbed-agent\n\\-\\-serve\\-stdio | \\-\\-serve\\-port | "
                      "\\-\\-version | \\-\\-help\n"
@@ -140,7 +158,8 @@ std::string ManPage() {
       "\nthe job or the channel failed\n"
       ".TP\n" +
       std::to_string(kExitBadInput) +
-      "\na bad command line or job file\n"
+      "\na bad command line or job file, or a target refused: a block device the host is "
+      "using, or one a job would write without \\-\\-allow\\-writes\n"
       ".SH SEE ALSO\n"
       "storbed(1), storbed\\-run(1)\n";
   return page;

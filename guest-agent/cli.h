@@ -9,8 +9,8 @@
 namespace storbed::agent {
 
 enum class Mode {
-  Standalone,  // --standalone JOB.json [--trace-out FILE] [--heartbeat]: run one job on the
-               // host, print its result
+  Standalone,  // --standalone JOB.json [--trace-out FILE] [--heartbeat] [--allow-writes]:
+               // run one job on the host, print its result
   ServeStdio,  // --serve-stdio: the protocol on stdin/stdout
   ServePort,   // --serve-port: the protocol on the agent port, not as PID 1 (port_mode.h)
   Version,     // --version
@@ -23,6 +23,8 @@ struct AgentOptions {
   std::string job_file;   // Standalone only
   std::string trace_out;  // Standalone: --trace-out FILE, a traced job's IOs (io_trace.h)
   bool heartbeat = false;  // Standalone: --heartbeat, a heartbeat line on stdout while working
+  bool allow_writes = false;  // Standalone: --allow-writes, a job may write to a block device
+  std::string journal_dir = "/var/tmp";  // Standalone: --journal-dir DIR (tunables_keeper.h)
 };
 
 // The arguments did not form a command.

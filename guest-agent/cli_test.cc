@@ -10,9 +10,14 @@ TEST(Cli, ParsesEachMode) {
   EXPECT_EQ(standalone.mode, Mode::Standalone);
   EXPECT_EQ(standalone.job_file, "job.json");
   EXPECT_FALSE(standalone.heartbeat);
+  EXPECT_FALSE(standalone.allow_writes);
+  EXPECT_EQ(standalone.journal_dir, "/var/tmp");
   const AgentOptions beating =
-      ParseAgentArgs({"--standalone", "job.json", "--heartbeat", "--trace-out", "t"});
+      ParseAgentArgs({"--standalone", "job.json", "--heartbeat", "--trace-out", "t",
+                      "--allow-writes", "--journal-dir", "/j"});
   EXPECT_TRUE(beating.heartbeat);
+  EXPECT_TRUE(beating.allow_writes);
+  EXPECT_EQ(beating.journal_dir, "/j");
   EXPECT_EQ(beating.trace_out, "t");
   EXPECT_EQ(ParseAgentArgs({"--serve-stdio"}).mode, Mode::ServeStdio);
   EXPECT_EQ(ParseAgentArgs({"--serve-port"}).mode, Mode::ServePort);
@@ -25,8 +30,9 @@ TEST(Cli, ParsesEachMode) {
 TEST(Cli, TheManPageHasEveryOptionOfTheHelp) {
   const std::string page = ManPage();
   EXPECT_EQ(page.rfind(".TH STORBED-AGENT 1", 0), 0u);
-  for (const char* option : {"--standalone", "--trace-out", "--heartbeat", "--serve-stdio",
-                             "--serve-port", "--version", "--help"}) {
+  for (const char* option :
+       {"--standalone", "--trace-out", "--heartbeat", "--allow-writes", "--journal-dir",
+        "--serve-stdio", "--serve-port", "--version", "--help"}) {
     EXPECT_NE(UsageText().find(std::string(" ") + option + " "), std::string::npos) << option;
     std::string roff;
     for (const char c : std::string(option))

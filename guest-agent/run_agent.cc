@@ -8,12 +8,14 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "exit_signals.h"
 #include "heartbeat.h"
 #include "init_mode.h"
 #include "job_file.h"
@@ -21,6 +23,8 @@
 #include "pid1.h"
 #include "port_mode.h"
 #include "server.h"
+#include "target_safety.h"
+#include "tunables_keeper.h"
 #include "version.h"
 
 namespace storbed::agent {
@@ -45,6 +49,19 @@ void WriteHeartbeatLine(const std::string& line) {
 }
 
 int RunStandalone(const AgentOptions& options) {
+  // Before any thread starts: a signal puts back the host's queue settings, then kills.
+  // Shared with the signal thread, which may outlive this frame.
+  const auto keeper = std::make_shared<TunablesKeeper>(options.journal_dir);
+  HandleExitSignals([keeper](int signal) {
+    try {
+      if (const std::string done = keeper->RestoreForExit(); !done.empty())
+        std::fprintf(stderr, "storbed-agent: signal %d: restored the queue settings of %s\n",
+                     signal, done.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "storbed-agent: signal %d: %s\n", signal, e.what());
+    }
+  });
+  RestoreLeftoverTunables(options.journal_dir, std::cerr);
   JobSpec spec;
   JobResult result;
   {
@@ -54,8 +71,10 @@ int RunStandalone(const AgentOptions& options) {
     std::optional<HeartbeatWriter> heartbeat;
     if (options.heartbeat) heartbeat.emplace(WriteHeartbeatLine, kHeartbeatPeriod);
     spec = LoadJobFile(options.job_file);
+    CheckStandaloneTarget(spec, options.allow_writes);
     std::vector<AgentTracedIo> traced;
-    result = RunJob(spec, kHostLayer, {.start = {}, .private_mount = true, .ios = &traced});
+    result = RunJob(spec, kHostLayer, {.start = {}, .private_mount = true, .ios = &traced},
+                    keeper.get());
     if (spec.trace && !options.trace_out.empty()) WriteTraceFile(options.trace_out, traced);
   }
   errno = 0;
@@ -120,6 +139,8 @@ int RunMain(int argc, char** argv) {
   } catch (const JobFileError& e) {
     return Fail(e.what(), kExitBadInput);
   } catch (const JobSpecError& e) {
+    return Fail(e.what(), kExitBadInput);
+  } catch (const TargetRefusedError& e) {
     return Fail(e.what(), kExitBadInput);
   } catch (const std::exception& e) {
     return Fail(e.what(), kExitFailed);

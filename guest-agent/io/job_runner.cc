@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <latch>
 #include <mutex>
 #include <optional>
@@ -218,18 +219,23 @@ bool SetsTunables(const BlockTunables& t) {
 
 // Writes back, when the job ends (or throws), the original value of every queue setting
 // the host agent changed: the host's queues are not storbed's to keep.
+// A recorder is told before the first write and after the last restore, so its journal
+// is only removed once the queue holds the originals again.
 class TunablesRestore {
  public:
-  TunablesRestore(std::string device, const BlockTunables& wanted, const BlockTunables& original)
-      : device_(std::move(device)) {
+  TunablesRestore(std::string device, const BlockTunables& wanted, const BlockTunables& original,
+                  TunablesRecorder* recorder)
+      : device_(std::move(device)), recorder_(recorder) {
     if (wanted.read_ahead_kb >= 0) restore_.read_ahead_kb = original.read_ahead_kb;
     if (!wanted.scheduler.empty()) restore_.scheduler = original.scheduler;
     if (wanted.nr_requests >= 0) restore_.nr_requests = original.nr_requests;
     if (wanted.max_sectors_kb >= 0) restore_.max_sectors_kb = original.max_sectors_kb;
+    if (recorder_) recorder_->Changing(Journal());
   }
   ~TunablesRestore() {
     try {
       ApplyBlockTunables(device_, restore_);
+      if (recorder_) recorder_->Restored();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "storbed-agent: warning: cannot restore the queue settings of %s: %s\n",
                    device_.c_str(), e.what());
@@ -239,8 +245,19 @@ class TunablesRestore {
   TunablesRestore& operator=(const TunablesRestore&) = delete;
 
  private:
+  // The queue's own disk (a partition has none) and its number, as a later run checks.
+  TunablesJournal Journal() const {
+    const auto queue = QueueDir(device_);
+    const std::string disk =
+        queue ? std::filesystem::path(*queue).parent_path().filename().string() : device_;
+    std::string number = ReadFileOrEmpty("/sys/block/" + disk + "/dev");
+    while (!number.empty() && number.back() == '\n') number.pop_back();
+    return {.device = disk, .dev_number = number, .original = restore_};
+  }
+
   std::string device_;
   BlockTunables restore_;
+  TunablesRecorder* recorder_;
 };
 
 bool IsBlockDevice(const std::string& path) {
@@ -255,7 +272,8 @@ bool IsBlockDevice(const std::string& path) {
 // and what was written is restored after the job.
 // `restore` is set when there is something to write back.
 void ApplyTunables(const JobSpec& spec, const TargetDevice& dev, const std::string& layer,
-                   JobResult& result, std::optional<TunablesRestore>& restore) {
+                   JobResult& result, std::optional<TunablesRestore>& restore,
+                   TunablesRecorder* recorder) {
   if (!dev.name) {
     if (SetsTunables(spec.tunables))
       throw JobError(JobLabel(spec) + ": block tunables need a block device: " + dev.reason);
@@ -272,7 +290,7 @@ void ApplyTunables(const JobSpec& spec, const TargetDevice& dev, const std::stri
       wanted = BlockTunables{};
     } else {
       const BlockTunables original = ApplyBlockTunables(*dev.name, BlockTunables{});
-      restore.emplace(*dev.name, wanted, original);
+      restore.emplace(*dev.name, wanted, original, recorder);
     }
   }
   result.tunables_applied = ApplyBlockTunables(*dev.name, wanted, "/sys", &tunable_warnings);
@@ -518,7 +536,8 @@ void ReportBufferPieces(const JobSpec& spec, const TargetDevice& dev,
 
 }  // namespace
 
-JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing& tracing) {
+JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing& tracing,
+                 TunablesRecorder* recorder) {
   CheckSpec(spec);
   JobResult result;
   result.job = spec.name;
@@ -542,7 +561,7 @@ JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing
     }
   }
   std::optional<TunablesRestore> restore;  // destroyed last: after the target is closed
-  ApplyTunables(spec, dev, layer, result, restore);
+  ApplyTunables(spec, dev, layer, result, restore, recorder);
 
   UniqueFd fd = OpenTarget(spec);
   const uint64_t size = RegionSize(spec, fd.get());

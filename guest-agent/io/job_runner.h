@@ -5,8 +5,8 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "cache_control.h"
 #include "io_trace.h"
@@ -14,6 +14,7 @@
 #include "protocol.h"
 #include "result.h"
 #include "tracefs_session.h"
+#include "tunables_journal.h"
 
 namespace storbed {
 
@@ -56,6 +57,19 @@ struct JobTracing {
   bool private_mount = true;
   std::vector<AgentTracedIo>* ios = nullptr;
 };
-JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing& tracing = {});
+
+// Told of the queue settings the host agent is about to change and when they are back:
+// the standalone agent keeps a journal of them that outlives a SIGKILL (tunables_journal.h).
+class TunablesRecorder {
+ public:
+  virtual ~TunablesRecorder() = default;
+  // Before the first write. Throws to stop the job while nothing is changed yet.
+  virtual void Changing(const TunablesJournal& originals) = 0;
+  // After every original was written back.
+  virtual void Restored() = 0;
+};
+
+JobResult RunJob(const JobSpec& spec, const std::string& layer, const JobTracing& tracing = {},
+                 TunablesRecorder* recorder = nullptr);
 
 }  // namespace storbed

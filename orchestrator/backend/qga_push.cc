@@ -12,7 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-double SecondsSince(Clock::time_point start) {
+double ElapsedSecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
@@ -137,7 +137,7 @@ void CopyAndStartAgent(QgaChannel& qga, const std::string& agent_binary, AgentPu
       report.skipped.push_back(path + ": " + e.what());  // a read-only or missing directory
       continue;
     }
-    report.copy_s += SecondsSince(copy_start);
+    report.copy_s += ElapsedSecondsSince(copy_start);
     report.bytes = bytes.size();
 
     const int64_t chmod_pid =

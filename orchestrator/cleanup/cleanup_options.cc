@@ -7,9 +7,10 @@
 #include "cleanup/host_scanners.h"
 #include "cleanup/libvirt_scanner.h"
 #include "cleanup/pci_scanner.h"
+#include "cleanup/tunables_scanner.h"
 #include "error.h"
-#include "execute/owner_marker.h"
 #include "input_file.h"
+#include "owner_marker.h"
 #include "strict_json.h"
 
 namespace storbed {
@@ -64,6 +65,7 @@ std::vector<std::unique_ptr<LeftoverScanner>> MakeCleanupScanners(const CleanupO
   scanners.push_back(MakeLoopScanner(host));
   static RealSysfsWriter sysfs;  // stateless: one for every call
   scanners.push_back(MakePciBindingScanner(host, sysfs));
+  scanners.push_back(MakeTunablesScanner(host));
   scanners.push_back(MakeWorkDirScanner(host));
   scanners.push_back(MakeSocketScanner(host));
   return scanners;

@@ -128,9 +128,9 @@ TEST(MakeCleanupScannersTest, LibvirtPerDistinctUriThenTheHostScannersInOrder) {
   EXPECT_EQ(scopes, (std::vector<std::string>{
                         "libvirt at qemu:///system", "libvirt at qemu+ssh://b/system",
                         "QEMU processes", "loop devices", "PCI devices left on vfio-pci",
-                        "work dirs in /var/tmp", "sockets in "}));
+                        "tunables journals in /var/tmp", "work dirs in /var/tmp", "sockets in "}));
   options.no_libvirt = true;
-  EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 5u);
+  EXPECT_EQ(MakeCleanupScanners(options, actions).size(), 6u);
 }
 
 class AbsentScanner : public LeftoverScanner {

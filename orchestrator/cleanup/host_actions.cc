@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "execute/device_in_use.h"
-#include "execute/proc_stat.h"
+#include "device_in_use.h"
+#include "proc_stat.h"
 
 namespace storbed {
 namespace {

@@ -1,7 +1,7 @@
 // What `storbed cleanup` finds and removes: one Leftover per domain, volume, stray QEMU,
-// loop device, vfio-pci binding, work dir or socket, each found by a LeftoverScanner. The command runs the
-// scanners in order (cleanup_run.h), so a scanner that cannot look (libvirtd down) costs
-// one line and the others still run.
+// loop device, vfio-pci binding, tunables journal, work dir or socket, each found by a
+// LeftoverScanner. The command runs the scanners in order (cleanup_run.h), so a scanner that cannot
+// look (libvirtd down) costs one line and the others still run.
 #pragma once
 
 #include <cstdint>
@@ -11,12 +11,21 @@
 
 namespace storbed {
 
-enum class LeftoverKind { Domain, Volume, QemuProcess, LoopDevice, PciBinding, WorkDir, Socket };
+enum class LeftoverKind {
+  Domain,
+  Volume,
+  QemuProcess,
+  LoopDevice,
+  PciBinding,
+  TunablesJournal,
+  WorkDir,
+  Socket
+};
 
 struct Leftover {
   LeftoverKind kind = LeftoverKind::WorkDir;
   std::string id;      // what Remove acts on: domain or volume name, pid, device, path
-                       // (PciBinding: the state file)
+                       // (PciBinding: the state file; TunablesJournal: its dir)
   std::string label;   // what a line names: "domain storbed-s-nvme on qemu:///system"
   std::string reason;  // why it is stale: "owner pid 1234 gone"
   // Found, but its owner cannot be checked from here (another host, no owner record):

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "execute/proc_stat.h"
 #include "file_read.h"
+#include "proc_stat.h"
 
 namespace storbed {
 namespace {

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "execute/owner_marker.h"
 #include "file_read.h"
+#include "owner_marker.h"
 
 namespace storbed {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cleanup/host_actions.h"
-#include "execute/owner_marker.h"
+#include "owner_marker.h"
 
 namespace storbed::cleanup_test {
 

@@ -14,12 +14,12 @@
 #include "backend/interrupt.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
-#include "execute/proc_stat.h"
 #include "execute/progress.h"
 #include "execute/round_gate.h"
 #include "execute/temp_dir.h"
 #include "execute/trace_record.h"
 #include "file_read.h"
+#include "proc_stat.h"
 #include "protocol.h"
 #include "sampling/job_sampler.h"
 #include "strict_json.h"
@@ -83,6 +83,14 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
   const std::string out_file = work_dir + "/agent-" + job.name + ".log";
   std::ofstream(job_file) << nlohmann::json(job).dump(2) << "\n";
   std::vector<std::string> argv = {agent_path, "--standalone", job_file, "--heartbeat"};
+  // The agent refuses to write to a block device unless told: storbed's input checks
+  // (execute/input_checks.h) have judged this one already, and the agent still refuses
+  // one the host is using.
+  if (job.rw != Direction::Read) argv.push_back("--allow-writes");
+  // The journal of the queue settings a job changes goes beside the run's work dirs, where
+  // `storbed cleanup --work-dir` looks when a SIGKILL left it.
+  argv.insert(argv.end(),
+              {"--journal-dir", std::filesystem::path(work_dir).parent_path().string()});
   if (!trace_out.empty()) argv.insert(argv.end(), {"--trace-out", trace_out});
   ChildProcess agent = ChildProcess::Start(argv, out_file);
   const auto deadline = Clock::now() + timeout;

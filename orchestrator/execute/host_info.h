@@ -1,11 +1,10 @@
 // Facts about the host that every manifest records.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "backend/host_identity.h"  // UtcTimestamp, ThisHostName
+#include "host_identity.h"  // UtcTimestamp, ThisHostName
 
 namespace storbed {
 

@@ -16,8 +16,8 @@
 
 #include "backend/child_process.h"
 #include "backend/disk_driver.h"
+#include "device_in_use.h"
 #include "execute/backing_leases.h"
-#include "execute/device_in_use.h"
 #include "execute/foreign_image.h"
 #include "execute/round_gate.h"
 #include "execute/runner.h"

@@ -3,14 +3,12 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
-#include "execute/device_in_use.h"
 #include "passthrough/fake_sysfs_for_test.h"
 
 namespace storbed {
@@ -206,49 +204,6 @@ TEST_F(InputChecksTest, AMissingWorkDirIsRefused) {
   options_.work_dir = dir_ + "/no-work";
   EXPECT_EQ(Check(R"({"name": "t", "targets": ["bare-metal"], "jobs": [{"name": "a"}]})"),
             "--work-dir " + dir_ + "/no-work: does not exist");
-}
-
-// A block device node of a loop number nobody uses, and the kernel's files faked.
-class DeviceInUseTest : public InputChecksTest {
- protected:
-  void SetUp() override {
-    InputChecksTest::SetUp();
-    node_ = dir_ + "/blk";
-    ASSERT_EQ(mknod(node_.c_str(), S_IFBLK | 0600, makedev(7, 250)), 0);
-    sources_.mountinfo = dir_ + "/mountinfo";
-    sources_.swaps = dir_ + "/swaps";
-    sources_.sys_dev_block = dir_ + "/sys";
-    std::ofstream(sources_.mountinfo) << "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n";
-    std::ofstream(sources_.swaps) << "Filename Type Size Used Priority\n";
-    fs::create_directories(sources_.sys_dev_block + "/7:250/holders");
-  }
-  std::string node_;
-  DeviceUseSources sources_;
-};
-
-TEST_F(DeviceInUseTest, AnUnusedDeviceIsFree) { EXPECT_EQ(DeviceInUse(node_, sources_), ""); }
-
-TEST_F(DeviceInUseTest, AMountedDeviceIsNamedWithItsMountPoint) {
-  std::ofstream(sources_.mountinfo, std::ios::app) << "40 22 7:250 / /mnt/data rw - ext4 x rw\n";
-  EXPECT_EQ(DeviceInUse(node_, sources_), "is mounted at /mnt/data");
-}
-
-TEST_F(DeviceInUseTest, AMountedPartitionIsNamed) {
-  fs::create_directories(sources_.sys_dev_block + "/7:250/blk1");
-  std::ofstream(sources_.sys_dev_block + "/7:250/blk1/partition") << "1\n";
-  std::ofstream(sources_.sys_dev_block + "/7:250/blk1/dev") << "259:9\n";
-  std::ofstream(sources_.mountinfo, std::ios::app) << "41 22 259:9 / /boot rw - ext4 x rw\n";
-  EXPECT_EQ(DeviceInUse(node_, sources_), "has its partition blk1, which is mounted at /boot");
-}
-
-TEST_F(DeviceInUseTest, AHolderSuchAsLvmIsNamed) {
-  fs::create_directories(sources_.sys_dev_block + "/7:250/holders/dm-3");
-  EXPECT_EQ(DeviceInUse(node_, sources_), "is held by dm-3 (md, LVM or dm-crypt)");
-}
-
-TEST_F(DeviceInUseTest, ActiveSwapIsNamed) {
-  std::ofstream(sources_.swaps, std::ios::app) << node_ << " partition 1024 0 -2\n";
-  EXPECT_EQ(DeviceInUse(node_, sources_), "is in use as swap");
 }
 
 // disk.passthrough: the refusals of pci_safety.h reach --dry-run and the real run as bad

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "backend/agent_link.h"
-#include "execute/proc_stat.h"
+#include "proc_stat.h"
 
 namespace storbed {
 namespace {

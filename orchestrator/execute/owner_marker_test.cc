@@ -1,4 +1,4 @@
-#include "execute/owner_marker.h"
+#include "owner_marker.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "execute/proc_stat.h"
 #include "execute/temp_dir.h"
+#include "proc_stat.h"
 
 namespace storbed {
 namespace {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "execute/owner_marker.h"
+#include "owner_marker.h"
 
 namespace storbed {
 

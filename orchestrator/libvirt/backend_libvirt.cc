@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <mutex>
 
-#include "backend/host_identity.h"
 #include "backend/interrupt.h"
 #include "backend/qemu_argv.h"
+#include "host_identity.h"
 #include "libvirt/domain_xml.h"
 #include "libvirt/libvirt_machine.h"
 #include "libvirt/storage_pool.h"

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "diskstats.h"
-#include "execute/proc_stat.h"
 #include "fuzz_text.h"
+#include "proc_stat.h"
 #include "sampling/host_device.h"
 #include "sampling/host_sampler_cpu.h"
 #include "sampling/qemu_threads.h"

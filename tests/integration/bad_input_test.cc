@@ -11,15 +11,14 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "backend/child_process.h"
 #include "execute/backing.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
-#include "execute/owner_marker.h"
+#include "owner_marker.h"
 #include "results/results_dir.h"
 #include "test_env.h"
 

@@ -15,9 +15,9 @@
 #include <thread>
 
 #include "backend/child_process.h"
-#include "execute/owner_marker.h"
 #include "execute/temp_dir.h"
 #include "libvirt/virt_handles.h"
+#include "owner_marker.h"
 #include "test_env.h"
 
 namespace storbed {

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "backend/child_process.h"
-#include "execute/proc_stat.h"
 #include "file_read.h"
+#include "proc_stat.h"
 #include "results/results_dir.h"
 #include "test_env.h"
 

@@ -1,4 +1,4 @@
-#include "backend/host_identity.h"
+#include "host_identity.h"
 
 #include <unistd.h>
 

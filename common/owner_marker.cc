@@ -1,4 +1,4 @@
-#include "execute/owner_marker.h"
+#include "owner_marker.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "execute/proc_stat.h"
+#include "proc_stat.h"
 #include "strict_json.h"
 
 namespace storbed {
@@ -42,6 +42,14 @@ std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text) {
                     .host = j["host"].get<std::string>()};
   if (owner.pid <= 0) return std::nullopt;
   return owner;
+}
+
+bool OwnerRuns(const OwnerMarker& owner, const std::string& proc_root) {
+  std::ifstream in(proc_root + "/" + std::to_string(owner.pid) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  const auto stat = ParseProcStat(line);
+  return stat && stat->start_ticks == owner.start_ticks;
 }
 
 void WriteOwnerMarker(const std::string& dir) {

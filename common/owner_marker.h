@@ -1,13 +1,14 @@
 // The `owner` file storbed writes into every directory it creates for a run
-// (storbed-work-*): which process made it, so `storbed cleanup` removes the directories of
-// killed runs and never those of a live one.
+// (storbed-work-*), and the standalone agent into its tunables journal dir
+// (storbed-tunables-*): which process made it, so `storbed cleanup` (and the next agent
+// run) removes the directories of killed processes and never those of a live one.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "backend/host_identity.h"  // ThisHostName
+#include "host_identity.h"  // ThisHostName
 
 namespace storbed {
 
@@ -27,6 +28,10 @@ std::string FormatOwnerMarker(const OwnerMarker& owner);
 // nullopt when the text is not such a line (a marker without "program":"storbed" is
 // another program's, not storbed's).
 std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text);
+
+// Whether `owner` still runs: /proc/<pid>/stat names the same start time (a reused pid is
+// another process). Says nothing of another host's owner: compare `host` first.
+bool OwnerRuns(const OwnerMarker& owner, const std::string& proc_root = "/proc");
 
 // Writes `dir`/owner for this process. Throws std::runtime_error naming the file.
 void WriteOwnerMarker(const std::string& dir);

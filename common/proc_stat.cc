@@ -1,4 +1,4 @@
-#include "execute/proc_stat.h"
+#include "proc_stat.h"
 
 #include <sstream>
 #include <vector>

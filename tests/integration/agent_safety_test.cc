@@ -1,0 +1,225 @@
+// Issue 38 item 2 through the real static agent on real loop devices (no VM): the
+// standalone agent refuses a device the host is using and a write it was not allowed,
+// and puts back the queue settings it changed after SIGTERM and SIGHUP, and after a
+// SIGKILL through the next agent run or `storbed cleanup`. Every device here is a loop
+// device the test attached over its own file.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/swap.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "backend/child_process.h"
+#include "execute/backing.h"
+#include "execute/host_mount.h"
+#include "execute/loop_device.h"
+#include "job.h"
+#include "test_env.h"
+#include "tunables_journal.h"
+
+namespace storbed {
+namespace agent_safety_test {  // named, not anonymous: a unity build joins files
+
+namespace fs = std::filesystem;
+
+using testing::Slurp;
+using testing::WriteFile;
+
+// How an agent run ended and what it printed (stdout and stderr).
+struct AgentRun {
+  std::string exit;
+  std::string log;
+};
+
+class AgentSafetyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::ScratchDir(std::string("agent-safety-") +
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    journals_ = dir_ + "/journals";
+    fs::create_directories(journals_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  LoopDevice Loop(bool direct_io = true) {
+    const Backing backing =
+        CreateFilledBacking(dir_ + "/b" + std::to_string(loops_++) + ".raw", 16 << 20);
+    return LoopDevice::Attach(backing.path, direct_io);
+  }
+  std::string Job(const JobSpec& spec) {
+    return WriteFile(dir_ + "/job-" + spec.name + ".json", nlohmann::json(spec).dump());
+  }
+  std::vector<std::string> AgentArgv(const JobSpec& spec, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {testing::AgentPath(), "--standalone", Job(spec),
+                                     "--journal-dir", journals_};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return argv;
+  }
+  AgentRun RunAgent(const JobSpec& spec, std::vector<std::string> extra = {}) {
+    const std::string log = dir_ + "/agent-" + spec.name + ".log";
+    ChildProcess agent = ChildProcess::Start(AgentArgv(spec, extra), log);
+    EXPECT_TRUE(agent.WaitFor(std::chrono::seconds(60)));
+    return {agent.ExitDescription(), Slurp(log)};
+  }
+  std::vector<std::string> JournalDirs() {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(journals_)) out.push_back(e.path());
+    return out;
+  }
+  std::string dir_, journals_;
+  int loops_ = 0;
+};
+
+JobSpec WriteJob(const std::string& target) {
+  JobSpec spec;
+  spec.name = "w";
+  spec.target = target;
+  spec.rw = Direction::Write;
+  spec.bs = 65536;
+  spec.io_limit = 1 << 20;
+  return spec;
+}
+
+// Regression (issue 38): a write job on a device with a mounted ext4 wrote 56 MB and
+// destroyed the filesystem. Expected: exit 2, the mount point named, nothing written.
+TEST_F(AgentSafetyTest, AMountedDeviceIsRefusedEvenWithAllowWrites) {
+  LoopDevice loop = Loop(/*direct_io=*/false);
+  ChildProcess mkfs =
+      ChildProcess::Start({"mkfs.ext4", "-q", "-F", loop.path()}, dir_ + "/mkfs.log");
+  ASSERT_TRUE(mkfs.WaitFor(std::chrono::seconds(60)));
+  ASSERT_EQ(mkfs.ExitDescription(), "exited with status 0") << Slurp(dir_ + "/mkfs.log");
+  const std::string mnt = dir_ + "/mnt";
+  fs::create_directories(mnt);
+  HostMount mounted = HostMount::Mount(loop.path(), mnt, "ext4");
+  WriteFile(mnt + "/kept", "still here");
+  const AgentRun run = RunAgent(WriteJob(loop.path()), {"--allow-writes"});
+  EXPECT_EQ(run.exit, "exited with status 2") << run.log;
+  EXPECT_EQ(run.log, "storbed-agent: job 'w' on " + loop.path() + ": the device is mounted at " +
+                         mnt + "; storbed-agent does not touch a device the host is using\n");
+  EXPECT_EQ(Slurp(mnt + "/kept"), "still here");
+}
+
+TEST_F(AgentSafetyTest, AnActiveSwapDeviceIsRefused) {
+  LoopDevice loop = Loop();
+  ChildProcess mkswap = ChildProcess::Start({"mkswap", loop.path()}, dir_ + "/mkswap.log");
+  ASSERT_TRUE(mkswap.WaitFor(std::chrono::seconds(60)));
+  ASSERT_EQ(mkswap.ExitDescription(), "exited with status 0") << Slurp(dir_ + "/mkswap.log");
+  if (swapon(loop.path().c_str(), 0) != 0)
+    GTEST_SKIP() << "swapon " << loop.path() << ": " << std::strerror(errno);
+  JobSpec read = WriteJob(loop.path());
+  read.rw = Direction::Read;
+  const AgentRun run = RunAgent(read);
+  swapoff(loop.path().c_str());
+  EXPECT_EQ(run.exit, "exited with status 2") << run.log;
+  EXPECT_NE(run.log.find(": the device is in use as swap; storbed-agent does not touch"),
+            std::string::npos)
+      << run.log;
+}
+
+// A free device: a write needs --allow-writes, and with it the job runs.
+TEST_F(AgentSafetyTest, AWriteToABlockDeviceNeedsAllowWrites) {
+  LoopDevice loop = Loop();
+  const AgentRun refused = RunAgent(WriteJob(loop.path()));
+  EXPECT_EQ(refused.exit, "exited with status 2") << refused.log;
+  EXPECT_EQ(refused.log, "storbed-agent: job 'w' on " + loop.path() +
+                             ": rw write overwrites the data on the block device; pass "
+                             "--allow-writes to let the agent write to it\n");
+  const AgentRun allowed = RunAgent(WriteJob(loop.path()), {"--allow-writes"});
+  EXPECT_EQ(allowed.exit, "exited with status 0") << allowed.log;
+}
+
+// A long read job that changes the loop's queue settings; the test kills it mid-job.
+class TunablesAfterKillTest : public AgentSafetyTest {
+ protected:
+  void SetUp() override {
+    AgentSafetyTest::SetUp();
+    loop_.emplace(Loop());
+    queue_ = "/sys/block/" + fs::path(loop_->path()).filename().string() + "/queue/";
+    before_ra_ = Slurp(queue_ + "read_ahead_kb");
+    before_ms_ = Slurp(queue_ + "max_sectors_kb");
+  }
+  void TearDown() override {
+    loop_.reset();
+    AgentSafetyTest::TearDown();
+  }
+  // Starts the job and waits until the agent has changed both settings.
+  ChildProcess StartChangingJob() {
+    JobSpec spec = WriteJob(loop_->path());
+    spec.name = "long";
+    spec.rw = Direction::Read;
+    spec.io_limit = 0;
+    spec.runtime_s = 120;
+    spec.tunables.read_ahead_kb = before_ra_ == "0\n" ? 8 : 0;
+    spec.tunables.max_sectors_kb = 4;
+    ChildProcess agent = ChildProcess::Start(AgentArgv(spec), dir_ + "/agent-long.log");
+    for (int i = 0; i < 200 && Slurp(queue_ + "max_sectors_kb") != "4\n"; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(Slurp(queue_ + "max_sectors_kb"), "4\n") << Slurp(dir_ + "/agent-long.log");
+    EXPECT_NE(Slurp(queue_ + "read_ahead_kb"), before_ra_);
+    EXPECT_EQ(JournalDirs().size(), 1u);
+    return agent;
+  }
+  void ExpectPutBack() {
+    EXPECT_EQ(Slurp(queue_ + "read_ahead_kb"), before_ra_);
+    EXPECT_EQ(Slurp(queue_ + "max_sectors_kb"), before_ms_);
+    EXPECT_TRUE(JournalDirs().empty());
+  }
+  // SIGKILL: no code of the agent runs, so the settings stay changed and the journal stays.
+  void KillNine() {
+    ChildProcess agent = StartChangingJob();
+    ASSERT_EQ(kill(agent.Pid(), SIGKILL), 0);
+    ASSERT_TRUE(agent.WaitFor(std::chrono::seconds(30)));
+    EXPECT_EQ(Slurp(queue_ + "max_sectors_kb"), "4\n");
+    ASSERT_EQ(JournalDirs().size(), 1u);
+    EXPECT_TRUE(fs::exists(JournalDirs()[0] + "/" + kTunablesJournalFile));
+    EXPECT_EQ(fs::status(JournalDirs()[0]).permissions(), fs::perms::owner_all);
+  }
+  std::optional<LoopDevice> loop_;
+  std::string queue_, before_ra_, before_ms_;
+};
+
+// Regression (issue 38): SIGTERM left read_ahead_kb / max_sectors_kb at 0 / 4 instead of
+// the device's own; expected: put back, the journal gone, and the agent still dies of it.
+TEST_F(TunablesAfterKillTest, SigtermAndSighupPutTheSettingsBack) {
+  for (const int sig : {SIGTERM, SIGHUP}) {
+    SCOPED_TRACE(strsignal(sig));
+    ChildProcess agent = StartChangingJob();
+    ASSERT_EQ(kill(agent.Pid(), sig), 0);
+    ASSERT_TRUE(agent.WaitFor(std::chrono::seconds(30)));
+    EXPECT_EQ(agent.ExitDescription(),
+              "killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")");
+    ExpectPutBack();
+    EXPECT_NE(Slurp(dir_ + "/agent-long.log").find("restored the queue settings of"),
+              std::string::npos);
+  }
+}
+
+TEST_F(TunablesAfterKillTest, AfterSigkillTheNextAgentRunPutsThemBack) {
+  KillNine();
+  JobSpec next = WriteJob(loop_->path());
+  next.name = "next";
+  next.rw = Direction::Read;
+  const AgentRun run = RunAgent(next);
+  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
+  EXPECT_NE(run.log.find("storbed-agent: restored the queue settings a killed agent left changed"),
+            std::string::npos)
+      << run.log;
+  ExpectPutBack();
+}
+
+TEST_F(TunablesAfterKillTest, AfterSigkillStorbedCleanupPutsThemBack) {
+  KillNine();
+  const std::string name = fs::path(loop_->path()).filename();
+  const testing::CliRun run =
+      testing::RunCli({"cleanup", "--no-libvirt", "--work-dir", journals_}, dir_ + "/cleanup.log");
+  EXPECT_EQ(run.exit, "exited with status 0") << run.log;
+  EXPECT_NE(run.log.find("removed changed queue settings of " + name), std::string::npos)
+      << run.log;
+  ExpectPutBack();
+}
+
+}  // namespace agent_safety_test
+}  // namespace storbed

@@ -95,7 +95,7 @@ std::vector<Row> Head() {
                "Stop after this many bytes; 0 = one pass over the region (or runtime).", "io_size"),
            &JobSpec::io_limit),
       Bind(Job("runtime", FieldType::Number, "0", 0, 86400, "s",
-               "Stop after this long; 0 = no time limit."),
+               "Stop after this long (at least 0.01 s); 0 = no time limit."),
            &JobSpec::runtime_s),
       Bind(Job("direct", FieldType::Bool, "true", 0, 0, "", "O_DIRECT (bypass the page cache).",
                "direct"),

@@ -86,8 +86,9 @@ void ValidateDisk(const DiskSpec& d) {
   const BusRow& bus = RowOf(d.bus);
   if (bus.queues == QueueModel::Virtqueues) {
     uint32_t q = d.queue_size;
-    if (q < 2 || q > 1024 || (q & (q - 1)) != 0) {
-      fail("queue_size", std::to_string(q) + " must be a power of two from 2 to 1024");
+    // QEMU 7.2: "invalid queue-size property (2), must be > 2" (virtio-scsi alike).
+    if (q < 4 || q > 1024 || (q & (q - 1)) != 0) {
+      fail("queue_size", std::to_string(q) + " must be a power of two from 4 to 1024");
     }
     if (d.num_queues < 1 || d.num_queues > 1024) {
       fail("num_queues", std::to_string(d.num_queues) + " must be from 1 to 1024");

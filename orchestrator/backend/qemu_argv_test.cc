@@ -152,7 +152,7 @@ TEST(QemuArgvTest, IothreadNeedsAVirtioBus) {
 
 TEST(QemuArgvTest, QueueSizeMustBePowerOfTwo) {
   ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 100; }), "queue_size", "power of two");
-  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 2048; }), "queue_size", "2 to 1024");
+  ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 2048; }), "queue_size", "4 to 1024");
   ExpectDiskError(Disk("d", [](DiskSpec& d) { d.queue_size = 1; }), "queue_size", "power of two");
 }
 
@@ -275,7 +275,7 @@ TEST(QemuArgvTest, BackingDriverMistakesNameTheField) {
               d.bus = Bus::VirtioScsi;
               d.queue_size = 100;
             }),
-            "disk \"d0\" field queue_size: 100 must be a power of two from 2 to 1024");
+            "disk \"d0\" field queue_size: 100 must be a power of two from 4 to 1024");
 }
 
 TEST(QemuArgvTest, AhciIsAnIdeHdOnQ35sBuiltInControllerWithItsSerial) {

@@ -1,5 +1,5 @@
 // Which of the directories storbed makes (storbed-work-*, storbed-agent-*) belong to runs
-// that are gone. A run's TempDir writes an owner marker (execute/owner_marker.h); a
+// that are gone. A run's TempDir writes an owner marker (common/owner_marker.h); a
 // directory is stale when that process (pid and start time) is gone. A directory without a
 // marker is never storbed's to remove, however old: a user may have named one so.
 #pragma once

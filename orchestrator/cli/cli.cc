@@ -330,6 +330,11 @@ int RunCommand(RunOptions& run, bool dry_run, const std::string& history_db) {
     throw ScenarioError("run: --target applies with --fio or --fio-args only");
   if (run.until_conclusive) ParseBudget(run.budget_text, &run.budget_rounds, &run.budget_s);
   if (!history_db.empty()) CheckHistorySpec(history_db);
+  // The records reach the history after the last job: a path that cannot take them is
+  // found now, by the dry run too.
+  if (!history_db.empty() && !IsPostgresSpec(history_db))
+    if (const std::string why = HistoryFileProblem(history_db); !why.empty())
+      throw ScenarioError("--history " + history_db + ": " + why);
   if (dry_run) return DryRunMain(run);
   const std::string source = !run.fio_args.empty()  ? "fio-args"
                              : run.fio_path.empty() ? run.scenario_path

@@ -1,5 +1,6 @@
 #include "execute/input_checks.h"
 
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -17,15 +18,19 @@
 #include "backend/child_process.h"
 #include "backend/disk_driver.h"
 #include "device_in_use.h"
+#include "execute/backing.h"
 #include "execute/backing_leases.h"
+#include "execute/buffer_memory.h"
 #include "execute/foreign_image.h"
 #include "execute/round_gate.h"
+#include "execute/run_steps.h"
 #include "execute/runner.h"
 #include "file_read.h"
 #include "images/binary_checks.h"
 #include "images/image_error.h"
 #include "input_file.h"
 #include "plan/run_hosts.h"
+#include "plan/run_plan.h"
 
 namespace storbed {
 namespace {
@@ -34,12 +39,6 @@ namespace fs = std::filesystem;
 
 [[noreturn]] void Fail(const Scenario& s, const std::string& field, const std::string& reason) {
   throw ScenarioError(s.path + ": " + field + ": " + reason);
-}
-
-std::string GiB(uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
-  return text;
 }
 
 bool NeedsGuest(const Scenario& s) {
@@ -75,16 +74,59 @@ void CheckKernel(const Scenario& s, const MachineConfig& m) {
              kernel.image_path + " is release " + release);
 }
 
-void CheckBacking(const Scenario& s, const DiskConfig& disk, bool writes) {
+// The size of a backing that passed BackingPathProblem: a file's length, a device's end.
+uint64_t BackingBytes(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  const off_t end = lseek(fd, 0, SEEK_END);
+  close(fd);
+  return end < 0 ? 0 : static_cast<uint64_t>(end);
+}
+
+// What the real run's UseExistingBacking and QEMU would refuse after the work dir is made,
+// found here: a block device reached through another path, holes, no write permission,
+// a job region past the end.
+void CheckBacking(const Scenario& s, const DiskConfig& disk, const JobDirections& directions) {
   if (const std::string why = BackingPathProblem(disk.backing); !why.empty())
     Fail(s, "disk.backing", disk.backing + " " + why);
   struct stat st {};
   stat(disk.backing.c_str(), &st);
-  if (S_ISBLK(st.st_mode) && writes && disk.allow_writes) {
+  const bool device = S_ISBLK(st.st_mode);
+  // Validation refuses writes on a /dev path without allow_writes; a symbolic link
+  // elsewhere reaches a device as well.
+  if (device && directions.writes && !disk.allow_writes) {
+    std::error_code ec;
+    const std::string real = fs::canonical(disk.backing, ec).string();
+    Fail(s, "disk.backing",
+         disk.backing + " is the block device " + real + " and the scenario has write jobs: name " +
+             real + " in disk.backing and set disk.allow_writes true if overwriting it is meant");
+  }
+  if (device && directions.writes && disk.allow_writes) {
     if (const std::string why = DeviceInUse(disk.backing); !why.empty())
       Fail(s, "disk.allow_writes",
            disk.backing + " " + why + "; storbed does not write to a device the host is using");
   }
+  if (directions.writes && access(disk.backing.c_str(), W_OK) != 0)
+    Fail(s, "disk.backing",
+         disk.backing + " cannot be written (" + std::strerror(errno) +
+             ") and the scenario has write jobs");
+  const uint64_t bytes = BackingBytes(disk.backing);
+  if (!device && directions.reads) {
+    const int fd = open(disk.backing.c_str(), O_RDONLY | O_CLOEXEC);
+    const bool holes = fd >= 0 && FileHasHoles(fd, bytes);
+    if (fd >= 0) close(fd);
+    if (holes)
+      Fail(s, "disk.backing",
+           disk.backing +
+               " has holes (sparse or never written): reads of holes never reach the device; "
+               "fill it with data first (e.g. dd if=/dev/urandom)");
+  }
+  for (const auto& j : s.jobs)
+    if (j.offset >= bytes || j.size > bytes - j.offset)
+      Fail(s, "job \"" + j.name + "\": size",
+           "the region (offset " + std::to_string(j.offset) + " + size " + std::to_string(j.size) +
+               " bytes) ends past the end of disk.backing " + disk.backing + " (" +
+               std::to_string(bytes) + " bytes)");
 }
 
 // disk.passthrough: the safety checks of pci_safety.h (allow-list, IOMMU group, mounts,
@@ -118,6 +160,11 @@ void CheckFreeSpace(const Scenario& s, const RunOptions& o) {
   if (!fs::is_directory(o.work_dir, ec))
     throw ScenarioError("--work-dir " + o.work_dir + ": " +
                         (fs::exists(o.work_dir, ec) ? "is not a directory" : "does not exist"));
+  // The backings are made there first: a directory storbed cannot write is found now,
+  // not as "need 0.0 GiB" or an error after the out dir was made.
+  if (access(o.work_dir.c_str(), W_OK | X_OK) != 0)
+    throw ScenarioError("--work-dir " + o.work_dir +
+                        ": cannot be written: " + std::strerror(errno));
   uint64_t total = 0;
   for (const auto& [key, bytes] : needed) total += bytes;
   struct statvfs vfs {};
@@ -127,8 +174,8 @@ void CheckFreeSpace(const Scenario& s, const RunOptions& o) {
   const uint64_t free_bytes = uint64_t(vfs.f_bavail) * vfs.f_frsize;
   if (total + kWorkDirMarginBytes > free_bytes)
     Fail(s, "disk.size",
-         "the backings need " + GiB(total) + " in " + o.work_dir + " (plus a margin of " +
-             GiB(kWorkDirMarginBytes) + "), which has " + GiB(free_bytes) + " free");
+         "the backings need " + SizeText(total) + " in " + o.work_dir + " (plus a margin of " +
+             SizeText(kWorkDirMarginBytes) + "), which has " + SizeText(free_bytes) + " free");
 }
 
 }  // namespace
@@ -166,6 +213,31 @@ std::string DirectoryPathProblem(const std::string& path) {
   return "";
 }
 
+std::string HistoryFileProblem(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      return "is " + FileKindName(st.st_mode) + ", not a history database file";
+    if (access(path.c_str(), W_OK) != 0)
+      return std::string("cannot be written: ") + std::strerror(errno);
+    return "";
+  }
+  if (errno != ENOENT) return std::string("cannot be read: ") + std::strerror(errno);
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+  if (stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return "its directory " + parent.string() + " does not exist";
+  if (access(parent.c_str(), W_OK) != 0)
+    return "cannot be made in " + parent.string() + ": " + std::strerror(errno);
+  return "";
+}
+
+std::string BareMetalHostProblem(bool root) {
+  if (root) return "";
+  return "\"bare-metal\" needs root on this host: storbed attaches the backing to a loop "
+         "device, drops the page cache and sets the device's queue tunables; run as root or "
+         "drop \"bare-metal\" from targets";
+}
+
 std::string TraceHostProblem(bool root, const std::string& proc_filesystems) {
   if (!root)
     return "needs root on this host: the host device's block tracepoints (and the bare-metal "
@@ -186,12 +258,19 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
   if (const std::string why = StaticAgentProblem(found.empty() ? o.agent_path : found);
       !why.empty())
     throw ScenarioError("--agent " + o.agent_path + ": " + why);
+  for (const auto t : s.targets)
+    if (t == TargetKind::BareMetal)
+      if (const std::string why = BareMetalHostProblem(geteuid() == 0); !why.empty())
+        Fail(s, "targets", why);
   // The guest image is built there before the first boot, after the backings are made.
   if (NeedsGuest(s) && !o.image_cache_dir.empty())
     if (const std::string why = DirectoryPathProblem(o.image_cache_dir); !why.empty())
       throw ScenarioError("--image-cache " + o.image_cache_dir + ": " + why);
-  bool writes = false;
-  for (const auto& j : s.jobs) writes |= j.rw != Direction::Read;
+  JobDirections directions;
+  for (const auto& j : s.jobs) {
+    directions.writes |= j.rw != Direction::Read;
+    directions.reads |= j.rw != Direction::Write;
+  }
   std::set<std::string> kernels;
   for (const auto& m : s.machines) {
     if (const std::string why = ForeignMachineProblem(m.machine); !why.empty())
@@ -200,7 +279,7 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
         kernels.insert(m.machine.kernel + "\n" + m.machine.modules_dir).second)
       CheckKernel(s, m.machine);
     if (!m.disk.backing.empty() && DriverHasStorage(m.disk.driver))
-      CheckBacking(s, m.disk, writes);
+      CheckBacking(s, m.disk, directions);
     if (!m.disk.passthrough.empty()) CheckPassthrough(s, o, m.disk.passthrough);
   }
   // Tracing needs the host's tracefs: found out before anything runs, not after a boot.
@@ -211,6 +290,12 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
         Fail(s, "job \"" + j.name + "\": trace", why);
       break;
     }
+  // A matrix_exclude by target drops runs only the plan sees; the run would do nothing
+  // and exit 0.
+  if (PlanScenario(s).runs.empty())
+    Fail(s, "matrix_exclude", "drops every run (each target x machine x job combination)");
+  // Before the free space: a job too large for memory is the first thing to change.
+  CheckBufferMemory(s, ReadFileOrEmpty("/proc/meminfo"));
   CheckFreeSpace(s, o);
 }
 

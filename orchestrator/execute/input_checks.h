@@ -30,6 +30,15 @@ std::string BackingPathProblem(const std::string& path);
 // ancestor is in the way).
 std::string DirectoryPathProblem(const std::string& path);
 
+// "" when a SQLite history file at `path` can take a run's records when it ends: a
+// writable regular file, or one that can be made in a writable directory; else the
+// reason. A run found out only after its last job.
+std::string HistoryFileProblem(const std::string& path);
+
+// "" when this user may run the bare-metal target: attaching a loop device, dropping the
+// page cache and setting a device's queue tunables need root.
+std::string BareMetalHostProblem(bool root);
+
 // "" when this host can trace block devices for job.trace (docs/tracing.md): root, and
 // tracefs among `proc_filesystems` (/proc/filesystems' text); else what is missing.
 std::string TraceHostProblem(bool root, const std::string& proc_filesystems);

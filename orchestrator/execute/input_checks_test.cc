@@ -183,8 +183,8 @@ TEST_F(InputChecksTest, ModulesOfAnotherReleaseAreRefusedAndTheirOwnAccepted) {
 TEST_F(InputChecksTest, ABackingLargerThanTheFreeSpaceIsRefusedBeforeItIsMade) {
   const std::string message = Check(
       R"({"name": "t", "targets": ["bare-metal"], "disk": {"size": "16t"}, "jobs": [{"name": "a"}]})");
-  const std::string prefix = "t.json: disk.size: the backings need 16384.0 GiB in " + dir_ +
-                             "/work (plus a margin of 0.5 GiB), which has ";
+  const std::string prefix = "t.json: disk.size: the backings need 16t in " + dir_ +
+                             "/work (plus a margin of 512m), which has ";
   EXPECT_EQ(message.substr(0, prefix.size()), prefix) << message;
   EXPECT_EQ(message.substr(message.size() - 5), " free") << message;
   EXPECT_TRUE(fs::is_empty(dir_ + "/work"));
@@ -270,6 +270,25 @@ TEST(TraceHostProblemTest, NamesWhatIsMissingForTracing) {
   EXPECT_NE(TraceHostProblem(false, with).find("needs root"), std::string::npos);
   EXPECT_NE(TraceHostProblem(true, without).find("no tracefs"), std::string::npos);
   EXPECT_NE(TraceHostProblem(true, "nodev\tnottracefs\n").find("no tracefs"), std::string::npos);
+}
+
+// Issue 38: a --history that could not take the records passed the dry run, and the run
+// failed after its last job.
+TEST_F(InputChecksTest, AHistoryFileIsCheckedBeforeTheRun) {
+  EXPECT_EQ(HistoryFileProblem(dir_ + "/h.db"), "");
+  EXPECT_EQ(HistoryFileProblem(dir_), "is a directory, not a history database file");
+  EXPECT_EQ(HistoryFileProblem(dir_ + "/none/h.db"),
+            "its directory " + dir_ + "/none does not exist");
+  EXPECT_EQ(HistoryFileProblem("/dev/null"), "is a character device, not a history database file");
+}
+
+// Issue 38: as a user, the dry run said valid and the run failed attaching the loop device.
+TEST(BareMetalHostTest, BareMetalNeedsRoot) {
+  EXPECT_EQ(BareMetalHostProblem(true), "");
+  EXPECT_EQ(BareMetalHostProblem(false),
+            "\"bare-metal\" needs root on this host: storbed attaches the backing to a loop "
+            "device, drops the page cache and sets the device's queue tunables; run as root or "
+            "drop \"bare-metal\" from targets");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // A move-only temporary directory, removed with its contents on every exit path. It holds
-// an `owner` file (execute/owner_marker.h) so `storbed cleanup` can remove it after a SIGKILL,
+// an `owner` file (common/owner_marker.h) so `storbed cleanup` can remove it after a SIGKILL,
 // the one exit no destructor sees.
 #pragma once
 

@@ -6,6 +6,7 @@
 
 #include "analysis/durability.h"
 #include "ladder.h"
+#include "number_format.h"
 #include "result.h"
 #include "results/run_record.h"
 #include "strict_json.h"
@@ -67,6 +68,22 @@ std::string InsideDirProblem(const std::string& path) {
   return "";
 }
 
+// The figures compare and the history judge by: a negative or absurd one (1e308 IOPS) is a
+// tampered file, not a fast disk. "" when they are plausible; else "result.F (run_id): why".
+std::string FiguresProblem(const json& result, const std::string& id) {
+  if (!result.is_object()) return "";
+  static const std::pair<const char*, double> kFigures[] = {
+      {"iops", 1e9}, {"mib_s", 1e8}, {"runtime_s", 1e7}};  // 1e9 IOs and 100 TB a second
+  for (const auto& [name, most] : kFigures) {
+    if (!result.contains(name) || !result[name].is_number()) continue;
+    const double v = result[name].get<double>();
+    if (!(v >= 0 && v <= most))
+      return std::string("result.") + name + id + ": " + FormatDouble(v, "%g") +
+             " is not a measured value (from 0 to " + FormatDouble(most, "%g") + ")";
+  }
+  return "";
+}
+
 std::string RecordProblem(const json& record) {
   if (!record.is_object()) return "expected a run record object, got " + record.dump();
   struct Field {
@@ -105,6 +122,7 @@ std::string RecordProblem(const json& record) {
       return std::string(f.name) + id + ": " + WithoutJsonTag(e.what());
     }
   }
+  if (const std::string why = FiguresProblem(record["result"], id); !why.empty()) return why;
   try {
     (void)record.get<RunRecord>();  // the rules between fields (schema_version)
   } catch (const std::exception& e) {

@@ -2,15 +2,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "input_file.h"
+#include "quoted_value.h"
 #include "results/record_check.h"
 #include "strict_json.h"
 
@@ -144,11 +146,18 @@ std::vector<RunRecord> ParseResults(const std::string& text, const std::string& 
   if (!doc.is_array())
     throw ResultsFileError(file + ": not a storbed results file: expected a list of run records");
   std::vector<RunRecord> out;
+  std::map<std::string, size_t> first_of;  // run id -> its record
   for (size_t i = 0; i < doc.size(); ++i) {
     const std::string problem = RecordProblem(doc[i]);
     if (!problem.empty())
       throw ResultsFileError(file + ": record " + std::to_string(i) + ": " + problem);
     out.push_back(doc[i].get<RunRecord>());
+    // compare pairs runs by id: a second record of one id would count twice.
+    const auto [at, added] = first_of.emplace(out.back().run_id, i);
+    if (!added)
+      throw ResultsFileError(file + ": record " + std::to_string(i) + ": run_id " +
+                             QuoteValue(out.back().run_id) + " is also record " +
+                             std::to_string(at->second) + "'s; each run has one record");
   }
   return out;
 }

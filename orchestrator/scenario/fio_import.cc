@@ -11,10 +11,11 @@
 #include <optional>
 #include <sstream>
 
+#include "input_file.h"
 #include "job_fields.h"
+#include "quoted_value.h"
 #include "scenario/fio_values.h"
 #include "scenario/name_rule.h"
-#include "input_file.h"
 #include "scenario/scenario_fields.h"
 
 namespace storbed {
@@ -39,14 +40,14 @@ std::vector<Section> ParseIni(const std::string& text, Problems& problems) {
     if (line.empty() || line[0] == ';' || line[0] == '#') continue;
     if (line.front() == '[') {
       if (line.back() != ']') {
-        problems.Add(n, "section header '" + line + "' has no closing ']'");
+        problems.Add(n, "section header '" + ValuePrefix(line) + "' has no closing ']'");
         continue;
       }
       sections.push_back({Trim(line.substr(1, line.size() - 2)), n, {}});
       continue;
     }
     if (sections.empty()) {
-      problems.Add(n, "option '" + line + "' comes before any [section]");
+      problems.Add(n, "option '" + ValuePrefix(line) + "' comes before any [section]");
       continue;
     }
     const auto eq = line.find('=');
@@ -113,8 +114,8 @@ void MapIoengine(const Option& o, json& job, Problems& p, std::vector<std::strin
       notes.push_back(p.path() + ":" + std::to_string(o.line) + ": ioengine " + e + " runs as " +
                       row->name + " (" + row->fio_why + ")");
   } else {
-    p.Add(o.line, "option 'ioengine': '" + o.value + "' is not supported by storbed (" +
-                      EngineNameList() + ")");
+    p.Add(o.line, "option 'ioengine': '" + ValuePrefix(o.value) +
+                      "' is not supported by storbed (" + EngineNameList() + ")");
   }
 }
 
@@ -127,8 +128,11 @@ void MapReap(const std::string& key, const Option& o, json& job, Problems& p) {
   if (auto v = Integer(o, p)) {
     if (*v == 0) job["reap"] = "poll";
     else if (*v == 1) job["reap"] = "wait";
-    else p.Add(o.line, "option '" + key + "': storbed reaps whatever has completed, waiting "
-                       "for at least 1 (1) or polling (0), got '" + o.value + "'");
+    else
+      p.Add(o.line, "option '" + key +
+                        "': storbed reaps whatever has completed, waiting "
+                        "for at least 1 (1) or polling (0), got '" +
+                        ValuePrefix(o.value) + "'");
   }
 }
 
@@ -137,7 +141,9 @@ void MapFadvise(const Option& o, json& job, Problems& p) {
   if (v == "0") job["fadvise_hint"] = "none";
   else if (v == "1") job["fadvise_hint"] = "fio-1";  // resolved in FinishJob from the pattern
   else if (v == "sequential" || v == "random" || v == "willneed") job["fadvise_hint"] = v;
-  else p.Add(o.line, "option 'fadvise_hint': expected 0, 1, sequential, random or willneed, got '" + o.value + "'");
+  else
+    p.Add(o.line, "option 'fadvise_hint': expected 0, 1, sequential, random or willneed, got '" +
+                      ValuePrefix(o.value) + "'");
 }
 
 void MapDistribution(const Option& o, json& job, Problems& p) {
@@ -149,7 +155,8 @@ void MapDistribution(const Option& o, json& job, Problems& p) {
     try {
       job["zipf_theta"] = std::stod(v.substr(5));
     } catch (const std::exception&) {
-      p.Add(o.line, "option 'random_distribution': bad zipf theta in '" + o.value + "'");
+      p.Add(o.line,
+            "option 'random_distribution': bad zipf theta in '" + ValuePrefix(o.value) + "'");
     }
   } else if (v.rfind("zoned:", 0) == 0) {
     // zoned:P1/F1:P2/F2 with two zones is a hot share F1% taking P1% of the IOs.
@@ -161,11 +168,13 @@ void MapDistribution(const Option& o, json& job, Problems& p) {
       job["hot_pct"] = p1;
       job["hot_fraction"] = f1 / 100;
     } else {
-      p.Add(o.line, "option 'random_distribution': storbed maps zoned only with two zones "
-                    "(zoned:P/F:100-P/100-F, a hot and a cold share), got '" + o.value + "'");
+      p.Add(o.line,
+            "option 'random_distribution': storbed maps zoned only with two zones "
+            "(zoned:P/F:100-P/100-F, a hot and a cold share), got '" +
+                ValuePrefix(o.value) + "'");
     }
   } else {
-    p.Add(o.line, "option 'random_distribution': '" + o.value +
+    p.Add(o.line, "option 'random_distribution': '" + ValuePrefix(o.value) +
                       "' is not supported by storbed (random, zipf:<theta>, zoned with two zones)");
   }
 }
@@ -221,7 +230,7 @@ void ApplyNumberIos(const Option& o, json& job, Problems& p) {
   const auto n = Integer(o, p);
   if (!n) return;
   if (*n < 1) {
-    p.Add(o.line, "option 'number_ios': must be at least 1, got '" + o.value + "'");
+    p.Add(o.line, "option 'number_ios': must be at least 1, got '" + ValuePrefix(o.value) + "'");
     return;
   }
   const uint64_t bytes = uint64_t(*n) * job.value("bs", uint64_t{4096});
@@ -235,7 +244,7 @@ void ApplySubmitBatch(const Option& o, json& job, Problems& p) {
   if (!n) return;
   if (*n < 0) {
     p.Add(o.line, "option 'iodepth_batch_submit': must be 0 (iodepth) or more, got '" +
-                      o.value + "'");
+                      ValuePrefix(o.value) + "'");
     return;
   }
   job["submit_batch"] = *n == 0 ? job.value("iodepth", int64_t{1}) : *n;
@@ -248,12 +257,15 @@ void MapIomem(const Option& o, json& job, Problems& p, std::vector<std::string>&
   const std::string type = o.value.substr(0, o.value.find(':'));
   if (type == "mmaphuge" || type == "shmhuge") {
     job["huge_buffers"] = true;
-    notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option 'iomem=" + o.value +
+    notes.push_back(p.path() + ":" + std::to_string(o.line) +
+                    ": option 'iomem=" + ValuePrefix(o.value) +
                     "' runs as huge_buffers: transparent huge pages, not hugetlbfs (the "
                     "result's huge_buffer_bytes says how much the kernel gave)");
   } else if (type != "malloc" && type != "mmap" && type != "shm" && type != "mmapshared") {
-    p.Add(o.line, "option 'iomem': storbed maps malloc, mmap, shm, mmapshared (4 KiB pages) "
-                  "and mmaphuge, shmhuge (huge pages), got '" + o.value + "'");
+    p.Add(o.line,
+          "option 'iomem': storbed maps malloc, mmap, shm, mmapshared (4 KiB pages) "
+          "and mmaphuge, shmhuge (huge pages), got '" +
+              ValuePrefix(o.value) + "'");
   }
 }
 
@@ -264,7 +276,7 @@ void ApplyLoops(const Option& o, bool time_based, json& job, Problems& p,
   const auto n = Integer(o, p);
   if (!n) return;
   if (*n < 1) {
-    p.Add(o.line, "option 'loops': must be at least 1, got '" + o.value + "'");
+    p.Add(o.line, "option 'loops': must be at least 1, got '" + ValuePrefix(o.value) + "'");
     return;
   }
   if (*n == 1) return;
@@ -411,7 +423,7 @@ json MapJob(const std::string& name, const std::vector<Option>& options, Problem
       notes.push_back(p.path() + ":" + std::to_string(o.line) + ": option '" + key +
                       "' ignored (storbed picks the disk under test and names jobs by section)");
     } else {
-      p.Add(o.line, "option '" + key + "' is not supported by storbed");
+      p.Add(o.line, "option '" + ValuePrefix(key) + "' is not supported by storbed");
     }
   }
   if (rw_skip) ApplyRwSkip(*rw_skip, job, p, notes);

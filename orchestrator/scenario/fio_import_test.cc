@@ -322,8 +322,8 @@ TEST(FioImportTest, ASectionNameThatCannotNameAFileIsRefusedWithItsLine) {
             "letters, digits, '.', '_' and '-', beginning with a letter or digit (it names "
             "files, run ids and guests)");
   EXPECT_EQ(FioError("[" + std::string(300, 'x') + "]\nbs=4k\n"),
-            "j.fio:1: [\"" + std::string(300, 'x') +
-                "\"]: section name is 300 characters long; names are at most 64");
+            "j.fio:1: [\"" + std::string(256, 'x') +
+                "\"... (300 bytes)]: section name is 300 characters long; names are at most 64");
 }
 
 TEST(FioImportTest, AFileNameThatIsNoScenarioNameIsMadeOne) {

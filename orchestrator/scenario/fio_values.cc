@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "quoted_value.h"
 #include "scenario/scenario.h"
 
 namespace storbed {
@@ -26,7 +27,8 @@ bool ParseBool(const Option& o, Problems& p) {
   const std::string v = Lower(o.value);
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  p.Add(o.line, "option '" + o.key + "': expected 0 or 1, got '" + o.value + "'");
+  p.Add(o.line,
+        "option '" + ValuePrefix(o.key) + "': expected 0 or 1, got '" + ValuePrefix(o.value) + "'");
   return false;
 }
 
@@ -34,7 +36,7 @@ std::optional<uint64_t> Bytes(const Option& o, const std::string& text, Problems
   try {
     return ParseSize(json(text));
   } catch (const std::invalid_argument& e) {
-    p.Add(o.line, "option '" + o.key + "': " + e.what());
+    p.Add(o.line, "option '" + ValuePrefix(o.key) + "': " + e.what());
     return std::nullopt;
   }
 }
@@ -46,7 +48,8 @@ std::optional<int64_t> Integer(const Option& o, Problems& p) {
     if (used == o.value.size()) return v;
   } catch (const std::exception&) {
   }
-  p.Add(o.line, "option '" + o.key + "': expected a whole number, got '" + o.value + "'");
+  p.Add(o.line, "option '" + ValuePrefix(o.key) + "': expected a whole number, got '" +
+                    ValuePrefix(o.value) + "'");
   return std::nullopt;
 }
 
@@ -58,7 +61,8 @@ std::optional<double> Seconds(const Option& o, Problems& p) {
   static const std::map<std::string, double> kUnits = {
       {"", 1}, {"s", 1}, {"m", 60}, {"h", 3600}, {"ms", 1e-3}, {"us", 1e-6}};
   if (i == 0 || !kUnits.count(unit)) {
-    p.Add(o.line, "option '" + o.key + "': expected seconds like 10 or 10s, got '" + o.value + "'");
+    p.Add(o.line, "option '" + ValuePrefix(o.key) + "': expected seconds like 10 or 10s, got '" +
+                      ValuePrefix(o.value) + "'");
     return std::nullopt;
   }
   return std::stod(o.value.substr(0, i)) * kUnits.at(unit);

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
+#include "quoted_value.h"
 
 namespace storbed {
 namespace {
@@ -44,9 +44,7 @@ std::string EscapedControlCharacters(const std::string& text) {
   return out;
 }
 
-std::string QuotedForMessage(const std::string& text) {
-  return nlohmann::json(text).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-}
+std::string QuotedForMessage(const std::string& text) { return QuoteValue(text); }
 
 std::string NameProblem(const std::string& name) {
   if (name.empty()) return "must not be empty";

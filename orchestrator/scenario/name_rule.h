@@ -22,7 +22,8 @@ bool HasControlCharacter(const std::string& text);
 // message that quotes user text in its own way ('...').
 std::string EscapedControlCharacters(const std::string& text);
 
-// `text` as a JSON string: quoted, control and non-ASCII characters escaped.
+// `text` as a JSON string: quoted, control and non-ASCII characters escaped, at most
+// a bounded prefix (common/quoted_value.h).
 std::string QuotedForMessage(const std::string& text);
 
 // "" when `name` is empty (leave the scheduler) or could name a kernel IO scheduler

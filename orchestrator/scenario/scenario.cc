@@ -3,21 +3,22 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "backend/disk_driver.h"
 #include "images/filesystem_image.h"
+#include "input_file.h"
 #include "passthrough/pci_sysfs.h"
+#include "quoted_value.h"
+#include "scenario/name_rule.h"
 #include "scenario/scenario_fields.h"
 #include "scenario/scenario_validate.h"
-#include "scenario/name_rule.h"
-#include "input_file.h"
 #include "strict_json.h"
 
 namespace storbed {
@@ -40,12 +41,13 @@ uint64_t ParseSize(const json& value) {
   }
   if (!value.is_string())
     throw std::invalid_argument("expected a size like 4096, \"4k\" or \"64m\", got " +
-                                value.dump());
+                                QuoteJson(value));
   const std::string s = value.get<std::string>();
   size_t i = 0;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
   if (i == 0 || i > 15)
-    throw std::invalid_argument("expected a size like 4096, \"4k\" or \"64m\", got \"" + s + "\"");
+    throw std::invalid_argument("expected a size like 4096, \"4k\" or \"64m\", got " +
+                                QuoteValue(s));
   uint64_t n = std::stoull(s.substr(0, i));
   std::string suffix = s.substr(i);
   for (auto& c : suffix) c = std::tolower(static_cast<unsigned char>(c));
@@ -56,11 +58,16 @@ uint64_t ParseSize(const json& value) {
     if (suffix != name) continue;
     // "16777217t" shifted past 2^64 used to wrap to 1t and be accepted as that.
     if (n > (UINT64_MAX >> shift))
-      throw std::invalid_argument("\"" + s + "\" is more than 2^64 bytes");
+      throw std::invalid_argument(QuoteValue(s) + " is more than 2^64 bytes");
     return n << shift;
   }
-  throw std::invalid_argument("unknown size suffix '" + suffix +
-                              "' in \"" + s + "\" (use k, m, g or t; powers of 1024)");
+  // A short suffix is named (escaped: a NUL in it once ended the message); a long one is
+  // in the quoted prefix of the value.
+  const std::string quoted = QuoteValue(suffix);
+  const std::string named =
+      suffix.size() <= 8 ? "'" + quoted.substr(1, quoted.size() - 2) + "' " : "";
+  throw std::invalid_argument("unknown size suffix " + named + "in " + QuoteValue(s) +
+                              " (use k, m, g or t; powers of 1024)");
 }
 
 namespace {

@@ -181,13 +181,13 @@ std::vector<FieldRow<DiskConfig>> MakeDiskRows() {
                 "Allow write jobs on a block device named in disk.backing (they overwrite its "
                 "data)."),
            &D::allow_writes),
-      PassthroughRow(spec(
-          "passthrough", FieldType::String, "\"\"", 0, 0, "",
-          "PCI address of an NVMe controller (\"0000:03:00.0\", as lspci -D shows it) to give "
-          "the guest itself through vfio-pci, instead of a disk storbed makes. Targets nvme "
-          "(the device) and bare-metal (its first namespace, run before the handover); needs "
-          "storbed run --allow-pci ADDR and passes the safety checks of docs/passthrough.md. "
-          "Write jobs need allow_writes.")),
+      PassthroughRow(
+          spec("passthrough", FieldType::String, "\"\"", 0, 0, "",
+               "PCI address of an NVMe controller (\"0000:03:00.0\", as lspci -D shows it) to give "
+               "the guest itself through vfio-pci, instead of a disk storbed makes. Targets nvme "
+               "(the device) and bare-metal (its first namespace, run before the handover); needs "
+               "storbed run --allow-pci ADDR and passes the safety checks of docs/passthrough.md. "
+               "Write jobs need allow_writes.")),
       Bind(spec("format", FieldType::Enum, "\"raw\"", 0, 0, "",
                 "Image format of the backing storbed creates: qcow2 is converted from the "
                 "filled raw file (qemu-img convert), so every cluster holds data. Bare metal "
@@ -204,21 +204,21 @@ std::vector<FieldRow<DiskConfig>> MakeDiskRows() {
                 "driver null-co: time QEMU waits before completing each request (\"50us\", "
                 "\"1ms\")."),
            &D::null_latency_ns),
-      FilesystemRow(spec(
-          "filesystem", FieldType::Enum, "\"none\"", 0, 0, "",
-          "none: jobs run on the block device. ext4 or xfs: storbed makes an image of "
-          "max(disk.size, what the filesystem needs; xfs at least 300 MiB) holding a filled "
-          "test file, and jobs run on that file (guests mount it at /mnt/storbed/<dev>, bare "
-          "metal on a loop device in the work directory).",
-          std::vector<std::string>{"none", "ext4", "xfs"})),
+      FilesystemRow(
+          spec("filesystem", FieldType::Enum, "\"none\"", 0, 0, "",
+               "none: jobs run on the block device. ext4 or xfs: storbed makes an image of "
+               "max(disk.size, what the filesystem needs; xfs at least 300 MiB) holding a filled "
+               "test file, and jobs run on that file (guests mount it at /mnt/storbed/<dev>, bare "
+               "metal on a loop device in the work directory).",
+               std::vector<std::string>{"none", "ext4", "xfs"})),
       Bind(spec("fs_file_size", FieldType::Size, "0", 0, kMaxBytes, "bytes",
                 "filesystem ext4 or xfs: size of the test file; 0 = 3/4 of disk.size."),
            &D::fs_file_bytes),
       Bind(spec("num_queues", FieldType::Integer, "1", 1, 64, "",
                 "virtio-blk and virtio-scsi queues (num-queues); NVMe max_ioqpairs."),
            &D::num_queues),
-      Bind(spec("queue_size", FieldType::Integer, "256", 2, 1024, "",
-                "virtio-blk and virtio-scsi queue-size (a power of two)."),
+      Bind(spec("queue_size", FieldType::Integer, "256", 4, 1024, "",
+                "virtio-blk and virtio-scsi queue-size (a power of two; QEMU refuses 2)."),
            &D::queue_size),
       Bind(spec("iothread", FieldType::Bool, "false", 0, 0, "",
                 "Give the virtio-blk disk or the virtio-scsi controller its own QEMU iothread."),
@@ -287,14 +287,17 @@ std::vector<const FieldSpec*> FieldsOf(const std::string& section) {
   return out;
 }
 
+std::string FormatSizeValue(uint64_t n) {
+  static const char* const kSuffix[] = {"", "k", "m", "g", "t"};
+  int i = 0;
+  while (i < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++i;
+  return std::to_string(n) + kSuffix[i];
+}
+
 std::string FormatFieldValue(const FieldSpec& f, double v) {
-  if (f.type == FieldType::Size) {
-    static const char* const kSuffix[] = {"", "k", "m", "g", "t"};
-    uint64_t n = static_cast<uint64_t>(v);
-    int i = 0;
-    while (i < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++i;
-    return std::to_string(n) + kSuffix[i];
-  }
+  // Past 2^64 the cast is undefined (it gave 0): such a size prints as 2^64-1's digits.
+  if (f.type == FieldType::Size)
+    return FormatSizeValue(v >= 0x1p64 ? UINT64_MAX : static_cast<uint64_t>(v));
   if (f.type == FieldType::Duration) {
     static const std::pair<const char*, uint64_t> kUnits[] = {
         {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}};

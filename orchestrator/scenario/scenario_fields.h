@@ -42,6 +42,8 @@ std::vector<const FieldSpec*> FieldsOf(const std::string& section);
 // A value of the field for messages and docs: sizes with k/m/g/t suffixes when exact,
 // durations in the largest exact unit (ns, us, ms, s), whole numbers without exponent.
 std::string FormatFieldValue(const FieldSpec& field, double value);
+// 65536 -> "64k", 1000 -> "1000": a size, exactly.
+std::string FormatSizeValue(uint64_t bytes);
 
 // "50us", "2ms", "1s", "100ns" or a plain number of nanoseconds -> nanoseconds.
 // Throws std::invalid_argument.

@@ -5,6 +5,7 @@
 
 #include "engine_table.h"
 #include "job_fields.h"
+#include "number_format.h"
 #include "scenario/name_rule.h"
 #include "scenario/scenario_validate.h"
 
@@ -13,6 +14,9 @@ namespace storbed {
 using nlohmann::json;
 
 namespace {
+
+// A time limit shorter than this ended before the first IO: "ok" with 0 IOs.
+constexpr double kMinRuntimeS = 0.01;
 
 template <class M>
 std::string Key(M JobSpec::*member) {
@@ -118,6 +122,12 @@ JobSpec BuildJob(const Validator& check, const json& j, const json& given,
                                       Key(&JobSpec::bs) + " " + std::to_string(spec.bs) +
                                       " bytes): the job would do no IO");
   ApplyInvalidate(spec, j, given, fail);
+  if (spec.runtime_s > 0 && spec.runtime_s < kMinRuntimeS)
+    fail(Key(&JobSpec::runtime_s),
+         FormatDouble(spec.runtime_s, "%g") + " s is shorter than " +
+             FormatDouble(kMinRuntimeS, "%g") +
+             " s, the shortest time limit (0 means none): the job would end before its first "
+             "IO and report 0 IOs");
   if (spec.tunables.nr_requests == 0)
     fail(Key(&BlockTunables::nr_requests), "must be at least 1, or -1 to leave it");
   if (spec.tunables.max_sectors_kb == 0)

@@ -274,7 +274,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{R"({"name": "t", "disk": {"queue_size": 100}, "jobs": [{"name": "a"}]})",
                 "bad.json: disk.queue_size: must be a power of two, got 100"},
         BadCase{R"({"name": "t", "disk": {"queue_size": 4096}, "jobs": [{"name": "a"}]})",
-                "bad.json: disk.queue_size: value 4096 is out of range [2, 1024]"},
+                "bad.json: disk.queue_size: value 4096 is out of range [4, 1024]"},
         BadCase{R"({"name": "t", "disk": {"size": "512k"}, "jobs": [{"name": "a"}]})",
                 "bad.json: disk.size: value 512k is out of range [1m, 16t]"},
         BadCase{R"({"name": "t", "disk": {"sizes": 1}, "jobs": [{"name": "a"}]})",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "quoted_value.h"
 #include "scenario/name_rule.h"
 
 namespace storbed {
@@ -61,10 +62,12 @@ json Validator::Section(const json& in, const std::string& section,
   return out;
 }
 
-void Validator::CheckRange(const FieldSpec& f, double v, const std::string& name) const {
+void Validator::CheckRange(const FieldSpec& f, double v, const std::string& name,
+                           const std::string& shown) const {
   if (v < f.min || v > f.max) {
-    std::string msg = "value " + FormatFieldValue(f, v) + " is out of range [" +
-                      FormatFieldValue(f, f.min) + ", " + FormatFieldValue(f, f.max) + "]";
+    std::string msg = "value " + (shown.empty() ? FormatFieldValue(f, v) : shown) +
+                      " is out of range [" + FormatFieldValue(f, f.min) + ", " +
+                      FormatFieldValue(f, f.max) + "]";
     // Sizes and durations carry their unit in the value already.
     if (!f.unit.empty() && f.type != FieldType::Size && f.type != FieldType::Duration)
       msg += " " + f.unit;
@@ -75,9 +78,13 @@ void Validator::CheckRange(const FieldSpec& f, double v, const std::string& name
 json Validator::Normalize(const FieldSpec& f, const json& v, const std::string& name) const {
   switch (f.type) {
     case FieldType::Integer: {
-      if (!v.is_number_integer() || (v.get<int64_t>() < 0 && f.min >= 0))
-        Fail(name, "expected a non-negative integer, got " + v.dump());
-      CheckRange(f, double(v.get<int64_t>()), name);
+      if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0 && f.min >= 0))
+        Fail(name, "expected a non-negative integer, got " + QuoteJson(v));
+      // 2^64-1 read as int64 is -1, which read_ahead_kb took as "leave as is".
+      if (v.is_number_unsigned())
+        CheckRange(f, double(v.get<uint64_t>()), name, v.dump());
+      else
+        CheckRange(f, double(v.get<int64_t>()), name);
       return v;
     }
     case FieldType::Size: {
@@ -87,7 +94,8 @@ json Validator::Normalize(const FieldSpec& f, const json& v, const std::string& 
       } catch (const std::invalid_argument& e) {
         Fail(name, e.what());
       }
-      CheckRange(f, double(bytes), name);
+      // A double rounds 2^64-1 up to 2^64, which FormatFieldValue printed as 0.
+      CheckRange(f, double(bytes), name, FormatSizeValue(bytes));
       return bytes;
     }
     case FieldType::Number: {
@@ -119,7 +127,7 @@ json Validator::Normalize(const FieldSpec& f, const json& v, const std::string& 
     case FieldType::Enum: {
       if (!v.is_string() ||
           std::find(f.allowed.begin(), f.allowed.end(), v.get<std::string>()) == f.allowed.end())
-        Fail(name, "expected one of " + Join(f.allowed) + ", got " + v.dump());
+        Fail(name, "expected one of " + Join(f.allowed) + ", got " + QuoteJson(v));
       return v;
     }
     case FieldType::TargetList: {
@@ -128,9 +136,9 @@ json Validator::Normalize(const FieldSpec& f, const json& v, const std::string& 
       for (const auto& item : v) {
         if (!item.is_string() || std::find(f.allowed.begin(), f.allowed.end(),
                                            item.get<std::string>()) == f.allowed.end())
-          Fail(name, "expected targets from " + Join(f.allowed) + ", got " + item.dump());
+          Fail(name, "expected targets from " + Join(f.allowed) + ", got " + QuoteJson(item));
         if (!seen.insert(item.get<std::string>()).second)
-          Fail(name, "target " + item.dump() + " is listed twice");
+          Fail(name, "target " + QuoteJson(item) + " is listed twice");
       }
       return v;
     }
@@ -173,7 +181,7 @@ ExcludeRule ParseExcludeRule(const Validator& check, const json& object,
       const FieldSpec& targets = *FieldsOf("scenario")[2];
       if (!value.is_string() || std::find(targets.allowed.begin(), targets.allowed.end(),
                                           value.get<std::string>()) == targets.allowed.end())
-        check.Fail(name, "expected one of " + Join(targets.allowed) + ", got " + value.dump());
+        check.Fail(name, "expected one of " + Join(targets.allowed) + ", got " + QuoteJson(value));
       rule.emplace_back(key, value);
       continue;
     }
@@ -182,7 +190,8 @@ ExcludeRule ParseExcludeRule(const Validator& check, const json& object,
       if (f.section == "scenario") continue;
       if (key == f.section + "." + f.name || key == f.name) found.push_back(&f);
     }
-    if (found.empty()) check.Fail(name, "no machine, disk or job field is named '" + key + "'");
+    if (found.empty())
+      check.Fail(name, "no machine, disk or job field is named '" + ValuePrefix(key) + "'");
     if (found.size() > 1) {
       std::vector<std::string> options;
       for (const auto* f : found) options.push_back(f->section + "." + f->name);

@@ -31,7 +31,9 @@ class Validator {
                            const std::string& name) const;
 
  private:
-  void CheckRange(const FieldSpec& f, double v, const std::string& name) const;
+  // `shown`: the value as the message prints it, when a double would round it (2^64-1).
+  void CheckRange(const FieldSpec& f, double v, const std::string& name,
+                  const std::string& shown = "") const;
   std::string path_;
 };
 

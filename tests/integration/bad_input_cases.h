@@ -9,9 +9,9 @@
 namespace storbed::testing {
 
 // A file a row puts in its private directory before running. "$D" in `text` is that
-// directory.
+// directory. Sparse: a file of 16 MiB that is one hole; Symlink: a link to `text`.
 struct InputFile {
-  enum class Kind { Text, Fifo, Dir };
+  enum class Kind { Text, Fifo, Dir, Sparse, Symlink };
   std::string path;  // relative to the row's directory
   std::string text;
   Kind kind = Kind::Text;

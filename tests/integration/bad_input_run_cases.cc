@@ -349,7 +349,8 @@ std::vector<BadInput> FioFiles() {
   return {
       Fio("FioUnsupportedOption", "[j]\nrw=read\nzonemode=zbd\n",
           ":3: option 'zonemode' is not supported by storbed"),
-      Fio("FioBadBs", "[j]\nbs=4q\n", ":2: option 'bs': unknown size suffix 'q' in \"4q\" (use k, m, g or t; "
+      Fio("FioBadBs", "[j]\nbs=4q\n",
+          ":2: option 'bs': unknown size suffix 'q' in \"4q\" (use k, m, g or t; "
           "powers of 1024)"),
       Fio("FioSectionNameWithASlash", "[a/b]\nrw=read\n",
           std::string(":1: [\"a/b\"]: section name \"a/b\"") + kNameRule),
@@ -368,8 +369,8 @@ std::vector<BadInput> FioFiles() {
           std::string(":1: [\"../../../tmp/evil\"]: section name \"../../../tmp/evil\"") +
               kNameRule),
       Fio("FioSectionName300Characters", "[" + std::string(300, 'f') + "]\nrw=read\n",
-          std::string(":1: [\"") + std::string(300, 'f') +
-              "\"]: section name is 300 characters long; names are at most 64"),
+          std::string(":1: [\"") + std::string(256, 'f') +
+              "\"... (300 bytes)]: section name is 300 characters long; names are at most 64"),
       Fio("FioIodepthPast2To64", "[j]\niodepth=99999999999999999999\n",
           ":2: option 'iodepth': expected a whole number, got '99999999999999999999'"),
       Fio("FioIodepthNegative", "[j]\niodepth=-1\n",
@@ -378,7 +379,8 @@ std::vector<BadInput> FioFiles() {
           ":2: option 'size': \"16777217t\" is more than 2^64 bytes"),
       Fio("FioRuntimeBeyondADouble", "[j]\nruntime=1e400\n",
           ":2: option 'runtime': expected seconds like 10 or 10s, got '1e400'"),
-      Fio("FioUnknownEngine", "[j]\nioengine=spdk\n", ":2: option 'ioengine': 'spdk' is not supported by storbed (psync, io_uring, "
+      Fio("FioUnknownEngine", "[j]\nioengine=spdk\n",
+          ":2: option 'ioengine': 'spdk' is not supported by storbed (psync, io_uring, "
           "libaio, mmap, pvsync2, pvsync2_hipri, pvsync2_nowait)"),
       Fio("FioTrim", "[j]\nrw=trim\n",
           ":2: option 'rw': 'trim' is not supported by storbed (read, write, randread, "
@@ -396,15 +398,16 @@ std::vector<BadInput> FioFiles() {
       // Regression: --max-runs was not passed to the fio import (6 runs went through).
       {"FioAboveMaxRuns",
        {{"job.fio", "[a]\nrw=read\n[b]\nrw=read\n"}},
-       {"storbed", "run", "--fio", "$D/job.fio", "--dry-run", "--work-dir", "$D/work",
-        "--max-runs", "2"},
+       {"storbed", "run", "--fio", "$D/job.fio", "--dry-run", "--work-dir", "$D/work", "--max-runs",
+        "2"},
        "storbed: $D/job.fio: (matrix): expands to 6 runs, more than the limit of 2; narrow the "
        "lists, or raise the limit with --max-runs"},
       {"FioUnknownTarget",
        {{"job.fio", "[j]\nrw=read\n"}},
        {"storbed", "run", "--fio", "$D/job.fio", "--target", "virtio-blk,floppy", "--dry-run",
         "--work-dir", "$D/work"},
-       "storbed: --target: 'floppy' is not a target (virtio-blk, nvme, virtio-scsi, ahci, bare-metal)"},
+       "storbed: --target: 'floppy' is not a target (virtio-blk, nvme, virtio-scsi, ahci, "
+       "bare-metal)"},
   };
 }
 
@@ -434,11 +437,107 @@ std::vector<BadInput> Inventories() {
   };
 }
 
+// Issue 38: each of these passed `--dry-run` (or was accepted, or quoted a value whole or cut
+// at a NUL) before the shared checks learned it.
+std::vector<BadInput> Bounds() {
+  const std::string five_mb(5000000, 'x');
+  return {
+      // Regression: "expected a non-negative integer, got 18446744073709551615".
+      Job("Iodepth2To64Minus1", R"("iodepth": 18446744073709551615)",
+          "iodepth: value 18446744073709551615 is out of range [1, 4096]"),
+      // Regression: "value 0 is out of range": the double 2^64 cast back to 0.
+      Job("Bs2To64Minus1IsNotReportedAsZero", R"("bs": 18446744073709551615)",
+          "bs: value 18446744073709551615 is out of range [512, 64m]"),
+      // Regression: accepted as -1 (leave the disk's read_ahead_kb as it is).
+      Job("ReadAheadKb2To64Minus1IsNotMinusOne", R"("read_ahead_kb": 18446744073709551615)",
+          "read_ahead_kb: value 18446744073709551615 is out of range [-1, 1048576] KiB"),
+      // Regression: "ok" with 0 IOs.
+      Job("RuntimeOfANanosecond", R"("runtime": 1e-9)",
+          "runtime: 1e-09 s is shorter than 0.01 s, the shortest time limit (0 means none): "
+          "the job would end before its first IO and report 0 IOs"),
+      // Regression: the message ended at the NUL ("unknown size suffix '").
+      Job("BsWithANulByteIsQuotedWhole", R"("bs": "4\u0000zzz")",
+          "bs: unknown size suffix '\\u0000zzz' in \"4\\u0000zzz\" (use k, m, g or t; powers of "
+          "1024)"),
+      // Regression: the 5 MB value was echoed twice (10 MB of stderr).
+      Job("FiveMegabyteBsIsQuotedAsAPrefix", R"("bs": "4)" + five_mb + "\"",
+          "bs: unknown size suffix in \"4" + std::string(255, 'x') +
+              "\"... (5000001 bytes) (use k, m, g or t; powers of 1024)"),
+      Job("FiveMegabyteEngineIsQuotedAsAPrefix", R"("ioengine": ")" + five_mb + "\"",
+          "ioengine: expected one of psync, io_uring, libaio, mmap, pvsync2, pvsync2_hipri, "
+          "pvsync2_nowait, got \"" +
+              std::string(256, 'x') + "\"... (5000000 bytes)"),
+      Scenario("FiveMegabyteDescriptionIsQuotedAsAPrefix",
+               R"({"name": "s", "description": ")" + std::string(2500000, 'x') + R"(\u001b",
+                   "jobs": [{"name": "j"}]})",
+               "description: \"" + std::string(256, 'x') +
+                   "\"... (2500001 bytes) holds a "
+                   "control character"),
+      // Regression: the dry run said valid; the run ended "killed by signal 9" or in
+      // std::bad_alloc in the guest.
+      Scenario("GuestBuffersAboveHalfItsMemory",
+               R"({"name": "s", "targets": ["virtio-blk"], "jobs": [{"name": "j", "bs": "64m",
+                   "iodepth": 64, "ioengine": "io_uring"}]})",
+               "job \"j\" on virtio-blk: bs 64m x iodepth 64 x numjobs 1 = 4g of IO buffers, "
+               "more than 50% of machine.memory (1g); the rest is the kernel's and the page "
+               "cache's: lower bs, iodepth or numjobs"),
+      // Regression: QEMU: "invalid queue-size property (2), must be > 2", after the dry run.
+      Scenario("QueueSizeTwoThatQemuRefuses", GuestScenario("", R"("queue_size": 2)"),
+               "disk.queue_size: value 2 is out of range [4, 1024]"),
+      // Regression: a target exclude left no run; exit 0 with nothing done.
+      Scenario(
+          "MatrixExcludeDropsEveryTarget",
+          R"({"name": "s", "targets": ["bare-metal"], "matrix_exclude": [{"target": "bare-metal"}],
+                   "jobs": [{"name": "j"}]})",
+          "matrix_exclude: drops every run (each target x machine x job combination)"),
+      // Regression: the real run refused the holes after the dry run said valid.
+      {"BackingWithHolesForReads",
+       {{"s.json", GuestScenario("", R"("backing": "$D/sparse.raw")")},
+        {"sparse.raw", "", Kind::Sparse}},
+       kDryRun,
+       "storbed: $D/s.json: disk.backing: $D/sparse.raw has holes (sparse or never written): "
+       "reads of holes never reach the device; fill it with data first (e.g. dd "
+       "if=/dev/urandom)"},
+      {"JobRegionPastTheBacking",
+       {{"s.json", R"({"name": "s", "targets": ["bare-metal"], "disk": {"backing": "$D/b.raw"},
+                      "jobs": [{"name": "j", "size": "4m"}]})"},
+        {"b.raw", std::string(1 << 20, 'b')}},
+       kDryRun,
+       "storbed: $D/s.json: job \"j\": size: the region (offset 0 + size 4194304 bytes) ends "
+       "past the end of disk.backing $D/b.raw (1048576 bytes)"},
+      // Regression: a link outside /dev escaped the allow_writes rule for block devices.
+      {"SymlinkToABlockDeviceWithWrites",
+       {{"s.json", R"({"name": "s", "targets": ["bare-metal"], "disk": {"backing": "$D/disk"},
+                      "jobs": [{"name": "j", "rw": "write"}]})"},
+        {"disk", "/dev/loop0", Kind::Symlink}},
+       kDryRun,
+       "storbed: $D/s.json: disk.backing: $D/disk is the block device /dev/loop0 and the scenario "
+       "has write jobs: name /dev/loop0 in disk.backing and set disk.allow_writes true if "
+       "overwriting it is meant"},
+      // Regression: the run's records reached the history only at its end, and failed there.
+      {"HistoryIsADirectory",
+       {{"s.json", kGoodScenario}, {"hdb", "", Kind::Dir}},
+       {"storbed", "run", "$D/s.json", "--dry-run", "--work-dir", "$D/work", "--history", "$D/hdb"},
+       "storbed: --history $D/hdb: is a directory, not a history database file"},
+      {"HistoryInADirectoryThatDoesNotExist",
+       {{"s.json", kGoodScenario}},
+       {"storbed", "run", "$D/s.json", "--dry-run", "--work-dir", "$D/work", "--history",
+        "$D/none/h.db"},
+       "storbed: --history $D/none/h.db: its directory $D/none does not exist"},
+      // A fio file's values are cut alike.
+      Fio("FioFiveMegabyteEngineIsQuotedAsAPrefix", "[j]\nioengine=" + five_mb + "\n",
+          ":2: option 'ioengine': '" + std::string(256, 'x') +
+              "... (5000000 bytes)' is not supported by storbed (psync, io_uring, libaio, mmap, "
+              "pvsync2, pvsync2_hipri, pvsync2_nowait)"),
+  };
+}
+
 }  // namespace
 
 std::vector<BadInput> RunInputCases() {
   std::vector<BadInput> all;
-  for (auto group : {ScenarioSyntax(), ScenarioNames(), JobValues(), MachineAndDisk(), Matrices(), HostPaths(), FioFiles(), Inventories()})
+  for (auto group : {ScenarioSyntax(), ScenarioNames(), JobValues(), MachineAndDisk(), Matrices(),
+                     HostPaths(), FioFiles(), Inventories(), Bounds()})
     for (auto& c : group) all.push_back(std::move(c));
   return all;
 }

@@ -89,6 +89,13 @@ void MakeInput(const InputFile& f, const std::string& dir) {
     case InputFile::Kind::Text: std::ofstream(path) << Expand(f.text, dir); break;
     case InputFile::Kind::Fifo: ASSERT_EQ(mkfifo(path.c_str(), 0600), 0) << path; break;
     case InputFile::Kind::Dir: fs::create_directories(path); break;
+    case InputFile::Kind::Sparse:
+      std::ofstream(path).close();
+      ASSERT_EQ(truncate(path.c_str(), 16 << 20), 0) << path;  // all hole, no data
+      break;
+    case InputFile::Kind::Symlink:
+      fs::create_symlink(Expand(f.text, dir), path);
+      break;
   }
 }
 

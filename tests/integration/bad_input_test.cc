@@ -95,8 +95,8 @@ TEST_F(BadInputTest, A16TerabyteDiskIsRefusedBeforeAnyBackingIsMade) {
   const CliRun run = RunCli({"run", scenario, "--out", dir_ + "/out", "--work-dir", work_},
                             dir_ + "/cli.log");
   EXPECT_EQ(run.exit, "exited with status 2") << run.log;
-  EXPECT_NE(run.log.find("storbed: " + scenario + ": disk.size: the backings need 16384.0 GiB in " +
-                         work_ + " (plus a margin of 0.5 GiB), which has "),
+  EXPECT_NE(run.log.find("storbed: " + scenario + ": disk.size: the backings need 16t in " + work_ +
+                         " (plus a margin of 512m), which has "),
             std::string::npos)
       << run.log;
   EXPECT_TRUE(fs::is_empty(work_));

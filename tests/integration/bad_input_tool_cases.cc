@@ -21,6 +21,13 @@ nlohmann::json GoodRecord(const std::string& run_id) {
   return r;
 }
 
+// `record` with a result whose IOPS is `iops`.
+nlohmann::json WithIops(nlohmann::json record, double iops) {
+  record["result"] = JobResult{};
+  record["result"]["iops"] = iops;
+  return record;
+}
+
 // A results directory whose results.json is `text`, refused by `storbed report`.
 BadInput Report(std::string name, std::string text, std::string message) {
   return {std::move(name),
@@ -79,6 +86,16 @@ std::vector<BadInput> Reports() {
        {"storbed", "compare", "$D/a", "$D/b"},
        "storbed: BASE $D/a/manifest.json: arrays and objects nest deeper than 64 levels (at "
        "byte 65)"},
+      // Issue 38: compare paired both records of one id and counted the run twice.
+      Report("ReportTwoRecordsOfOneRunId", nlohmann::json::array({good, good}).dump(),
+             "record 1: run_id \"001-a\" is also record 0's; each run has one record"),
+      // Issue 38: compare judged a negative and a 1e308 IOPS like measured ones.
+      Report("ReportNegativeIops", nlohmann::json::array({WithIops(good, -5)}).dump(),
+             "record 0: result.iops (run_id \"001-a\"): -5 is not a measured value (from 0 to "
+             "1e+09)"),
+      Report("ReportIopsOf1e308", nlohmann::json::array({WithIops(good, 1e308)}).dump(),
+             "record 0: result.iops (run_id \"001-a\"): 1e+308 is not a measured value (from 0 "
+             "to 1e+09)"),
       {"ReportResultsIsAFifo",
        {{"res/results.json", "", Kind::Fifo}},
        {"storbed", "report", "$D/res"},

@@ -59,10 +59,11 @@ int RunGate(const GateArgs& a) {
   const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
   const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
   HistoryStore store(a.db, HistoryStore::Open::Existing);
-  const GateOutcome gate = GateFromHistory(store, manifest, tonight, a.results, request,
-                                           {options.alpha, options.noise, a.guard_pct / 100});
+  GateOutcome gate = GateFromHistory(store, manifest, tonight, a.results, request,
+                                     {options.alpha, options.noise, a.guard_pct / 100});
   const GateBaseline& b = gate.baseline;
-  const CompareReport& report = gate.report;
+  CompareReport& report = gate.report;
+  if (!report.comparable) report.options = options;  // every option, as compare shows them
   std::cerr << "gate: baseline " << a.baseline << " of " << BaselineClassText(b, a.any_class)
             << ": " << b.picked.size() << " session(s) picked, " << b.accepted.size()
             << " with an environment the gate accepts";

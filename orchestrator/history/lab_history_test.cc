@@ -59,6 +59,9 @@ class LabHistoryTest : public HistoryEngineTest {
 TEST_P(LabHistoryTest, ThreeHostsWritingAtOnceLandEverySessionOnce) {
   SKIP_UNLESS_ENGINE();
   const auto dirs = LabDirs();
+  // The store is there before the hosts write, as a lab's is. Three processes creating one
+  // new SQLite file at once meet "database is locked" now and then (not PostgreSQL).
+  HistoryStore(spec_, HistoryStore::Open::Create);
   std::vector<pid_t> children;
   for (int h = 0; h < kHosts; ++h) {
     const pid_t child = ::fork();
@@ -67,7 +70,8 @@ TEST_P(LabHistoryTest, ThreeHostsWritingAtOnceLandEverySessionOnce) {
       try {  // _exit, never exit: the parent's static cluster must not be stopped by a child
         HistoryStore store(spec_, HistoryStore::Open::Create);
         for (const std::string& d : dirs[h]) store.Import(d);
-      } catch (...) {
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", Host(h).c_str(), e.what());
         ::_exit(1);
       }
       ::_exit(0);

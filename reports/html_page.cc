@@ -23,6 +23,7 @@ tbody tr:nth-child(even) { background: #fafafa; }
 .note { color: #555; font-size: 0.9em; }
 figure { margin: 1em 0; }
 figcaption { color: #555; font-size: 0.9em; }
+div.host { display: inline-block; vertical-align: top; margin-right: 0.5em; }
 svg.chart { max-width: 100%; height: auto; display: block; }
 code { font-size: 0.95em; }
 footer { margin-top: 3em; color: #777; font-size: 0.85em; }

@@ -109,7 +109,7 @@ TEST(SvgChartTest, NamesFromTheUserAreEscapedEverywhere) {
   EXPECT_NE(svg.find("a&quot;b&amp;c&lt;d&gt;"), std::string::npos);
 }
 
-BarChart Ladder() {
+BarChart LadderBars() {
   return {"ladder",
           "001-virtio-blk-r vs 003-bare-metal-r",
           "depth: no better direction",
@@ -121,7 +121,7 @@ BarChart Ladder() {
 }
 
 TEST(SvgChartTest, BarsStartAtZeroWithTheirValuesAndSayWhyOneIsMissing) {
-  const std::string svg = RenderBarChart(Ladder());
+  const std::string svg = RenderBarChart(LadderBars());
   EXPECT_EQ(MarkupProblem(svg), "");
   EXPECT_EQ(Occurrences(svg, "<svg"), 1u);
   // Four bars plus the two legend swatches.

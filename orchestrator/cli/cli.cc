@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "backend/accel.h"
@@ -26,6 +27,7 @@
 #include "execute/runner.h"
 #include "exit_codes.h"
 #include "history/history_db.h"
+#include "history/lab_view_build.h"
 #include "history/nightly_series.h"
 #include "images/binary_checks.h"
 #include "images/image_builder.h"
@@ -33,6 +35,7 @@
 #include "input_file.h"
 #include "plan/run_hosts.h"
 #include "plan/run_plan.h"
+#include "reports/html_lab.h"
 #include "reports/report_formats.h"
 #include "results/out_dir_claim.h"
 #include "results/results_dir.h"
@@ -247,6 +250,7 @@ struct ReportArgs {
   std::string html_file, markdown_file, fio_json_file;  // write these formats to files
   std::string compare_base;
   std::string history_db;
+  bool lab = false;  // the lab page of history_db, no results directory
 };
 
 // `storbed report DIR [--format ...] [--per-repeat] [--html FILE] [--markdown FILE]
@@ -254,7 +258,7 @@ struct ReportArgs {
 CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
   auto* report_cmd = app.add_subcommand(
       "report", "Print the reports of a results directory, without re-running anything.");
-  report_cmd->add_option("dir", args.dir, "Results directory")->required();
+  report_cmd->add_option("dir", args.dir, "Results directory (none with --lab)");
   std::string format_help = "Comma-separated formats, printed in that order:";
   for (const auto& f : ReportFormats()) format_help += " " + f.name + " (" + f.help + ");";
   // --output-format: fio's name for it, for `--output-format fio-json`.
@@ -282,10 +286,31 @@ CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
                    "postgresql://USER@HOST/DB), with their change points (see storbed "
                    "history)")
       ->type_name("DB");
+  report_cmd->add_flag("--lab", args.lab,
+                       "With --history DB --html FILE and no DIR: the lab page, every host's "
+                       "nightly series per cell, the change points (the suite's or one "
+                       "host's) and tonight's gate per host");
   return report_cmd;
 }
 
+// `storbed report --history DB --lab --html FILE`.
+int LabReport(const ReportArgs& args) {
+  if (!args.dir.empty())
+    throw std::invalid_argument("report --lab: draws every host of the history, not " + args.dir +
+                                "; give no results directory");
+  if (args.history_db.empty() || args.html_file.empty())
+    throw std::invalid_argument("report --lab: give --history DB and --html FILE");
+  const std::string page = LabPageHtml(BuildLabView(args.history_db));
+  std::ofstream out(args.html_file);
+  out << page;
+  if (!out.flush()) throw std::runtime_error(args.html_file + ": cannot write the lab page");
+  std::cerr << "storbed: wrote the lab page to " << args.html_file << "\n";
+  return kExitOk;
+}
+
 int Report(const ReportArgs& args, bool format_given) {
+  if (args.lab) return LabReport(args);
+  if (args.dir.empty()) throw std::invalid_argument("report: give the results directory DIR");
   const auto formats = ParseReportFormats(args.formats);
   ReportInput input{args.dir, LoadResults(args.dir), args.per_repeat, args.compare_base};
   if (!args.history_db.empty()) {

@@ -10,6 +10,7 @@
 #include "cli/verdict_options.h"
 #include "history/baseline.h"
 #include "history/gate_nights.h"
+#include "history/history_gate.h"
 #include "history/history_store.h"
 #include "reports/compare.h"
 #include "reports/compare_input.h"
@@ -24,6 +25,7 @@ namespace {
 struct GateArgs : VerdictArgs {
   std::string results, db, baseline = "last:7", junit;
   double guard_pct = 10;
+  bool any_class = false;
 };
 
 // --junit must not land on what the gate reads: tonight's results or the history file.
@@ -61,63 +63,39 @@ int RunGate(const GateArgs& a) {
   const CompareOptions options = CheckedCompareOptions(a, "gate");
   if (!(a.guard_pct > 0 && a.guard_pct < 100))
     throw std::invalid_argument("gate: --guard must be a percentage above 0 and below 100");
-  const BaselineSpec spec = ParseBaseline(a.baseline);
+  const GateBaselineRequest request{ParseBaseline(a.baseline), a.baseline, a.allow_diff,
+                                    a.any_class};
   if (!a.junit.empty()) CheckJunitPath(a);
   const std::vector<RunRecord> tonight = LoadCompareSide(a.results, "RESULTS");
   const nlohmann::json manifest = LoadCompareManifest(a.results, "RESULTS");
   HistoryStore store(a.db, HistoryStore::Open::Existing);
+  GateOutcome gate = GateFromHistory(store, manifest, tonight, a.results, request,
+                                     {options.alpha, options.noise, a.guard_pct / 100});
+  const GateBaseline& b = gate.baseline;
+  CompareReport& report = gate.report;
+  if (!report.comparable) report.options = options;  // every option, as compare shows them
+  std::cerr << "gate: baseline " << a.baseline << " of " << BaselineClassText(b, a.any_class)
+            << ": " << b.picked.size() << " session(s) picked, " << b.accepted.size()
+            << " with an environment the gate accepts";
+  if (!b.accepted.empty())
+    std::cerr << " (" << b.accepted.front().started_at << " .. " << b.accepted.back().started_at
+              << ")";
+  std::cerr << "\n";
+  if (!b.accepted.empty()) SayPower(report, a.guard_pct / 100, std::cerr);
+  if (a.json) {
+    nlohmann::json out = CompareJson(report);
+    out["baseline_class"] = {
+        {"class", b.tonight_class},      {"any_class", a.any_class},
+        {"earlier_sessions", b.earlier}, {"other_class_skipped", b.other_class},
+        {"picked", b.picked.size()},     {"accepted", b.accepted.size()}};
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << EscapeControlChars(RenderCompareText(report));
+  }
   const std::string scenario =
       manifest.value("scenario", nlohmann::json::object()).value("name", "");
-  const std::string started_at = manifest.value("started_at", "");
-  const std::vector<HistorySession> all = store.Sessions(scenario);
-  const std::vector<HistorySession> picked =
-      PickBaseline(all, spec, manifest.value("session", ""), started_at);
-  if (picked.empty())
-    throw std::invalid_argument("gate: no baseline: " + a.db + " holds " +
-                                std::to_string(all.size()) + " session(s) of scenario " + scenario +
-                                " and --baseline " + a.baseline +
-                                " picks none that started before " + a.results);
-
-  // Sessions whose environment differs only where --allow-diff says it may. storbed's own
-  // revision moves from night to night by design (the history names it per night).
-  std::vector<std::string> allowed = a.allow_diff;
-  allowed.push_back("storbed.git_revision");
-  std::vector<HistorySession> accepted;
-  std::vector<EnvironmentDiff> rejected_by, latest_accepted;
-  for (const HistorySession& s : picked) {
-    const auto diffs = DiffEnvironments(s.manifest, manifest, allowed);
-    if (std::none_of(diffs.begin(), diffs.end(), Blocks)) {
-      accepted.push_back(s);
-      latest_accepted = diffs;  // the latest accepted session's, to show
-    } else {
-      rejected_by = diffs;  // the latest rejected session's, to show
-    }
-  }
-  std::vector<std::vector<RunRecord>> nights;
-  for (const HistorySession& s : accepted) nights.push_back(store.Records(s.id));
-  CompareReport report;
-  if (accepted.empty()) {
-    report.options = options;
-    report.comparable = false;
-    report.differences = rejected_by;
-  } else {
-    report = JudgeTonight(nights, tonight, {options.alpha, options.noise, a.guard_pct / 100});
-    report.comparable = true;
-    report.differences = latest_accepted;
-  }
-  report.base_name = "history " + a.baseline + " (" + std::to_string(accepted.size()) + " nights)";
-  report.cand_name = a.results;
-  std::cerr << "gate: baseline " << a.baseline << ": " << picked.size() << " session(s) picked, "
-            << accepted.size() << " with an environment the gate accepts";
-  if (!accepted.empty())
-    std::cerr << " (" << accepted.front().started_at << " .. " << accepted.back().started_at << ")";
-  std::cerr << "\n";
-  if (!accepted.empty()) SayPower(report, a.guard_pct / 100, std::cerr);
-  if (a.json)
-    std::cout << CompareJson(report).dump(2) << "\n";
-  else
-    std::cout << EscapeControlChars(RenderCompareText(report));
-  if (!a.junit.empty()) WriteJunit(a.junit, report, "storbed gate " + scenario, started_at);
+  if (!a.junit.empty())
+    WriteJunit(a.junit, report, "storbed gate " + scenario, manifest.value("started_at", ""));
   const int exit = VerdictExit(report);
   return exit == 0 && AnyCannotJudge(report) ? kExitCannotJudge : exit;
 }
@@ -141,6 +119,9 @@ CLI::App* AddGateCommand(CLI::App& app, int* exit_code) {
                   "The change in percent the gate must be able to see with 80% power; where "
                   "the baseline nights cannot show it, the row is 'cannot judge' (exit 6)")
       ->capture_default_str();
+  cmd->add_flag("--any-class", args->any_class,
+                "Baseline nights of every fingerprint class, not only tonight's (a lab's "
+                "store holds every host's nights; the environment check still applies)");
   cmd->add_option("--junit", args->junit,
                   "Write JUnit XML here (one testcase per cell and metric)");
   AddVerdictOptions(*cmd, *args,

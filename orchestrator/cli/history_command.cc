@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "analysis/run_stats.h"
+#include "cli/history_by_host.h"
 #include "cli/verdict_options.h"
 #include "history/history_migrate.h"
 #include "history/history_store.h"
@@ -24,10 +25,25 @@ namespace {
 struct HistoryArgs {
   std::string db, scenario, cell, metric = "iops", since;
   double min_change_pct = ChangePointOptions{}.min_change * 100;
-  bool json = false;
+  bool json = false, by_host = false;
   std::vector<std::string> import_dirs;
   std::string migrate_from, migrate_to;
 };
+
+ChangePointOptions ChangeRule(const HistoryArgs& a) {
+  ChangePointOptions rule;
+  rule.min_change = a.min_change_pct / 100;
+  return rule;
+}
+
+nlohmann::json ChangeRuleJson(const ChangePointOptions& rule) {
+  return {{"unit", "night median"},
+          {"max_p", rule.max_p},
+          {"min_nights", rule.min_nights},
+          {"min_change", rule.min_change},
+          {"permutations", rule.permutations},
+          {"seed", rule.seed}};
+}
 
 // One scenario's sessions as the series of each cell, with change points.
 nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySession>& sessions,
@@ -36,14 +52,8 @@ nlohmann::json ScenarioSeries(HistoryStore& store, const std::vector<HistorySess
                         {"metric", a.metric},
                         {"better", ToString(DirectionOf(a.metric))},
                         {"cells", nlohmann::json::array()}};
-  ChangePointOptions rule;
-  rule.min_change = a.min_change_pct / 100;
-  out["change_rule"] = {{"unit", "night median"},
-                        {"max_p", rule.max_p},
-                        {"min_nights", rule.min_nights},
-                        {"min_change", rule.min_change},
-                        {"permutations", rule.permutations},
-                        {"seed", rule.seed}};
+  const ChangePointOptions rule = ChangeRule(a);
+  out["change_rule"] = ChangeRuleJson(rule);
   for (const HistorySeries& series : NightlySeries(store, sessions, a.metric, a.cell, rule)) {
     nlohmann::json c = {{"cell", series.cell}, {"nights", nlohmann::json::array()}};
     for (size_t i = 0; i < series.nights.size(); ++i) {
@@ -120,11 +130,22 @@ int ShowHistory(const HistoryArgs& a) {
                                 (a.scenario.empty() ? "" : " of scenario " + a.scenario) +
                                 (a.since.empty() ? "" : " since " + a.since));
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& [name, sessions] : by_scenario) all.push_back(ScenarioSeries(store, sessions, a));
+  for (const auto& [name, sessions] : by_scenario) {
+    if (!a.by_host) {
+      all.push_back(ScenarioSeries(store, sessions, a));
+      continue;
+    }
+    const ChangePointOptions rule = ChangeRule(a);
+    nlohmann::json series =
+        LabSeriesJson(name, a.metric, LabSeries(store, sessions, a.metric, a.cell, rule));
+    series["change_rule"] = ChangeRuleJson(rule);
+    all.push_back(series);
+  }
   if (a.json) {
     std::cout << nlohmann::json{{"history", a.db}, {"scenarios", all}}.dump(2) << "\n";
   } else {
-    for (const auto& series : all) std::cout << EscapeControlChars(RenderSeries(series));
+    for (const auto& series : all)
+      std::cout << EscapeControlChars(a.by_host ? RenderLabSeries(series) : RenderSeries(series));
   }
   return 0;
 }
@@ -202,6 +223,9 @@ CLI::App* AddHistoryCommand(CLI::App& app, int* exit_code) {
                   "A change point moves the median by at least this percent")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "The series and change points as JSON");
+  cmd->add_flag("--by-host", args->by_host,
+                "Every host's series side by side per cell (a night is a UTC date), and "
+                "whose each change is: the suite's (every host the same night) or one host's");
   auto* import = cmd->add_subcommand("import", "Append results directories to the history.");
   import->add_option("dirs", args->import_dirs, "Results directories")->required();
   import

@@ -19,6 +19,8 @@ struct FakeResults {
   int runs = 3;
   std::string cpu = "EPYC";
   std::string load_avg1 = "";  // the environment's load.avg1; none when empty
+  std::string host = "";       // the manifest's host.hostname; none when empty
+  std::string scenario = "s";
 };
 
 // Writes `results` into `dir`, made if missing.
@@ -39,11 +41,12 @@ inline void WriteFakeResults(const std::filesystem::path& dir, const FakeResults
   std::ofstream(dir / "results.json") << records.dump();
   nlohmann::json environment = {{"cpu.model", results.cpu}, {"storbed.git_revision", "abc"}};
   if (!results.load_avg1.empty()) environment["load.avg1"] = results.load_avg1;
-  std::ofstream(dir / "manifest.json") << nlohmann::json{
-      {"session", results.session},
-      {"started_at", results.started_at},
-      {"scenario", {{"name", "s"}}},
-      {"environment", environment}}.dump();
+  nlohmann::json manifest = {{"session", results.session},
+                             {"started_at", results.started_at},
+                             {"scenario", {{"name", results.scenario}}},
+                             {"environment", environment}};
+  if (!results.host.empty()) manifest["host"] = {{"hostname", results.host}};
+  std::ofstream(dir / "manifest.json") << manifest.dump();
 }
 
 }  // namespace storbed

@@ -123,6 +123,23 @@ std::vector<BadInput> Reports() {
        "storbed: the fio-json report's path $D/res/manifest.json is manifest.json of the "
        "results directory $D/res: writing there would replace what the report reads; give a "
        "path outside it (or one of its own report files: report.txt, report.html, fio.json)"},
+      {"ReportLabWithAResultsDirectory",
+       {{"res/results.json", "[]"}},
+       {"storbed", "report", "$D/res", "--lab", "--history", "$D/h.db", "--html", "$D/lab.html"},
+       "storbed: report --lab: draws every host of the history, not $D/res; give no results "
+       "directory"},
+      {"ReportLabWithoutHtml",
+       {{"res/results.json", "[]"}},
+       {"storbed", "report", "--lab", "--history", "$D/h.db"},
+       "storbed: report --lab: give --history DB and --html FILE"},
+      {"ReportLabNoSuchHistory",
+       {{"res/results.json", "[]"}},
+       {"storbed", "report", "--lab", "--history", "$D/h.db", "--html", "$D/lab.html"},
+       "storbed: report --lab --history $D/h.db: no such history database"},
+      {"ReportWithoutDirectory",
+       {{"res/results.json", "[]"}},
+       {"storbed", "report"},
+       "storbed: report: give the results directory DIR"},
       {"ReportFioJsonManifestNotJson",
        {{"res/results.json", "[]"}, {"res/manifest.json", "{\"started_at\": "}},
        {"storbed", "report", "$D/res", "--fio-json", "$D/f.json"},

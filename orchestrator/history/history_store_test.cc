@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "history/history_engines_for_test.h"
 #include "history/sqlite_db.h"
@@ -234,6 +235,30 @@ TEST_F(HistoryStoreTest, ACommitWhoseReplyWasLostIsFoundOnTheRetryAndSaidSo) {
   const ImportOutcome again = store.Import(ResultsDir("n1", "s1", 1000));
   EXPECT_TRUE(again.already_there);
   EXPECT_FALSE(again.found_after_break);  // there at the first try: imported before
+}
+
+// Regression: three processes creating one new history at once, one failed with "database
+// is locked": switching to WAL while another connection writes is refused at once, not
+// after the busy timeout.
+TEST(SqliteDbTest, TheSwitchToWalWaitsForAnotherConnectionsWrite) {
+  const std::string path =
+      (fs::temp_directory_path() / ("storbed-wal-" + std::to_string(::getpid()) + ".db")).string();
+  fs::remove(path);
+  SqliteDb writer(path, SqliteDb::Mode::ReadWriteCreate);
+  SqliteDb other(path, SqliteDb::Mode::ReadWriteCreate);
+  writer.Exec("BEGIN IMMEDIATE; CREATE TABLE t (x INTEGER)");
+  std::thread commit([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    writer.Exec("COMMIT");
+  });
+  EXPECT_NO_THROW(other.PrepareForWrites());
+  commit.join();
+  auto mode = other.Prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(mode->Step());
+  EXPECT_EQ(mode->Text(0), "wal");
+  fs::remove(path);
+  fs::remove(path + "-wal");
+  fs::remove(path + "-shm");
 }
 
 // SQLite numbers $N by first appearance: a statement naming $2 before $1 would bind each

@@ -1,6 +1,8 @@
 #include "history/sqlite_db.h"
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace storbed {
 
@@ -102,7 +104,24 @@ int64_t SqliteDb::TableCount() {
 
 // Two runs appending at once: WAL lets readers go on while one writes. Only once the file is
 // known to be ours, so a refused database stays untouched.
-void SqliteDb::PrepareForWrites() { Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"); }
+void SqliteDb::PrepareForWrites() {
+  // Switching a new file to WAL turns a read lock into a write lock. When another process
+  // does the same at once, SQLite answers SQLITE_BUSY straight away (waiting could deadlock
+  // the two), not after the busy timeout: so the switch is tried again until that timeout.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
+      return;
+    } catch (const HistoryError&) {
+      if ((sqlite3_errcode(db_) & 0xff) != SQLITE_BUSY ||
+          std::chrono::steady_clock::now() > deadline)
+        throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
 
 std::string SqliteDb::Dialect(const std::string& sql) const {
   // The words of schema 1 as it shipped: INTEGER PRIMARY KEY is SQLite's rowid alias.

@@ -153,7 +153,12 @@ int ShowHistory(const HistoryArgs& a) {
 // Appends `results_dir` to `store` and says so in one line.
 void Append(HistoryStore& store, const std::string& results_dir, std::ostream& log) {
   const ImportOutcome o = store.Import(results_dir);
-  if (o.already_there)
+  if (o.found_after_break)
+    log << "history: " << results_dir << " (session " << o.session.session << ") is in "
+        << store.name() << ": the connection broke after the commit was sent, and on "
+        << "reconnecting the session was there whole (this import's commit, or another "
+        << "writer's of the same directory)\n";
+  else if (o.already_there)
     log << "history: " << results_dir << " (session " << o.session.session << ") is in "
         << store.name() << " already; nothing added\n";
   else

@@ -3,10 +3,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -191,7 +193,16 @@ std::span<uint8_t* const> IoBuffers::Take(size_t count, size_t size, bool huge_p
       huge_pages ? (stride * count + kHugePage - 1) / kHugePage * kHugePage : stride * count;
   const size_t reserve = huge_pages ? bytes + kHugePage + kGuard : bytes;
   void* p = mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  if (p == MAP_FAILED) {
+    // Said in the user's words: a bare std::bad_alloc reached the run record as the error.
+    const int err = errno;
+    char what[256];
+    std::snprintf(what, sizeof what,
+                  "cannot map %zu IO buffers of %zu bytes (%.1f MiB): %s; lower bs x iodepth x "
+                  "numjobs or give the machine more memory",
+                  count, size, double(reserve) / (1 << 20), std::strerror(err));
+    throw std::runtime_error(what);
+  }
   auto* start = static_cast<uint8_t*>(p);
   map_ = region_ = start;
   map_size_ = region_size_ = reserve;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -60,6 +61,23 @@ TEST(IoBuffersTest, BuffersAreAlignedZeroedAndDisjoint) {
 
 // huge_pages: whole 2 MiB pages are mapped, and what the kernel backs with huge pages is
 // read from /proc/self/smaps. Where THP is on (madvise or always), it gives some.
+// Regression (issue 38): a guest out of memory for its buffers was reported as
+// "std::bad_alloc". 1 PiB is past any address space, so the map fails on every machine.
+TEST(IoBuffersTest, BuffersThatCannotBeMappedAreNamedWithTheirSize) {
+  IoBuffers buffers;
+  try {
+    buffers.Take(size_t(1) << 20, size_t(1) << 30, false);
+    FAIL() << "1 PiB of buffers was mapped";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cannot map 1048576 IO buffers of 1073741824 bytes "
+                                          "(1073741824.0 MiB): ",
+                                          0),
+              0u)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("lower bs x iodepth x numjobs"), std::string::npos);
+  }
+}
+
 TEST(IoBuffersTest, HugePagesAreWholeAndReported) {
   IoBuffers pool;
   pool.Take(3, 1 << 20, false);

@@ -131,11 +131,28 @@ HistoryStore::HistoryStore(std::unique_ptr<HistoryDb> db) : db_(std::move(db)) {
   Migrate(Open::Create);
 }
 
+template <class Read>
+auto HistoryStore::Reading(const std::string& what, Read read) -> decltype(read()) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return read();
+    } catch (const HistoryConnectionLost& e) {
+      if (attempt == kWriteAttempts)
+        throw HistoryError(name() + ": the connection broke " + std::to_string(attempt) +
+                               " times while reading " + what + ": " + e.what(),
+                           ErrorKind::Host);
+      db_->Reconnect();
+    }
+  }
+}
+
 std::vector<std::string> HistoryStore::MetricNames() {
-  auto q = db_->Prepare("SELECT DISTINCT name FROM metrics ORDER BY name");
-  std::vector<std::string> out;
-  while (q->Step()) out.push_back(q->Text(0));
-  return out;
+  return Reading("the metric names", [&] {
+    auto q = db_->Prepare("SELECT DISTINCT name FROM metrics ORDER BY name");
+    std::vector<std::string> out;
+    while (q->Step()) out.push_back(q->Text(0));
+    return out;
+  });
 }
 
 int HistoryStore::SchemaVersion() { return db_->SchemaVersion(); }
@@ -207,7 +224,7 @@ bool HistoryStore::Insert(SessionRows& rows, bool* found_after_break) {
 
 bool HistoryStore::InsertOnce(SessionRows& rows) {
   HistorySession& s = rows.session;
-  if (auto existing = FindSession(s.session)) {
+  if (auto existing = FindSessionOnce(s.session)) {
     s = *existing;
     return false;
   }
@@ -252,7 +269,7 @@ bool HistoryStore::InsertOnce(SessionRows& rows) {
     duplicate = e.what();  // the transaction is rolled back by now
   }
   // Another writer committed the same session between the look above and this insert.
-  if (auto existing = FindSession(s.session)) {
+  if (auto existing = FindSessionOnce(s.session)) {
     s = *existing;
     return false;
   }
@@ -260,42 +277,51 @@ bool HistoryStore::InsertOnce(SessionRows& rows) {
 }
 
 SessionRows HistoryStore::Rows(int64_t session_id) {
-  SessionRows rows;
-  auto s = db_->Prepare(std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE id = $1");
-  s->Bind(1, session_id);
-  if (!s->Step()) throw HistoryError(name() + ": no session " + std::to_string(session_id));
-  rows.session = SessionFrom(*s);
-  auto runs = db_->Prepare(
-      "SELECT run_id, cell, status, record FROM runs WHERE session_id = $1 ORDER BY id");
-  runs->Bind(1, session_id);
-  while (runs->Step())
-    rows.runs.push_back({runs->Text(0), runs->Text(1), runs->Text(2), runs->Text(3), {}});
-  auto metrics = db_->Prepare(
-      "SELECT runs.run_id, metrics.name, metrics.value FROM runs JOIN metrics ON metrics.run = "
-      "runs.id WHERE runs.session_id = $1 ORDER BY runs.id, metrics.name");
-  metrics->Bind(1, session_id);
-  size_t at = 0;
-  while (metrics->Step()) {
-    // Both lists are in run order: walk the runs forward to the metric's.
-    while (at < rows.runs.size() && rows.runs[at].run_id != metrics->Text(0)) ++at;
-    if (at == rows.runs.size()) throw HistoryError(name() + ": a metric of no listed run");
-    rows.runs[at].metrics.emplace_back(metrics->Text(1), metrics->Real(2).value_or(0));
-  }
-  return rows;
+  return Reading("session " + std::to_string(session_id), [&] {
+    SessionRows rows;
+    auto s =
+        db_->Prepare(std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE id = $1");
+    s->Bind(1, session_id);
+    if (!s->Step()) throw HistoryError(name() + ": no session " + std::to_string(session_id));
+    rows.session = SessionFrom(*s);
+    auto runs = db_->Prepare(
+        "SELECT run_id, cell, status, record FROM runs WHERE session_id = $1 ORDER BY id");
+    runs->Bind(1, session_id);
+    while (runs->Step())
+      rows.runs.push_back({runs->Text(0), runs->Text(1), runs->Text(2), runs->Text(3), {}});
+    auto metrics = db_->Prepare(
+        "SELECT runs.run_id, metrics.name, metrics.value FROM runs JOIN metrics ON metrics.run = "
+        "runs.id WHERE runs.session_id = $1 ORDER BY runs.id, metrics.name");
+    metrics->Bind(1, session_id);
+    size_t at = 0;
+    while (metrics->Step()) {
+      // Both lists are in run order: walk the runs forward to the metric's.
+      while (at < rows.runs.size() && rows.runs[at].run_id != metrics->Text(0)) ++at;
+      if (at == rows.runs.size()) throw HistoryError(name() + ": a metric of no listed run");
+      rows.runs[at].metrics.emplace_back(metrics->Text(1), metrics->Real(2).value_or(0));
+    }
+    return rows;
+  });
 }
 
 std::vector<HistorySession> HistoryStore::Sessions(const std::string& scenario,
                                                    const std::string& since) {
-  auto q = db_->Prepare(std::string("SELECT ") + kSessionColumns +
-                        " FROM sessions WHERE ($1 = '' OR scenario = $1) AND started_at >= $2 "
-                        "ORDER BY started_at, id");
-  q->Bind(1, scenario).Bind(2, since);
-  std::vector<HistorySession> out;
-  while (q->Step()) out.push_back(SessionFrom(*q));
-  return out;
+  return Reading("the sessions", [&] {
+    auto q = db_->Prepare(std::string("SELECT ") + kSessionColumns +
+                          " FROM sessions WHERE ($1 = '' OR scenario = $1) AND started_at >= $2 "
+                          "ORDER BY started_at, id");
+    q->Bind(1, scenario).Bind(2, since);
+    std::vector<HistorySession> out;
+    while (q->Step()) out.push_back(SessionFrom(*q));
+    return out;
+  });
 }
 
 std::optional<HistorySession> HistoryStore::FindSession(const std::string& session) {
+  return Reading("session " + session, [&] { return FindSessionOnce(session); });
+}
+
+std::optional<HistorySession> HistoryStore::FindSessionOnce(const std::string& session) {
   auto q =
       db_->Prepare(std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE session = $1");
   q->Bind(1, session);
@@ -304,24 +330,28 @@ std::optional<HistorySession> HistoryStore::FindSession(const std::string& sessi
 }
 
 std::vector<RunRecord> HistoryStore::Records(int64_t session_id) {
-  auto q = db_->Prepare("SELECT record FROM runs WHERE session_id = $1 ORDER BY id");
-  q->Bind(1, session_id);
-  std::vector<RunRecord> out;
-  while (q->Step()) out.push_back(ParseJson(q->Text(0)).get<RunRecord>());
-  return out;
+  return Reading("the runs of session " + std::to_string(session_id), [&] {
+    auto q = db_->Prepare("SELECT record FROM runs WHERE session_id = $1 ORDER BY id");
+    q->Bind(1, session_id);
+    std::vector<RunRecord> out;
+    while (q->Step()) out.push_back(ParseJson(q->Text(0)).get<RunRecord>());
+    return out;
+  });
 }
 
 std::vector<HistoryPoint> HistoryStore::Points(const std::vector<int64_t>& session_ids,
                                                const std::string& metric) {
-  std::vector<HistoryPoint> out;
-  for (const int64_t id : session_ids) {
-    auto q = db_->Prepare(
-        "SELECT runs.cell, metrics.value FROM runs JOIN metrics ON metrics.run = runs.id WHERE "
-        "runs.session_id = $1 AND metrics.name = $2 AND runs.status = 'ok' ORDER BY runs.id");
-    q->Bind(1, id).Bind(2, metric);
-    while (q->Step()) out.push_back({id, q->Text(0), metric, q->Real(1).value_or(0)});
-  }
-  return out;
+  return Reading("the values of " + metric, [&] {
+    std::vector<HistoryPoint> out;
+    for (const int64_t id : session_ids) {
+      auto q = db_->Prepare(
+          "SELECT runs.cell, metrics.value FROM runs JOIN metrics ON metrics.run = runs.id WHERE "
+          "runs.session_id = $1 AND metrics.name = $2 AND runs.status = 'ok' ORDER BY runs.id");
+      q->Bind(1, id).Bind(2, metric);
+      while (q->Step()) out.push_back({id, q->Text(0), metric, q->Real(1).value_or(0)});
+    }
+    return out;
+  });
 }
 
 }  // namespace storbed

@@ -105,6 +105,11 @@ class HistoryStore {
  private:
   void Migrate(Open open);
   bool InsertOnce(SessionRows& rows);
+  std::optional<HistorySession> FindSessionOnce(const std::string& session);
+  // Runs `read`, reconnecting and reading again when the connection broke (a read changes
+  // nothing, so it can always be repeated), up to the writes' bound; then names the break.
+  template <class Read>
+  auto Reading(const std::string& what, Read read) -> decltype(read());
   std::unique_ptr<HistoryDb> db_;
 };
 

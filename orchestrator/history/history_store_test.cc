@@ -237,6 +237,52 @@ TEST_F(HistoryStoreTest, ACommitWhoseReplyWasLostIsFoundOnTheRetryAndSaidSo) {
   EXPECT_FALSE(again.found_after_break);  // there at the first try: imported before
 }
 
+// A real SQLite history whose connection breaks on the first `breaks` statements after
+// `armed` is set, counting the reconnects.
+class FlakyReadsDb : public SqliteDb {
+ public:
+  using SqliteDb::SqliteDb;
+  std::unique_ptr<HistoryStatement> Prepare(const std::string& sql) override {
+    if (armed && breaks > 0) {
+      --breaks;
+      throw HistoryConnectionLost("server closed the connection unexpectedly");
+    }
+    return SqliteDb::Prepare(sql);
+  }
+  void Reconnect() override { ++reconnects; }
+  bool armed = false;
+  int breaks = 0, reconnects = 0;
+};
+
+// Issue 37's note: a dropped connection failed `history`, `gate` and `report --history` at
+// once; a read is now repeated on a new connection, and named after the third break.
+TEST_F(HistoryStoreTest, AReadWhoseConnectionBrokeIsReadAgainAndTheThirdBreakIsNamed) {
+  { HistoryStore(db_, HistoryStore::Open::Create).Import(ResultsDir("n1", "s1", 1000)); }
+  auto db = std::make_unique<FlakyReadsDb>(db_, SqliteDb::Mode::ReadWriteCreate);
+  FlakyReadsDb* raw = db.get();
+  HistoryStore store(std::move(db));
+  const size_t runs = store.Records(store.Sessions().at(0).id).size();
+  raw->armed = true;
+  raw->breaks = 2;
+  const auto sessions = store.Sessions();
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_EQ(raw->reconnects, 2);
+  raw->breaks = 3;
+  try {
+    store.Records(sessions[0].id);
+    FAIL() << "a read through a connection that broke three times succeeded";
+  } catch (const HistoryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Host);
+    EXPECT_EQ(std::string(e.what()), db_ +
+                                         ": the connection broke 3 times while reading the runs "
+                                         "of session " +
+                                         std::to_string(sessions[0].id) +
+                                         ": server closed the connection unexpectedly");
+  }
+  EXPECT_EQ(raw->reconnects, 4);                          // between the tries, not after the last
+  EXPECT_EQ(store.Records(sessions[0].id).size(), runs);  // the connection back: read whole
+}
+
 // Regression: three processes creating one new history at once, one failed with "database
 // is locked": switching to WAL while another connection writes is refused at once, not
 // after the busy timeout.

@@ -12,6 +12,7 @@
 
 #include "history/history_engines_for_test.h"
 #include "history/history_store.h"
+#include "history/writers_for_test.h"
 
 namespace storbed {
 namespace {
@@ -111,32 +112,14 @@ TEST_P(HistoryWritersTest, ThreeProcessesImportingAtOnceLoseAndDuplicateNothing)
   for (int n = 0; n < kNights; ++n)
     shared.push_back(
         ResultsDir("shared" + std::to_string(n), "shared" + std::to_string(n), n, 1000, 10));
-  std::vector<pid_t> children;
-  for (int h = 0; h < kHosts; ++h) {
-    std::vector<std::string> dirs;
+  std::vector<std::vector<std::string>> dirs(kHosts);
+  for (int h = 0; h < kHosts; ++h)
     for (int n = 0; n < kNights; ++n) {
       const std::string name = "host" + std::to_string(h) + "-night" + std::to_string(n);
-      dirs.push_back(ResultsDir(name, name, n, 1000 + 100 * h, 10));
-      dirs.push_back(shared[(n + h) % kNights]);
+      dirs[h].push_back(ResultsDir(name, name, n, 1000 + 100 * h, 10));
+      dirs[h].push_back(shared[(n + h) % kNights]);
     }
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-      try {  // _exit, never exit: the parent's static cluster must not be stopped by a child
-        HistoryStore store(spec_, HistoryStore::Open::Create);
-        for (const std::string& d : dirs) store.Import(d);
-      } catch (...) {
-        ::_exit(1);
-      }
-      ::_exit(0);
-    }
-    children.push_back(child);
-  }
-  for (const pid_t child : children) {
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed: " << status;
-  }
+  EXPECT_EQ(ImportInWriterProcesses(spec_, dirs), 0) << "a writer failed";
   HistoryStore store(spec_, HistoryStore::Open::Existing);
   const auto sessions = store.Sessions();
   EXPECT_EQ(sessions.size(), size_t(kHosts * kNights + kNights));

@@ -3,13 +3,13 @@
 // every host at night 7 is one suite change, a step on lab2 alone is lab2's, and each
 // host's gate against its own class judges as the same gate does over an SQLite copy.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <set>
 
 #include "history/history_engines_for_test.h"
 #include "history/history_gate.h"
 #include "history/lab_series.h"
+#include "history/writers_for_test.h"
 #include "reports/compare_input.h"
 
 namespace storbed {
@@ -59,30 +59,9 @@ class LabHistoryTest : public HistoryEngineTest {
 TEST_P(LabHistoryTest, ThreeHostsWritingAtOnceLandEverySessionOnce) {
   SKIP_UNLESS_ENGINE();
   const auto dirs = LabDirs();
-  // The store is there before the hosts write, as a lab's is. Three processes creating one
-  // new SQLite file at once meet "database is locked" now and then (not PostgreSQL).
+  // The store is there before the hosts write, as a lab's is.
   HistoryStore(spec_, HistoryStore::Open::Create);
-  std::vector<pid_t> children;
-  for (int h = 0; h < kHosts; ++h) {
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-      try {  // _exit, never exit: the parent's static cluster must not be stopped by a child
-        HistoryStore store(spec_, HistoryStore::Open::Create);
-        for (const std::string& d : dirs[h]) store.Import(d);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", Host(h).c_str(), e.what());
-        ::_exit(1);
-      }
-      ::_exit(0);
-    }
-    children.push_back(child);
-  }
-  for (const pid_t child : children) {
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed: " << status;
-  }
+  EXPECT_EQ(ImportInWriterProcesses(spec_, dirs), 0) << "a writer failed";
   HistoryStore store(spec_, HistoryStore::Open::Existing);
   const auto sessions = store.Sessions();
   ASSERT_EQ(sessions.size(), size_t(kHosts * kNights * 2));

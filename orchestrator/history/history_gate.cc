@@ -35,6 +35,10 @@ GateBaseline PickGateBaseline(const std::vector<HistorySession>& sessions,
   // every class, so the gate says what differs (not comparable) rather than "no baseline".
   out.picked =
       PickBaseline(of_class.empty() ? earlier : of_class, request.spec, tonight, started_at);
+  // Likewise a --baseline that names only nights of another class (a date range before a
+  // QEMU update): those nights are judged, and found not comparable, as before classes.
+  if (out.picked.empty() && !of_class.empty())
+    out.picked = PickBaseline(earlier, request.spec, tonight, started_at);
   for (const HistorySession& s : out.picked) {
     const auto diffs = DiffEnvironments(s.manifest, manifest, allowed);
     if (std::none_of(diffs.begin(), diffs.end(), Blocks)) {

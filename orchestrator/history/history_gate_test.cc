@@ -79,6 +79,22 @@ TEST(HistoryGateTest, NoNightOfTonightsClassPicksFromEveryClassToSayWhatDiffers)
   EXPECT_EQ(b.other_class, 5u);
 }
 
+// Regression (the VM test's last gate): nights of tonight's class exist, but --baseline
+// names a date range before the change, all of another class. "no baseline" (exit 2) hid
+// what differs; those nights are picked and found not comparable (exit 5), as before.
+TEST(HistoryGateTest, ABaselineNamingOnlyAnotherClasssNightsPicksThemToSayWhatDiffers) {
+  std::vector<HistorySession> host;
+  for (int d = 1; d <= 9; ++d)
+    host.push_back(Session("n" + std::to_string(d), d, d <= 5 ? "Xeon" : "EPYC"));
+  const std::string range = "date:2026-12-01T02:00:00Z..2026-12-05T02:00:00Z";
+  const GateBaseline b = PickGateBaseline(host, Manifest("tonight", 10, "EPYC"),
+                                          {ParseBaseline(range), range, {}, false});
+  EXPECT_EQ(Names(b.picked), (std::vector<std::string>{"n1", "n2", "n3", "n4", "n5"}));
+  EXPECT_TRUE(b.accepted.empty());
+  ASSERT_FALSE(b.rejected_by.empty());
+  EXPECT_EQ(b.rejected_by[0].item, "cpu.model");
+}
+
 TEST(HistoryGateTest, TheClassTextSaysHowManyNightsWereSkippedAsAnotherClass) {
   const GateBaseline b = PickGateBaseline(Lab(9), Manifest("tonight", 10, "EPYC"),
                                           {ParseBaseline("last:3"), "last:3", {}, false});

@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -31,8 +30,7 @@ struct GateArgs : VerdictArgs {
 // --junit must not land on what the gate reads: tonight's results or the history file.
 void CheckJunitPath(const GateArgs& a) {
   CheckOutputPath("the JUnit file", "the gate", a.results, a.junit);
-  std::error_code ec;
-  if (!IsPostgresSpec(a.db) && std::filesystem::equivalent(a.junit, a.db, ec))
+  if (SameHistoryFile(a.junit, a.db))
     throw std::invalid_argument("gate: --junit " + a.junit + " is the history database " + a.db +
                                 ": give the JUnit file another path");
 }

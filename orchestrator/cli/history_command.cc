@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -185,17 +184,9 @@ int ImportDirs(const HistoryArgs& a) {
   return 0;
 }
 
-// One file under two names (./h.db and h.db, a hard or symbolic link) is one database:
-// migrating it into itself would write every session back over its own rows.
-bool SameHistoryDb(const std::string& a, const std::string& b) {
-  if (a == b) return true;
-  if (IsPostgresSpec(a) || IsPostgresSpec(b)) return false;
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
-}
-
 int MigrateDb(const HistoryArgs& a) {
-  if (SameHistoryDb(a.migrate_from, a.migrate_to))
+  // Migrating one database into itself would write every session back over its own rows.
+  if (SameHistoryFile(a.migrate_from, a.migrate_to))
     throw std::invalid_argument("history migrate: FROM " + a.migrate_from + " and TO " +
                                 a.migrate_to + " are the same database");
   HistoryStore from(a.migrate_from, HistoryStore::Open::Existing);

@@ -23,6 +23,13 @@ bool IsPostgresSpec(const std::string& spec) {
   return spec.rfind("postgresql://", 0) == 0 || spec.rfind("postgres://", 0) == 0;
 }
 
+bool SameHistoryFile(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (IsPostgresSpec(a) || IsPostgresSpec(b)) return false;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
 void CheckHistorySpec(const std::string& spec) {
   if (IsPostgresSpec(spec)) RefusePasswordIn(spec);
 }

@@ -121,6 +121,9 @@ enum class HistoryOpen { Existing, Create };
 // True for a PostgreSQL connection URI (postgresql://, postgres://).
 bool IsPostgresSpec(const std::string& spec);
 
+// One file under two names (./h.db and h.db, a hard or symbolic link) is one database.
+bool SameHistoryFile(const std::string& a, const std::string& b);
+
 // What can be said of `spec` before a run starts: a PostgreSQL URI holding a password is
 // refused (HistoryError, bad input), so `run --history` fails before its runs, not after.
 void CheckHistorySpec(const std::string& spec);

@@ -11,26 +11,6 @@
 namespace storbed {
 namespace {
 
-// The scores of one segment, summing to 0: the levels with the `odd` lowest and highest
-// pulled in to the next (winsorized). A change needs min_nights nights, so min_nights - 1
-// odd nights a side are never a change and never hide one: a bad night at half the level
-// scores like the next lowest night. The scores are a function of the levels as a set, so
-// permuting the nights permutes the scores and the permutation test stays exact.
-std::vector<double> Scores(const std::vector<double>& x, size_t odd) {
-  std::vector<double> sorted = x;
-  std::sort(sorted.begin(), sorted.end());
-  const double lo = sorted[odd], hi = sorted[x.size() - 1 - odd];
-  std::vector<double> s;
-  double mean = 0;
-  for (double v : x) {
-    s.push_back(std::clamp(v, lo, hi));
-    mean += s.back();
-  }
-  mean /= double(x.size());
-  for (double& v : s) v -= mean;
-  return s;
-}
-
 // A candidate: the levels [begin, end) against the rest, its standardization folded in.
 struct Candidate {
   size_t begin, end;
@@ -111,7 +91,7 @@ ScanResult Scan(const std::vector<double>& x, const ChangeScanOptions& o) {
   const size_t n = x.size(), min = std::max<size_t>(o.min_nights, 1);
   ScanResult r;
   if (n < 2 * min) return r;
-  const std::vector<double> s = Scores(x, min - 1);
+  const std::vector<double> s = CentredScores(x, min - 1);
   r.exact = n <= kExactScanNights;
   const std::vector<Candidate> candidates = Candidates(n, min, r.exact);
   std::vector<double> prefix;
@@ -128,16 +108,6 @@ ScanResult Scan(const std::vector<double>& x, const ChangeScanOptions& o) {
   const double reach = top * (1 - 1e-9);
   r.p = r.exact ? ExactP(s, min, reach) : PermutationP(s, candidates, reach, o);
   return r;
-}
-
-std::vector<double> Transformed(const std::vector<double>& levels) {
-  for (double v : levels)
-    if (!std::isfinite(v)) throw std::invalid_argument("change scan of a level that is not finite");
-  const bool positive = std::all_of(levels.begin(), levels.end(), [](double v) { return v > 0; });
-  std::vector<double> x = levels;
-  if (positive)
-    for (double& v : x) v = std::log(v);
-  return x;
 }
 
 void Segment(const std::vector<double>& x, size_t from, size_t to, const ChangeScanOptions& o,
@@ -169,14 +139,39 @@ void Measure(const std::vector<double>& levels, std::vector<LevelChange>& change
 
 }  // namespace
 
+std::vector<double> CentredScores(const std::vector<double>& x, size_t odd) {
+  std::vector<double> sorted = x;
+  std::sort(sorted.begin(), sorted.end());
+  const double lo = sorted[odd], hi = sorted[x.size() - 1 - odd];
+  std::vector<double> s;
+  double mean = 0;
+  for (double v : x) {
+    s.push_back(std::clamp(v, lo, hi));
+    mean += s.back();
+  }
+  mean /= double(x.size());
+  for (double& v : s) v -= mean;
+  return s;
+}
+
+std::vector<double> LoggedLevels(const std::vector<double>& levels) {
+  for (double v : levels)
+    if (!std::isfinite(v)) throw std::invalid_argument("change scan of a level that is not finite");
+  const bool positive = std::all_of(levels.begin(), levels.end(), [](double v) { return v > 0; });
+  std::vector<double> x = levels;
+  if (positive)
+    for (double& v : x) v = std::log(v);
+  return x;
+}
+
 ScanResult ScanLevels(const std::vector<double>& levels, const ChangeScanOptions& options) {
-  return Scan(Transformed(levels), options);
+  return Scan(LoggedLevels(levels), options);
 }
 
 std::vector<LevelChange> FindLevelChanges(const std::vector<double>& levels,
                                           const ChangeScanOptions& options) {
   std::vector<LevelChange> changes;
-  Segment(Transformed(levels), 0, levels.size(), options, changes);
+  Segment(LoggedLevels(levels), 0, levels.size(), options, changes);
   std::sort(changes.begin(), changes.end(),
             [](const LevelChange& a, const LevelChange& b) { return a.index < b.index; });
   // The minimum change, smallest first: dropping one merges two segments, which moves the

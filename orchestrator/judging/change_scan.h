@@ -64,6 +64,17 @@ struct LevelChange {
   double p = 1;       // of the scan that cut there
 };
 
+// The scores of `x`, summing to 0: its values with the `odd` lowest and highest pulled in to
+// the next (winsorized), centred. A change needs min_nights nights, so min_nights - 1 odd
+// nights a side are never a change and never hide one: a bad night at half the level scores
+// like the next lowest night. The scores are a function of the values as a set, so
+// permuting the nights permutes the scores and a permutation test on them stays exact.
+std::vector<double> CentredScores(const std::vector<double>& x, size_t odd);
+
+// `levels` logged when all are > 0 (a change is a ratio), else as they are. A level that is
+// not finite: std::invalid_argument.
+std::vector<double> LoggedLevels(const std::vector<double>& levels);
+
 // The changes in `levels` (binary segmentation, then the minimum change), in order.
 // Levels are logged when all are > 0; otherwise taken as they are.
 std::vector<LevelChange> FindLevelChanges(const std::vector<double>& levels,

@@ -37,11 +37,13 @@ nlohmann::json ChangeJson(const LabCell& cell, const LabChange& c) {
   nlohmann::json hosts = nlohmann::json::array();
   for (const HostChange& h : c.changes)
     hosts.push_back({{"host", h.host}, {"night", h.night + 1}, {"ratio", h.ratio}});
-  return {{"scope", ToString(c.scope)},
-          {"night", c.night + 1},
-          {"date", cell.nights[c.night]},
-          {"hosts", hosts},
-          {"text", DescribeLabChange(cell, c)}};
+  nlohmann::json out = {{"scope", ToString(c.scope)},
+                        {"night", c.night + 1},
+                        {"date", cell.nights[c.night]},
+                        {"hosts", hosts},
+                        {"text", DescribeLabChange(cell, c)}};
+  if (c.joint) out["joint_p"] = c.joint_p;
+  return out;
 }
 
 }  // namespace

@@ -40,12 +40,17 @@ std::vector<LabCell> LabSeries(HistoryStore& store, const std::vector<HistorySes
     cell.nights = axis;
     std::vector<std::string> hosts;
     std::vector<HostChange> changes;
+    std::vector<std::vector<std::vector<double>>> nights;  // [host][night on the axis]
     for (const HostSeries& h : cell.hosts) {
       hosts.push_back(h.host);
       for (const HistoryChange& c : h.series.changes)
         changes.push_back({h.host, h.axis[c.night], c.ratio});
+      nights.emplace_back();
+      for (size_t night = 0; night < axis.size(); ++night)
+        nights.back().push_back(ValuesOn(h, night));
     }
-    cell.changes = ClassifyChanges(hosts, changes, grouping);
+    cell.changes =
+        ClassifyChanges(hosts, changes, grouping, SuiteSteps(hosts, nights, rule, grouping));
     out.push_back(std::move(cell));
   }
   return out;
@@ -71,7 +76,8 @@ std::string DescribeLabChange(const LabCell& cell, const LabChange& c) {
   switch (c.scope) {
     case ChangeScope::Suite:
       return "suite change" + when + " on all " + std::to_string(hosts) + " hosts (" + ratios +
-             "): QEMU, kernel or storbed";
+             ")" + (c.joint ? ", found jointly (p " + FormatNumber(c.joint_p, "%.3g") + ")" : "") +
+             ": QEMU, kernel or storbed";
     case ChangeScope::Host:
       return c.changes[0].host + "'s change" + when + ": ratio " +
              FormatNumber(c.changes[0].ratio, "%.3f") + (hosts > 1 ? ", no other host's" : "");

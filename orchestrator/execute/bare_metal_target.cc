@@ -30,7 +30,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Where the agent's log is kept, in the out dir (RunBareMetalTarget copies it there).
-std::string KeptLogName(const JobSpec& job) { return "bare-metal/agent-" + job.name + ".log"; }
+std::string KeptLogName(const std::string& log_name) { return "bare-metal/" + log_name; }
 
 bool IsHeartbeatLine(const std::string& line) {
   if (line.empty() || line[0] != '{') return false;
@@ -75,12 +75,14 @@ std::string AgentStateText(int pid) {
 
 }  // namespace
 
+std::string AgentLogName(const std::string& run_id) { return "agent-" + run_id + ".log"; }
+
 JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
-                             const std::string& work_dir, std::chrono::milliseconds timeout,
-                             const std::string& trace_out,
+                             const std::string& work_dir, const std::string& log_name,
+                             std::chrono::milliseconds timeout, const std::string& trace_out,
                              std::chrono::milliseconds silence_limit) {
   const std::string job_file = work_dir + "/job-" + job.name + ".json";
-  const std::string out_file = work_dir + "/agent-" + job.name + ".log";
+  const std::string out_file = work_dir + "/" + log_name;
   std::ofstream(job_file) << nlohmann::json(job).dump(2) << "\n";
   std::vector<std::string> argv = {agent_path, "--standalone", job_file, "--heartbeat"};
   // The agent refuses to write to a block device unless told: storbed's input checks
@@ -118,7 +120,7 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
       throw AgentSilentError("run", silence_limit, beats, "the bare-metal agent",
                              "running job " + job.name,
                              "it hangs (pid " + std::to_string(pid) + state +
-                                 "); it was killed (log: " + KeptLogName(job) + ")");
+                                 "); it was killed (log: " + KeptLogName(log_name) + ")");
     }
     if (now > deadline)
       throw Error(ErrorKind::Host, "the bare-metal agent did not finish within " +
@@ -134,14 +136,14 @@ JobResult RunStandaloneAgent(const std::string& agent_path, const JobSpec& job,
     std::string last = LastLineNotAHeartbeat(out);
     if (last.size() > 300) last = last.substr(0, 300) + " ...";
     throw std::runtime_error("the bare-metal agent " + agent.ExitDescription() + " (log: " +
-                             KeptLogName(job) + ")" + (last.empty() ? "" : ": " + last));
+                             KeptLogName(log_name) + ")" + (last.empty() ? "" : ": " + last));
   }
   const size_t start = out.rfind("\n{") == std::string::npos ? 0 : out.rfind("\n{") + 1;
   try {
     return ParseJson(out.substr(start)).get<JobResult>();
   } catch (const std::exception& e) {
     throw std::runtime_error("the bare-metal agent printed no result (log: " +
-                             KeptLogName(job) + "): " + WithoutJsonTag(e.what()));
+                             KeptLogName(log_name) + "): " + WithoutJsonTag(e.what()));
   }
 }
 
@@ -162,8 +164,9 @@ void RunOnHost(RunContext& ctx, RunRecord record, const PlannedRun& run,
     sampler.Start();
     const std::string trace_out =
         record.job.trace ? work_dir + "/trace-" + record.job.name + ".jsonl" : "";
-    record.result = RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
-                                       JobReplyTimeout(record.job), trace_out);
+    record.result =
+        RunStandaloneAgent(ctx.options.agent_path, record.job, work_dir,
+                           AgentLogName(record.run_id), JobReplyTimeout(record.job), trace_out);
     sampler.Stop();
     const HostLayers host =
         sampler.Summarize(record.result->io_start_ns, record.result->io_end_ns);
@@ -261,7 +264,8 @@ void RunBareMetalTarget(RunContext& ctx, const std::vector<PlannedRun>& runs) {
       record.job.filesystem.clear();
     }
     if (ctx.progress) ctx.progress->RunStarted(run.run_id, run.job.runtime_s);
-    const std::string log = "agent-" + record.job.name + ".log";  // KeptLogName's file
+    // One log per run, so each repeat keeps its own.
+    const std::string log = AgentLogName(record.run_id);
     RunOnHost(ctx, std::move(record), run, work_dir);
     std::error_code ec;
     std::filesystem::create_directories(log_dir, ec);

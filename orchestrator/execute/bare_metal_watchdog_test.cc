@@ -53,7 +53,7 @@ TEST_F(BareMetalWatchdogTest, AStoppedAgentIsNamedWithinTheSilenceLimitAndKilled
   const auto start = std::chrono::steady_clock::now();
   std::string message;
   try {
-    RunStandaloneAgent(agent, Job(), dir_.path(), 60s, "", 500ms);
+    RunStandaloneAgent(agent, Job(), dir_.path(), "agent-j.log", 60s, "", 500ms);
     FAIL() << "a stopped agent was not named";
   } catch (const AgentSilentError& e) {
     message = e.what();
@@ -76,7 +76,7 @@ TEST_F(BareMetalWatchdogTest, AStoppedAgentIsNamedWithinTheSilenceLimitAndKilled
 TEST_F(BareMetalWatchdogTest, AnAgentThatSaysNothingAtAllIsNamedToo) {
   const std::string agent = Agent("exec sleep 60");
   try {
-    RunStandaloneAgent(agent, Job(), dir_.path(), 60s, "", 300ms);
+    RunStandaloneAgent(agent, Job(), dir_.path(), "agent-j.log", 60s, "", 300ms);
     FAIL() << "a silent agent was not named";
   } catch (const AgentSilentError& e) {
     EXPECT_NE(std::string(e.what()).find("0 came before the silence"), std::string::npos)
@@ -97,7 +97,8 @@ TEST_F(BareMetalWatchdogTest, AnAgentThatKeepsBeatingPastTheLimitGivesItsResult)
   const std::string agent =
       Agent("for i in 1 2 3 4 5 6 7 8 9 10; do echo '" + beat + "'; sleep 0.1; done\necho '" +
             nlohmann::json(result).dump() + "'");
-  const JobResult got = RunStandaloneAgent(agent, Job(), dir_.path(), 60s, "", 400ms);
+  const JobResult got =
+      RunStandaloneAgent(agent, Job(), dir_.path(), "agent-j.log", 60s, "", 400ms);
   EXPECT_EQ(got.ios, 42u);
 }
 
@@ -107,7 +108,7 @@ TEST_F(BareMetalWatchdogTest, AFailingAgentIsNamedByItsSentenceNotAHeartbeat) {
   const std::string agent =
       Agent("echo 'storbed-agent: cannot open /dev/x' >&2\necho '" + beat + "'\nexit 1");
   try {
-    RunStandaloneAgent(agent, Job(), dir_.path(), 60s, "", 2s);
+    RunStandaloneAgent(agent, Job(), dir_.path(), "agent-j.log", 60s, "", 2s);
     FAIL() << "a failed agent gave a result";
   } catch (const std::exception& e) {
     EXPECT_EQ(std::string(e.what()),

@@ -66,7 +66,8 @@ inline std::function<Message(const JobSpec&)> StandaloneAgentRun(std::string age
     JobSpec local = job;
     local.target = file;
     try {
-      return ResultReply{RunStandaloneAgent(agent_path, local, work_dir, std::chrono::minutes(2))};
+      return ResultReply{RunStandaloneAgent(agent_path, local, work_dir, AgentLogName(job.name),
+                                            std::chrono::minutes(2))};
     } catch (const std::exception& e) {
       ErrorReply error;
       error.message = e.what();

@@ -32,8 +32,8 @@ TEST(BareMetalTest, StandaloneAgentOnALoopDeviceReportsHostDeviceStats) {
     job.iodepth = 8;
     job.bs = 4096;
     job.io_limit = 4 << 20;
-    const JobResult r =
-        RunStandaloneAgent(testing::AgentPath(), job, dir, std::chrono::seconds(120));
+    const JobResult r = RunStandaloneAgent(testing::AgentPath(), job, dir,
+                                           "agent-" + job.name + ".log", std::chrono::seconds(120));
     EXPECT_EQ(r.bytes, 4u << 20);
     EXPECT_EQ(r.ios, 1024u);
     EXPECT_GT(r.iops, 0);
@@ -86,6 +86,13 @@ TEST(BareMetalTest, EveryBackingHasItsOwnManifestEntry) {
     const std::string timelines =
         testing::Slurp(dir + "/out/" + record["timelines_file"].get<std::string>());
     EXPECT_NE(timelines.find("\"host.cpu.user\""), std::string::npos);
+    // Each run keeps its own agent log, though both runs are of job r: its result line
+    // carries the run's IO count.
+    const std::string log = testing::Slurp(dir + "/out/bare-metal/agent-" +
+                                           record["run_id"].get<std::string>() + ".log");
+    EXPECT_NE(log.find("\"ios\":" + std::to_string(record["result"]["ios"].get<uint64_t>())),
+              std::string::npos)
+        << log;
   }
   std::filesystem::remove_all(dir);
 }
@@ -112,7 +119,8 @@ TEST(BareMetalTest, HugeBuffersReachTheDeviceWhole) {
     job.bs = 1 << 20;
     job.io_limit = 16 << 20;
     const auto run = [&] {
-      return RunStandaloneAgent(testing::AgentPath(), job, dir, std::chrono::seconds(120));
+      return RunStandaloneAgent(testing::AgentPath(), job, dir, "agent-" + job.name + ".log",
+                                std::chrono::seconds(120));
     };
     const JobResult small = run();
     job.huge_buffers = true;
@@ -156,7 +164,8 @@ TEST(BareMetalTest, StandaloneAgentErrorNamesTheTarget) {
   job.name = "missing";
   job.target = dir + "/does-not-exist";
   try {
-    RunStandaloneAgent(testing::AgentPath(), job, dir, std::chrono::seconds(60));
+    RunStandaloneAgent(testing::AgentPath(), job, dir, "agent-" + job.name + ".log",
+                       std::chrono::seconds(60));
     FAIL() << "a missing target ran";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("does-not-exist"), std::string::npos) << e.what();

@@ -4,9 +4,12 @@
 # crash inputs go to a scratch dir, never into the tree: copy a crash input to
 # tests/fuzz/corpus/<target>/ with the fix, so CI replays it from then on.
 #
-#   bench/fuzz.sh [-t SECONDS] [-j PARALLEL] [-o SCRATCH] [-n] [TARGET...]
+#   bench/fuzz.sh [-t SECONDS] [-T SECONDS] [-j PARALLEL] [-o SCRATCH] [-n] [TARGET...]
 #
 # -t  seconds per target (default 600)
+# -T  seconds one input may take before it counts as a hang (default 10; libFuzzer's alarm
+#     is wall time, so raise it on a loaded machine: the 405 KB seed of results_fuzz takes
+#     2 s of CPU under ASan, and over 10 s of wall at nice 19 beside two busy cores)
 # -j  targets at once (default 2; each fuzzer uses one core)
 # -o  scratch dir (default /tmp/storbed-fuzz): <target>/corpus, <target>/crash-*, <target>/log
 # -n  no build: use the fuzzers in $SAN_BUILD as they are (by default `make sanitize-build`
@@ -15,16 +18,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=600
+input_timeout=10
 parallel=2
 scratch=/tmp/storbed-fuzz
 build=1
-while getopts "t:j:o:n" opt; do
+while getopts "t:T:j:o:n" opt; do
   case $opt in
     t) seconds=$OPTARG ;;
+    T) input_timeout=$OPTARG ;;
     j) parallel=$OPTARG ;;
     o) scratch=$OPTARG ;;
     n) build=0 ;;
-    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -43,7 +48,7 @@ run_one() {
   local target=$1 out=$scratch/$1
   mkdir -p "$out/corpus"
   local start=$SECONDS status=0
-  "$san_build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  "$san_build/tests/fuzz/$target" -max_total_time="$seconds" -timeout="$input_timeout" -print_final_stats=1 \
     -artifact_prefix="$out/" "$out/corpus" "tests/fuzz/corpus/$target" >"$out/log" 2>&1 ||
     status=$?
   echo "$((SECONDS - start)) $status" >"$out/done"

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "backend/disk_driver.h"
 #include "engine_table.h"
 #include "plan/run_plan.h"
 #include "scenario/target_kind.h"
@@ -72,13 +73,17 @@ std::string BufferMemoryProblem(const BufferNeed& need, uint64_t memory_bytes,
          "); the rest is the kernel's and the page cache's: lower bs, iodepth or numjobs";
 }
 
-void CheckBufferMemory(const Scenario& s, const std::string& host_meminfo) {
+void CheckBufferMemory(const Scenario& s, const std::string& host_meminfo,
+                       const BackingBytesFn& backing_bytes) {
   std::optional<uint64_t> host;
   bool host_read = false;
   std::set<std::string> seen;
   for (const PlannedRun& run : PlanScenario(s).runs) {
     const DiskConfig& disk = s.machines[run.machine].disk;
-    const BufferNeed need = JobBufferNeed(run.job, disk.image_bytes());
+    const bool named = !disk.backing.empty() && DriverHasStorage(disk.driver) && backing_bytes;
+    const uint64_t disk_bytes = named ? backing_bytes(disk.backing) : disk.image_bytes();
+    const uint64_t region = disk_bytes > run.job.offset ? disk_bytes - run.job.offset : 0;
+    const BufferNeed need = JobBufferNeed(run.job, region);
     const bool bare = run.target == TargetKind::BareMetal;
     const std::string key =
         need.how + "\n" + ToString(run.target) + "\n" + std::to_string(bare ? 0 : run.machine);

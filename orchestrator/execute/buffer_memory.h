@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -36,9 +37,14 @@ std::string BufferMemoryProblem(const BufferNeed& need, uint64_t memory_bytes,
                                 const std::string& memory_name);
 
 // Every planned run's buffers against its machine: machine.memory in a guest, the
-// MemAvailable of `host_meminfo` (/proc/meminfo's text) on bare metal. Throws
-// ScenarioError "FILE: job \"NAME\" on TARGET: reason" at the first that does not fit.
-void CheckBufferMemory(const Scenario& scenario, const std::string& host_meminfo);
+// MemAvailable of `host_meminfo` (/proc/meminfo's text) on bare metal. A job's region
+// (size 0: from its offset to the disk's end) is on the disk storbed makes
+// (DiskConfig::image_bytes), or on the disk.backing the user named, as `backing_bytes`
+// sizes it (a file's length, a device's end; unset: disk.size). Throws ScenarioError
+// "FILE: job \"NAME\" on TARGET: reason" at the first that does not fit.
+using BackingBytesFn = std::function<uint64_t(const std::string& path)>;
+void CheckBufferMemory(const Scenario& scenario, const std::string& host_meminfo,
+                       const BackingBytesFn& backing_bytes = {});
 
 // 4096 -> "4k", 3 << 30 -> "3g", 1536 << 20 -> "1.5g": a size as the scenario writes it.
 std::string SizeText(uint64_t bytes);

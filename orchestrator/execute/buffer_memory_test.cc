@@ -80,5 +80,31 @@ TEST(BufferMemoryTest, ABareMetalJobAboveHalfTheHostsMemAvailableIsRefused) {
   }
 }
 
+// Issue 38: the mmap engine maps a size-0 job's whole region, which on a named backing is
+// the backing's size, not disk.size's default.
+TEST(BufferMemoryTest, AMmapJobOnANamedBackingMapsTheWholeBacking) {
+  Scenario s = ScenarioFromJson(nlohmann::json::parse(R"({"name": "s",
+      "targets": ["virtio-blk"], "machine": {"memory": "1g"},
+      "disk": {"backing": "/srv/big.img"},
+      "jobs": [{"name": "j", "ioengine": "mmap", "direct": false}]})"),
+                                "s.json");
+  const auto sized = [](uint64_t bytes) {
+    return [bytes](const std::string& path) {
+      EXPECT_EQ(path, "/srv/big.img");
+      return bytes;
+    };
+  };
+  EXPECT_NO_THROW(CheckBufferMemory(s, ""));  // disk.size, 64m
+  EXPECT_NO_THROW(CheckBufferMemory(s, "", sized(400ull << 20)));
+  try {
+    CheckBufferMemory(s, "", sized(8ull << 30));
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("mmap window 8g x numjobs 1"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("machine.memory (1g)"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace storbed

@@ -295,7 +295,7 @@ void CheckRunInputs(const Scenario& s, const RunOptions& o) {
   if (PlanScenario(s).runs.empty())
     Fail(s, "matrix_exclude", "drops every run (each target x machine x job combination)");
   // Before the free space: a job too large for memory is the first thing to change.
-  CheckBufferMemory(s, ReadFileOrEmpty("/proc/meminfo"));
+  CheckBufferMemory(s, ReadFileOrEmpty("/proc/meminfo"), BackingBytes);
   CheckFreeSpace(s, o);
 }
 

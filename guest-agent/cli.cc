@@ -12,14 +12,12 @@ namespace storbed::agent {
 AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
   if (args.empty()) throw UsageError("no mode given");
   const std::string& mode = args[0];
-  if (mode == "--standalone") {
-    if (args.size() < 2) throw UsageError("--standalone needs a job file");
-    AgentOptions o{Mode::Standalone, args[1], ""};
-    for (size_t i = 2; i < args.size(); ++i) {
-      if (args[i] == "--heartbeat") {
-        o.heartbeat = true;
-        continue;
-      }
+  // The host modes: the target safety and the journal of the queue settings they change.
+  const bool standalone = mode == "--standalone";
+  if (standalone || mode == "--serve-stdio") {
+    if (standalone && args.size() < 2) throw UsageError("--standalone needs a job file");
+    AgentOptions o{standalone ? Mode::Standalone : Mode::ServeStdio, standalone ? args[1] : "", ""};
+    for (size_t i = standalone ? 2 : 1; i < args.size(); ++i) {
       if (args[i] == "--allow-writes") {
         o.allow_writes = true;
         continue;
@@ -29,14 +27,18 @@ AgentOptions ParseAgentArgs(const std::vector<std::string>& args) {
         o.journal_dir = args[++i];
         continue;
       }
-      if (args[i] != "--trace-out") throw UsageError("unexpected argument '" + args[i] + "'");
+      if (standalone && args[i] == "--heartbeat") {
+        o.heartbeat = true;
+        continue;
+      }
+      if (!standalone || args[i] != "--trace-out")
+        throw UsageError("unexpected argument '" + args[i] + "'");
       if (i + 1 >= args.size()) throw UsageError("--trace-out needs a file");
       o.trace_out = args[++i];
     }
     return o;
   }
   if (args.size() > 1) throw UsageError("unexpected argument '" + args[1] + "'");
-  if (mode == "--serve-stdio") return {Mode::ServeStdio, "", ""};
   if (mode == "--serve-port") return {Mode::ServePort, "", ""};
   if (mode == "--version") return {Mode::Version, "", ""};
   if (mode == "--help" || mode == "-h") return {Mode::Help, "", ""};
@@ -60,13 +62,17 @@ constexpr OptionRow kOptions[] = {
      "with --standalone: a heartbeat line on stdout every 2 s until the result (storbed's "
      "watchdog for a hung agent)"},
     {"--allow-writes", "",
-     "with --standalone: let a job write to a block device (never to one the host is using: "
+     "with --standalone or --serve-stdio: let a job write to a block device (never to one the host "
+     "is using: "
      "mounted, held, swap, the root device, opened exclusively)"},
     {"--journal-dir", "DIR",
-     "with --standalone: where the journal of the queue settings a job changes is kept until "
+     "with --standalone or --serve-stdio: where the journal of the queue settings a job changes is "
+     "kept until "
      "they are back (default /var/tmp); a run killed with SIGKILL leaves it, and the next run "
      "there, or storbed cleanup --work-dir DIR, puts the settings back"},
-    {"--serve-stdio", "", "serve the agent protocol on stdin/stdout"},
+    {"--serve-stdio", "",
+     "serve the agent protocol on stdin/stdout, on this host: each job's target is judged as "
+     "with --standalone"},
     {"--serve-port", "",
      "serve it on the virtio-serial port, as an ordinary process of a foreign guest"},
     {"--version", "", "print the version and the git revision"},
@@ -115,7 +121,8 @@ std::string UsageText() {
   std::string text =
       "usage: storbed-agent --standalone JOB.json [--trace-out FILE] [--heartbeat]\n"
       "                     [--allow-writes] [--journal-dir DIR]\n"
-      "       storbed-agent --serve-stdio | --serve-port | --version | --help\n";
+      "       storbed-agent --serve-stdio [--allow-writes] [--journal-dir DIR]\n"
+      "       storbed-agent --serve-port | --version | --help\n";
   for (const OptionRow& row : kOptions) {
     std::string left = std::string("  ") + row.option;
     if (*row.argument) left += std::string(" ") + row.argument;

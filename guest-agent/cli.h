@@ -23,8 +23,10 @@ struct AgentOptions {
   std::string job_file;   // Standalone only
   std::string trace_out;  // Standalone: --trace-out FILE, a traced job's IOs (io_trace.h)
   bool heartbeat = false;  // Standalone: --heartbeat, a heartbeat line on stdout while working
-  bool allow_writes = false;  // Standalone: --allow-writes, a job may write to a block device
-  std::string journal_dir = "/var/tmp";  // Standalone: --journal-dir DIR (tunables_keeper.h)
+  bool allow_writes =
+      false;  // Standalone, ServeStdio: --allow-writes, a job may write to a block device
+  std::string journal_dir =
+      "/var/tmp";  // Standalone, ServeStdio: --journal-dir DIR (tunables_keeper.h)
 };
 
 // The arguments did not form a command.

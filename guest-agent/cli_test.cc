@@ -20,6 +20,11 @@ TEST(Cli, ParsesEachMode) {
   EXPECT_EQ(beating.journal_dir, "/j");
   EXPECT_EQ(beating.trace_out, "t");
   EXPECT_EQ(ParseAgentArgs({"--serve-stdio"}).mode, Mode::ServeStdio);
+  const AgentOptions serving =
+      ParseAgentArgs({"--serve-stdio", "--allow-writes", "--journal-dir", "/j"});
+  EXPECT_EQ(serving.mode, Mode::ServeStdio);
+  EXPECT_TRUE(serving.allow_writes);
+  EXPECT_EQ(serving.journal_dir, "/j");
   EXPECT_EQ(ParseAgentArgs({"--serve-port"}).mode, Mode::ServePort);
   EXPECT_EQ(ParseAgentArgs({"--version"}).mode, Mode::Version);
   EXPECT_EQ(ParseAgentArgs({"--manpage"}).mode, Mode::ManPage);
@@ -45,6 +50,10 @@ TEST(Cli, AnythingElseIsAUsageError) {
   EXPECT_THROW(ParseAgentArgs({}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--standalone"}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--serve-stdio", "extra"}), UsageError);
+  // A job file's options belong to --standalone.
+  EXPECT_THROW(ParseAgentArgs({"--serve-stdio", "--heartbeat"}), UsageError);
+  EXPECT_THROW(ParseAgentArgs({"--serve-stdio", "--trace-out", "t"}), UsageError);
+  EXPECT_THROW(ParseAgentArgs({"--serve-stdio", "--journal-dir"}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--serve-port", "extra"}), UsageError);
   EXPECT_THROW(ParseAgentArgs({"--bogus"}), UsageError);
 }

@@ -48,10 +48,12 @@ void WriteHeartbeatLine(const std::string& line) {
     throw std::runtime_error("cannot write a heartbeat");  // ends the beats, not the job
 }
 
-int RunStandalone(const AgentOptions& options) {
-  // Before any thread starts: a signal puts back the host's queue settings, then kills.
-  // Shared with the signal thread, which may outlive this frame.
-  const auto keeper = std::make_shared<TunablesKeeper>(options.journal_dir);
+// On a host: the journal of the queue settings jobs change, kept in `journal_dir`. Before
+// any thread starts: a fatal signal puts back the host's queue settings, then kills; and
+// what a killed agent left in a journal there is put back first. The keeper is shared with
+// the signal thread, which may outlive the caller's frame.
+std::shared_ptr<TunablesKeeper> KeepHostTunables(const std::string& journal_dir) {
+  const auto keeper = std::make_shared<TunablesKeeper>(journal_dir);
   HandleExitSignals([keeper](int signal) {
     try {
       if (const std::string done = keeper->RestoreForExit(); !done.empty())
@@ -61,7 +63,12 @@ int RunStandalone(const AgentOptions& options) {
       std::fprintf(stderr, "storbed-agent: signal %d: %s\n", signal, e.what());
     }
   });
-  RestoreLeftoverTunables(options.journal_dir, std::cerr);
+  RestoreLeftoverTunables(journal_dir, std::cerr);
+  return keeper;
+}
+
+int RunStandalone(const AgentOptions& options) {
+  const auto keeper = KeepHostTunables(options.journal_dir);
   JobSpec spec;
   JobResult result;
   {
@@ -88,14 +95,20 @@ int RunStandalone(const AgentOptions& options) {
   return kExitOk;
 }
 
-int ServeStdio() {
+int ServeStdio(const AgentOptions& agent_options) {
   // A host that closes our stdout should give an EPIPE error, not a silent SIGPIPE death.
   ::signal(SIGPIPE, SIG_IGN);
+  const auto keeper = KeepHostTunables(agent_options.journal_dir);
   // Dups: the channel owns its fds, and stdin/stdout stay open for the rest of the process.
   LineChannel channel(UniqueFd(::dup(STDIN_FILENO)), UniqueFd(::dup(STDOUT_FILENO)),
                       "the host (stdio)", AgentChannelOptions());
   ServerOptions options;
   options.layer = kHostLayer;
+  // The same safety as --standalone: each job's target judged, its tunables journalled.
+  options.check_target = [allow_writes = agent_options.allow_writes](const JobSpec& job) {
+    CheckStandaloneTarget(job, allow_writes);
+  };
+  options.tunables = keeper.get();
   Server server(std::move(options));
   server.Serve(channel);
   return kExitOk;
@@ -106,7 +119,7 @@ int Run(const AgentOptions& options) {
     case Mode::Standalone:
       return RunStandalone(options);
     case Mode::ServeStdio:
-      return ServeStdio();
+      return ServeStdio(options);
     case Mode::ServePort:
       return ServeAgentPort();
     case Mode::Version:

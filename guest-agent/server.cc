@@ -14,21 +14,31 @@
 namespace storbed::agent {
 namespace {
 
-void FillDefaultHooks(ServerHooks& hooks) {
+void FillDefaultHooks(ServerOptions& options) {
+  ServerHooks& hooks = options.hooks;
+  const auto check = options.check_target;
   // The server lives across jobs, so it holds their block devices open: their page cache
   // then survives from one request to the next, as `cache: keep` promises.
   if (!hooks.prepare)
-    hooks.prepare = [](const PrepareRequest& request, const std::string& layer) {
+    hooks.prepare = [check](const PrepareRequest& request, const std::string& layer) {
+      if (check) {
+        JobSpec reads;  // dropping or filling its cache reads the target, and may flush it
+        reads.name = "prepare";
+        reads.target = request.target;
+        check(reads);
+      }
       HoldBlockDeviceOpen(request.target);
       return PrepareTarget(request, layer);
     };
   if (!hooks.run)
-    hooks.run = [](const JobSpec& job, const std::string& layer,
-                   std::vector<AgentTracedIo>* traced) {
+    hooks.run = [check, tunables = options.tunables](const JobSpec& job, const std::string& layer,
+                                                     std::vector<AgentTracedIo>* traced) {
+      if (check) check(job);
       const JobTracing tracing{.start = {}, .private_mount = true, .ios = traced};
-      if (!job.filesystem.empty()) return RunJob(MountFilesystemTarget(job), layer, tracing);
+      if (!job.filesystem.empty())
+        return RunJob(MountFilesystemTarget(job), layer, tracing, tunables);
       HoldBlockDeviceOpen(job.target);
-      return RunJob(job, layer, tracing);
+      return RunJob(job, layer, tracing, tunables);
     };
   if (!hooks.list_devices) hooks.list_devices = [] { return ListBlockDevices("/sys"); };
   if (!hooks.kernel_release) hooks.kernel_release = KernelRelease;
@@ -57,9 +67,7 @@ LineChannelOptions AgentChannelOptions(ZeroRead zero_read) {
   return options;
 }
 
-Server::Server(ServerOptions options) : options_(std::move(options)) {
-  FillDefaultHooks(options_.hooks);
-}
+Server::Server(ServerOptions options) : options_(std::move(options)) { FillDefaultHooks(options_); }
 
 ServeEnd Server::Serve(LineChannel& channel) {
   for (;;) {

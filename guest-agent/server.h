@@ -53,6 +53,11 @@ struct ServerOptions {
   std::optional<GuestBoot> boot;
   // A heartbeat line goes out this often while a request is being answered.
   std::chrono::milliseconds heartbeat_period = kHeartbeatPeriod;
+  // On a host (--serve-stdio): the default prepare and run first judge their target
+  // (target_safety.h; a refusal is the request's error reply), and a job's queue settings
+  // are journalled by `tunables` until they are back. Unset in a guest: its disks are ours.
+  std::function<void(const JobSpec&)> check_target;
+  TunablesRecorder* tunables = nullptr;
   ServerHooks hooks;
 };
 

@@ -10,13 +10,16 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
+#include <variant>
 
 #include "backend/child_process.h"
 #include "execute/backing.h"
 #include "execute/host_mount.h"
 #include "execute/loop_device.h"
 #include "job.h"
+#include "protocol.h"
 #include "test_env.h"
 #include "tunables_journal.h"
 
@@ -64,13 +67,42 @@ class AgentSafetyTest : public ::testing::Test {
     EXPECT_TRUE(agent.WaitFor(std::chrono::seconds(60)));
     return {agent.ExitDescription(), Slurp(log)};
   }
+  // `storbed-agent --serve-stdio` with `requests` on its stdin (sh only redirects: the
+  // paths are arguments, never part of the script) and its stdout and stderr in `log`.
+  ChildProcess StartServing(const std::vector<Message>& requests, const std::string& log,
+                            std::vector<std::string> extra = {}) {
+    std::string lines;
+    for (const Message& m : requests) lines += EncodeMessage(m) + "\n";
+    const std::string in = WriteFile(dir_ + "/requests-" + fs::path(log).stem().string(), lines);
+    std::vector<std::string> argv = {"/bin/sh",
+                                     "-c",
+                                     "exec \"$@\" < \"$0\"",
+                                     in,
+                                     testing::AgentPath(),
+                                     "--serve-stdio",
+                                     "--journal-dir",
+                                     journals_};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return ChildProcess::Start(argv, log);
+  }
+  // The replies of a served session that ends, heartbeats left out.
+  AgentRun Serve(const std::vector<Message>& requests, std::vector<std::string> extra = {}) {
+    const std::string log = dir_ + "/serve-" + std::to_string(serves_++) + ".log";
+    ChildProcess agent = StartServing(requests, log, extra);
+    EXPECT_TRUE(agent.WaitFor(std::chrono::seconds(60)));
+    std::string replies;
+    std::istringstream lines(Slurp(log));
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("\"heartbeat\"") == std::string::npos) replies += line + "\n";
+    return {agent.ExitDescription(), replies};
+  }
   std::vector<std::string> JournalDirs() {
     std::vector<std::string> out;
     for (const auto& e : fs::directory_iterator(journals_)) out.push_back(e.path());
     return out;
   }
   std::string dir_, journals_;
-  int loops_ = 0;
+  int loops_ = 0, serves_ = 0;
 };
 
 JobSpec WriteJob(const std::string& target) {
@@ -131,6 +163,43 @@ TEST_F(AgentSafetyTest, AWriteToABlockDeviceNeedsAllowWrites) {
   EXPECT_EQ(allowed.exit, "exited with status 0") << allowed.log;
 }
 
+// --serve-stdio on a host judges each job's target as --standalone does: a refused job is
+// that request's error reply, and the session goes on.
+TEST_F(AgentSafetyTest, ServeStdioJudgesEachJobsTarget) {
+  LoopDevice mounted_loop = Loop(/*direct_io=*/false);
+  ChildProcess mkfs =
+      ChildProcess::Start({"mkfs.ext4", "-q", "-F", mounted_loop.path()}, dir_ + "/mkfs.log");
+  ASSERT_TRUE(mkfs.WaitFor(std::chrono::seconds(60)));
+  const std::string mnt = dir_ + "/mnt";
+  fs::create_directories(mnt);
+  HostMount mounted = HostMount::Mount(mounted_loop.path(), mnt, "ext4");
+  WriteFile(mnt + "/kept", "still here");
+  LoopDevice free_loop = Loop();
+  const std::vector<Message> requests = {RunRequest{WriteJob(mounted_loop.path())},
+                                         RunRequest{WriteJob(free_loop.path())}, ShutdownRequest{}};
+  const AgentRun refused = Serve(requests);
+  EXPECT_EQ(refused.exit, "exited with status 0") << refused.log;
+  std::istringstream lines(refused.log);
+  std::vector<Message> replies;
+  for (std::string line; std::getline(lines, line);) replies.push_back(DecodeMessage(line));
+  ASSERT_EQ(replies.size(), 3u) << refused.log;
+  ASSERT_TRUE(std::holds_alternative<ErrorReply>(replies[0])) << refused.log;
+  EXPECT_EQ(std::get<ErrorReply>(replies[0]).message,
+            "job 'w' on " + mounted_loop.path() + ": the device is mounted at " + mnt +
+                "; storbed-agent does not touch a device the host is using");
+  ASSERT_TRUE(std::holds_alternative<ErrorReply>(replies[1])) << refused.log;
+  EXPECT_NE(std::get<ErrorReply>(replies[1]).message.find("pass --allow-writes"),
+            std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<ShutdownAck>(replies[2])) << refused.log;
+  EXPECT_EQ(Slurp(mnt + "/kept"), "still here");
+  // With --allow-writes the free device's job runs; the mounted one is still refused.
+  const AgentRun allowed = Serve(requests, {"--allow-writes"});
+  EXPECT_EQ(allowed.exit, "exited with status 0") << allowed.log;
+  EXPECT_NE(allowed.log.find("the device is mounted at"), std::string::npos) << allowed.log;
+  EXPECT_NE(allowed.log.find("\"type\":\"result\""), std::string::npos) << allowed.log;
+  EXPECT_EQ(Slurp(mnt + "/kept"), "still here");
+}
+
 // A long read job that changes the loop's queue settings; the test kills it mid-job.
 class TunablesAfterKillTest : public AgentSafetyTest {
  protected:
@@ -145,8 +214,9 @@ class TunablesAfterKillTest : public AgentSafetyTest {
     loop_.reset();
     AgentSafetyTest::TearDown();
   }
-  // Starts the job and waits until the agent has changed both settings.
-  ChildProcess StartChangingJob() {
+  // Starts the job (--standalone, or the one request of --serve-stdio) and waits until the
+  // agent has changed both settings.
+  ChildProcess StartChangingJob(bool serving = false) {
     JobSpec spec = WriteJob(loop_->path());
     spec.name = "long";
     spec.rw = Direction::Read;
@@ -154,7 +224,8 @@ class TunablesAfterKillTest : public AgentSafetyTest {
     spec.runtime_s = 120;
     spec.tunables.read_ahead_kb = before_ra_ == "0\n" ? 8 : 0;
     spec.tunables.max_sectors_kb = 4;
-    ChildProcess agent = ChildProcess::Start(AgentArgv(spec), dir_ + "/agent-long.log");
+    ChildProcess agent = serving ? StartServing({RunRequest{spec}}, dir_ + "/agent-long.log")
+                                 : ChildProcess::Start(AgentArgv(spec), dir_ + "/agent-long.log");
     for (int i = 0; i < 200 && Slurp(queue_ + "max_sectors_kb") != "4\n"; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_EQ(Slurp(queue_ + "max_sectors_kb"), "4\n") << Slurp(dir_ + "/agent-long.log");
@@ -195,6 +266,14 @@ TEST_F(TunablesAfterKillTest, SigtermAndSighupPutTheSettingsBack) {
     EXPECT_NE(Slurp(dir_ + "/agent-long.log").find("restored the queue settings of"),
               std::string::npos);
   }
+}
+
+TEST_F(TunablesAfterKillTest, ServeStdioPutsTheSettingsBackOnSigterm) {
+  ChildProcess agent = StartChangingJob(/*serving=*/true);
+  ASSERT_EQ(kill(agent.Pid(), SIGTERM), 0);
+  ASSERT_TRUE(agent.WaitFor(std::chrono::seconds(30)));
+  EXPECT_EQ(agent.ExitDescription(), "killed by signal 15 (Terminated)");
+  ExpectPutBack();
 }
 
 TEST_F(TunablesAfterKillTest, AfterSigkillTheNextAgentRunPutsThemBack) {

@@ -204,7 +204,7 @@ void ApplyRwSkip(const Option& rw_skip, json& job, Problems& p, std::vector<std:
     return;
   }
   auto skip = Bytes(rw_skip, skip_text, p);
-  if (!skip) return;
+  if (!skip || bs == 0) return;  // bs 0 is refused where the job is checked
   if (job["pattern"] != "sequential" || job["rw"] == "mixed") {
     p.Add(rw_skip.line, "option 'rw': a ':<skip>' suffix maps to storbed's gappy pattern, "
                         "which reads or writes sequentially only");

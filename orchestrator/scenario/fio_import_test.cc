@@ -86,6 +86,16 @@ TEST(FioImportTest, SkipSuffixBecomesGappyInBlocks) {
   EXPECT_EQ(s.jobs[0].fadvise, AccessHint::Sequential);
 }
 
+// Found by fio_import_fuzz: a skip with bs=0 divided by zero (SIGFPE in a release build).
+TEST(FioImportTest, ASkipSuffixWithBsZeroIsRefusedNotDividedBy) {
+  try {
+    ImportFio("[g]\nrw=read:48k\nbs=0\n", "g.fio", kNvme);
+    FAIL() << "accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("bs"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FioImportTest, ZonedWithTwoZonesIsHotCold) {
   const Scenario s = ImportFio("[z]\nrw=randread\nrandom_distribution=zoned:80/20:20/80\n",
                                "z.fio", kNvme).scenario;

@@ -49,14 +49,49 @@ CREATE INDEX runs_session ON runs(session_id);
 };
 static_assert(std::size(kMigrations) == kHistorySchemaVersion);
 
-nlohmann::json ReadManifest(const std::string& dir) {
-  const std::optional<std::string> text = TryReadFile(dir + "/manifest.json");
-  if (!text) throw HistoryError(dir + ": not a results directory (no manifest.json)");
-  try {
-    return ParseJson(*text);
-  } catch (const std::exception& e) {
-    throw HistoryError(dir + "/manifest.json: " + e.what());
+// The manifest fields the history reads, each where it must be of its type: one of another
+// (null, a number) is refused by name, not met later as "cannot use value() with null".
+void CheckManifestFields(const nlohmann::json& manifest, const std::string& file) {
+  if (!manifest.is_object())
+    throw HistoryError(file + ": expected an object, got " + manifest.type_name());
+  struct Field {
+    const char* parent;  // "" for the top level
+    const char* name;
+    bool object;  // else a string
+  };
+  static constexpr Field kFields[] = {
+      {"", "session", false},      {"", "started_at", false},
+      {"", "environment", true},   {"", "scenario", true},
+      {"", "host", true},          {"environment", "storbed.git_revision", false},
+      {"scenario", "name", false}, {"host", "hostname", false},
+  };
+  for (const Field& f : kFields) {
+    const nlohmann::json* parent = &manifest;
+    if (*f.parent) {
+      if (!manifest.contains(f.parent)) continue;
+      parent = &manifest[f.parent];
+    }
+    if (!parent->contains(f.name)) continue;
+    const nlohmann::json& v = (*parent)[f.name];
+    if (f.object ? v.is_object() : v.is_string()) continue;
+    throw HistoryError(file + ": " + (*f.parent ? std::string(f.parent) + "." : "") + f.name +
+                       ": expected " + (f.object ? "an object" : "a string") + ", got " +
+                       v.type_name());
   }
+}
+
+nlohmann::json ReadManifest(const std::string& dir) {
+  const std::string file = dir + "/manifest.json";
+  const std::optional<std::string> text = TryReadFile(file);
+  if (!text) throw HistoryError(dir + ": not a results directory (no manifest.json)");
+  nlohmann::json manifest;
+  try {
+    manifest = ParseJson(*text);
+  } catch (const std::exception& e) {
+    throw HistoryError(file + ": " + e.what());
+  }
+  CheckManifestFields(manifest, file);
+  return manifest;
 }
 
 HistorySession SessionFrom(const HistoryStatement& row) {

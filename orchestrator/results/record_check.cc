@@ -45,6 +45,30 @@ FieldCheck Object() {
   };
 }
 
+// A run's matrix parameters: an object; its round ("repeat", which compare pairs runs by)
+// a whole number.
+FieldCheck Params() {
+  return [](const json& v) {
+    Object()(v);
+    if (v.contains("repeat") && !v["repeat"].is_number_unsigned())
+      throw std::invalid_argument("repeat: expected a whole number, got " + v["repeat"].dump());
+  };
+}
+
+// The path inside `v` of its first null, "" when it holds none: a record's structs have no
+// null members, so that null is what "cannot use at() with null" met.
+std::string FirstNullPath(const json& v, const std::string& at = "") {
+  if (v.is_null()) return at;
+  if (v.is_object())
+    for (const auto& [key, item] : v.items())
+      if (std::string p = FirstNullPath(item, at + "." + key); !p.empty()) return p;
+  if (v.is_array())
+    for (size_t i = 0; i < v.size(); ++i)
+      if (std::string p = FirstNullPath(v[i], at + "[" + std::to_string(i) + "]"); !p.empty())
+        return p;
+  return "";
+}
+
 FieldCheck RelativePath() {
   return [](const json& v) {
     const std::string why = InsideDirProblem(v.get<std::string>());
@@ -92,15 +116,24 @@ std::string RecordProblem(const json& record) {
     FieldCheck check;
   };
   const std::vector<Field> fields = {
-      {"run_id", true, PrintableString()},     {"target", true, PrintableString()},
-      {"accel", true, PrintableString()},      {"status", true, PrintableString()},
-      {"job", true, As<JobSpec>()},            {"machine", false, PrintableString()},
-      {"device", false, PrintableString()},    {"host_name", false, PrintableString()},
-      {"backend", false, PrintableString()},   {"error", false, As<std::string>()},
-      {"result", false, As<JobResult>()},      {"console_log", false, RelativePath()},
-      {"wall_s", false, As<double>()},         {"ladder", false, As<Ladder>()},
-      {"durability", false, As<Durability>()}, {"host", false, Object()},
-      {"timelines_file", false, RelativePath()}, {"params", false, Object()},
+      {"run_id", true, PrintableString()},
+      {"target", true, PrintableString()},
+      {"accel", true, PrintableString()},
+      {"status", true, PrintableString()},
+      {"job", true, As<JobSpec>()},
+      {"machine", false, PrintableString()},
+      {"device", false, PrintableString()},
+      {"host_name", false, PrintableString()},
+      {"backend", false, PrintableString()},
+      {"error", false, As<std::string>()},
+      {"result", false, As<JobResult>()},
+      {"console_log", false, RelativePath()},
+      {"wall_s", false, As<double>()},
+      {"ladder", false, As<Ladder>()},
+      {"durability", false, As<Durability>()},
+      {"host", false, Object()},
+      {"timelines_file", false, RelativePath()},
+      {"params", false, Params()},
   };
   std::string id;
   if (record.contains("run_id") && record["run_id"].is_string())
@@ -119,6 +152,10 @@ std::string RecordProblem(const json& record) {
     try {
       f.check(record[f.name]);
     } catch (const std::exception& e) {
+      // A null deep inside (result.block) met as jargon: named by its path instead.
+      const std::string null_at = FirstNullPath(record[f.name]);
+      if (!null_at.empty() && std::string(e.what()).find("null") != std::string::npos)
+        return std::string(f.name) + null_at + id + ": null where a value is expected";
       return std::string(f.name) + id + ": " + WithoutJsonTag(e.what());
     }
   }

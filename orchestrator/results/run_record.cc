@@ -62,7 +62,7 @@ void from_json(const nlohmann::json& j, RunRecord& r) {
     r.io_trace = j["io_trace"].get<IoTraceFigures>();
   r.host = j.value("host", nlohmann::json::object());
   r.timelines_file = j.value("timelines_file", std::string());
-  r.params = j.value("params", nlohmann::json::object());
+  if (j.contains("params") && !j["params"].is_null()) r.params = j["params"];
 }
 
 }  // namespace storbed

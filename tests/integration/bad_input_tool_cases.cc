@@ -28,6 +28,19 @@ nlohmann::json WithIops(nlohmann::json record, double iops) {
   return record;
 }
 
+// `record` with a result whose block stats are null.
+nlohmann::json WithNull(nlohmann::json record) {
+  record["result"] = JobResult{};
+  record["result"]["block"] = nullptr;
+  return record;
+}
+
+// `record` whose round (params.repeat) is null.
+nlohmann::json WithNullRepeat(nlohmann::json record) {
+  record["params"] = {{"repeat", nullptr}};
+  return record;
+}
+
 // A results directory whose results.json is `text`, refused by `storbed report`.
 BadInput Report(std::string name, std::string text, std::string message) {
   return {std::move(name),
@@ -96,6 +109,13 @@ std::vector<BadInput> Reports() {
       Report("ReportIopsOf1e308", nlohmann::json::array({WithIops(good, 1e308)}).dump(),
              "record 0: result.iops (run_id \"001-a\"): 1e+308 is not a measured value (from 0 "
              "to 1e+09)"),
+      // Issue 38: a null deep in a record was "cannot use at() with null".
+      Report("ReportResultWithANullInside", nlohmann::json::array({WithNull(good)}).dump(),
+             "record 0: result.block (run_id \"001-a\"): null where a value is expected"),
+      // Issue 38: compare said "[json.exception.type_error.302] type must be number, but is
+      // null", exit 1.
+      Report("ReportRepeatIsNull", nlohmann::json::array({WithNullRepeat(good)}).dump(),
+             "record 0: params.repeat (run_id \"001-a\"): null where a value is expected"),
       {"ReportResultsIsAFifo",
        {{"res/results.json", "", Kind::Fifo}},
        {"storbed", "report", "$D/res"},
@@ -288,6 +308,12 @@ std::vector<BadInput> Flags() {
           {"storbed", "history", "import", "$D/res", "--history", "$D/h.db"},
           "storbed: history import: $D/res/results.json: record 0: expected a run record "
           "object, got 1"),
+      // Issue 38: "[json.exception.type_error.306] cannot use value() with null", exit 1.
+      Cli("HistoryImportManifestHostIsNull",
+          {{"res/results.json", nlohmann::json::array({GoodRecord("001-a")}).dump()},
+           {"res/manifest.json", R"({"host": null})"}},
+          {"storbed", "history", "import", "$D/res", "--history", "$D/h.db"},
+          "storbed: $D/res/manifest.json: host: expected an object, got null"),
       Cli("ReportHistoryWithMarkdownOnly", {{"res/results.json", "[]"}},
           {"storbed", "report", "$D/res", "--history", "$D/h.db", "--markdown", "$D/r.md"},
           "storbed: report --history: draws into the html report; give --html FILE"),

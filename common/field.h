@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "strict_json.h"
+
 namespace storbed {
 
 // Duration: "50us", "2ms", "1s" or a number of nanoseconds; normalized to nanoseconds.
@@ -108,7 +110,7 @@ template <class T, class M>
 FieldRow<T> Bind(FieldSpec spec, M T::*member) {
   return {std::move(spec), OffsetOf(member),
           [member](const T& t) { return nlohmann::json(t.*member); },
-          [member](T& t, const nlohmann::json& v) { t.*member = v.get<M>(); }};
+          [member](T& t, const nlohmann::json& v) { t.*member = FromJsonValue<M>(v); }};
 }
 
 // A row for an enum member stored as its name; the allowed values come from the enum's
@@ -128,7 +130,7 @@ template <class T, class S, class M>
 FieldRow<T> BindNested(FieldSpec spec, S T::*outer, M S::*inner) {
   return {std::move(spec), OffsetOf(outer) + OffsetOf(inner),
           [outer, inner](const T& t) { return nlohmann::json(t.*outer.*inner); },
-          [outer, inner](T& t, const nlohmann::json& v) { t.*outer.*inner = v.get<M>(); }};
+          [outer, inner](T& t, const nlohmann::json& v) { t.*outer.*inner = FromJsonValue<M>(v); }};
 }
 
 // The row bound to the member at `offset`; throws std::logic_error when there is none.

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "strict_json.h"
+
 namespace storbed {
 
 bool AgentTracedIo::operator==(const AgentTracedIo& o) const {
@@ -37,20 +39,20 @@ void to_json(nlohmann::json& j, const IoTraceSummary& s) {
 void from_json(const nlohmann::json& j, IoTraceSummary& s) {
   s.layer = j.at("layer").get<std::string>();
   s.disk = j.at("disk").get<std::string>();
-  s.major = j.at("major").get<uint32_t>();
-  s.minor = j.at("minor").get<uint32_t>();
-  s.first_sector = j.at("first_sector").get<uint64_t>();
-  s.ios = j.at("ios").get<uint64_t>();
-  s.not_logged = j.at("not_logged").get<uint64_t>();
-  s.log_cap = j.at("log_cap").get<uint64_t>();
-  s.joined = j.at("joined").get<uint64_t>();
-  s.missing = j.at("missing").get<uint64_t>();
-  s.ambiguous = j.at("ambiguous").get<uint64_t>();
-  s.events = j.at("events").get<uint64_t>();
-  s.unmatched_events = j.at("unmatched_events").get<uint64_t>();
-  s.lost_events = j.at("lost_events").get<uint64_t>();
-  s.buffer_kb_per_cpu = j.at("buffer_kb_per_cpu").get<uint64_t>();
-  s.resolution_ns = j.at("resolution_ns").get<uint64_t>();
+  s.major = WholeNumber<uint32_t>(j.at("major"));
+  s.minor = WholeNumber<uint32_t>(j.at("minor"));
+  s.first_sector = WholeNumber<uint64_t>(j.at("first_sector"));
+  s.ios = WholeNumber<uint64_t>(j.at("ios"));
+  s.not_logged = WholeNumber<uint64_t>(j.at("not_logged"));
+  s.log_cap = WholeNumber<uint64_t>(j.at("log_cap"));
+  s.joined = WholeNumber<uint64_t>(j.at("joined"));
+  s.missing = WholeNumber<uint64_t>(j.at("missing"));
+  s.ambiguous = WholeNumber<uint64_t>(j.at("ambiguous"));
+  s.events = WholeNumber<uint64_t>(j.at("events"));
+  s.unmatched_events = WholeNumber<uint64_t>(j.at("unmatched_events"));
+  s.lost_events = WholeNumber<uint64_t>(j.at("lost_events"));
+  s.buffer_kb_per_cpu = WholeNumber<uint64_t>(j.at("buffer_kb_per_cpu"));
+  s.resolution_ns = WholeNumber<uint64_t>(j.at("resolution_ns"));
   // Results written before the local clock existed were all on "mono".
   s.trace_clock = j.value("trace_clock", std::string("mono"));
   s.trace_clock_fit_ns = j.value("trace_clock_fit_ns", uint64_t{0});
@@ -77,29 +79,29 @@ TracedIoChunkView ParseTracedIoChunk(const nlohmann::json& chunk) {
   constexpr size_t kFields = 6 + kBlockEventKinds + 3;
   TracedIoChunkView v;
   try {
-    v.from = chunk.at("from").get<size_t>();
-    v.total = chunk.at("total").get<size_t>();
+    v.from = WholeNumber<size_t>(chunk.at("from"));
+    v.total = WholeNumber<size_t>(chunk.at("total"));
     for (const nlohmann::json& row : chunk.at("ios")) {
       if (!row.is_array() || row.size() != kFields)
         throw IoTraceChunkError("an IO record has " + std::to_string(row.size()) +
                                 " fields, not " + std::to_string(kFields));
       AgentTracedIo io;
-      io.offset = row[0].get<uint64_t>();
-      io.bytes = row[1].get<uint32_t>();
-      io.write = row[2].get<int>() != 0;
-      io.submit_ns = row[3].get<uint64_t>();
-      io.queued_ns = io.submit_ns - row[4].get<int64_t>();
-      io.seen_ns = io.submit_ns + row[5].get<int64_t>();
+      io.offset = WholeNumber<uint64_t>(row[0]);
+      io.bytes = WholeNumber<uint32_t>(row[1]);
+      io.write = WholeNumber<int>(row[2]) != 0;
+      io.submit_ns = WholeNumber<uint64_t>(row[3]);
+      io.queued_ns = io.submit_ns - WholeNumber<int64_t>(row[4]);
+      io.seen_ns = io.submit_ns + WholeNumber<int64_t>(row[5]);
       for (int k = 0; k < kBlockEventKinds; ++k) {
-        const int64_t d = row[6 + k].get<int64_t>();
+        const int64_t d = WholeNumber<int64_t>(row[6 + k]);
         io.block.at[k] = d < 0 ? 0 : io.submit_ns + uint64_t(d);
       }
-      io.block.requests = row[6 + kBlockEventKinds].get<uint32_t>();
-      const int state = row[7 + kBlockEventKinds].get<int>();
+      io.block.requests = WholeNumber<uint32_t>(row[6 + kBlockEventKinds]);
+      const int state = WholeNumber<int>(row[7 + kBlockEventKinds]);
       if (state < 0 || state > int(JoinState::Ambiguous))
         throw IoTraceChunkError("an IO record has join state " + std::to_string(state));
       io.state = JoinState(state);
-      io.block.shared = row[8 + kBlockEventKinds].get<int>() != 0;
+      io.block.shared = WholeNumber<int>(row[8 + kBlockEventKinds]) != 0;
       v.ios.push_back(io);
     }
   } catch (const nlohmann::json::exception& e) {

@@ -1,5 +1,7 @@
 #include "io_trace_figures.h"
 
+#include "strict_json.h"
+
 namespace storbed {
 
 using nlohmann::json;
@@ -74,26 +76,26 @@ void to_json(json& j, const IoTraceFigures& f) {
 
 void from_json(const json& j, IoTraceFigures& f) {
   f.path = j.at("path").get<std::string>();
-  f.ios = j.at("ios").get<uint64_t>();
-  f.joined = j.at("joined").get<uint64_t>();
+  f.ios = WholeNumber<uint64_t>(j.at("ios"));
+  f.joined = WholeNumber<uint64_t>(j.at("joined"));
   f.joined_share = j.at("joined_share").get<double>();
   const json& missing = j.at("missing");
   const json& ambiguous = j.at("ambiguous");
-  f.agent_missing = missing.at("agent").get<uint64_t>();
-  f.qemu_missing = missing.at("qemu").get<uint64_t>();
-  f.host_missing = missing.at("host").get<uint64_t>();
-  f.agent_ambiguous = ambiguous.at("agent").get<uint64_t>();
-  f.qemu_ambiguous = ambiguous.at("qemu").get<uint64_t>();
-  f.host_ambiguous = ambiguous.at("host").get<uint64_t>();
+  f.agent_missing = WholeNumber<uint64_t>(missing.at("agent"));
+  f.qemu_missing = WholeNumber<uint64_t>(missing.at("qemu"));
+  f.host_missing = WholeNumber<uint64_t>(missing.at("host"));
+  f.agent_ambiguous = WholeNumber<uint64_t>(ambiguous.at("agent"));
+  f.qemu_ambiguous = WholeNumber<uint64_t>(ambiguous.at("qemu"));
+  f.host_ambiguous = WholeNumber<uint64_t>(ambiguous.at("host"));
   f.points = j.at("points").get<std::vector<std::string>>();
   for (const json& n : j.at("not_traced"))
     f.not_traced.push_back({n.at("layer").get<std::string>(), n.at("reason").get<std::string>()});
   const json& c = j.at("clock");
-  f.clock_offset_ns = c.at("offset_ns").get<int64_t>();
-  f.clock_uncertainty_ns = c.at("uncertainty_ns").get<uint64_t>();
+  f.clock_offset_ns = WholeNumber<int64_t>(c.at("offset_ns"));
+  f.clock_uncertainty_ns = WholeNumber<uint64_t>(c.at("uncertainty_ns"));
   f.clock_method = c.at("method").get<std::string>();
   f.clock_drift = c.at("drift").get<bool>();
-  f.resolution_ns = j.at("resolution_ns").get<uint64_t>();
+  f.resolution_ns = WholeNumber<uint64_t>(j.at("resolution_ns"));
   f.block_clock = j.value("block_clock", std::string());
   for (const json& s : j.at("segments"))
     f.segments.push_back({s.at("name").get<std::string>(), s.at("from").get<std::string>(),
@@ -126,8 +128,8 @@ void from_json(const json& j, IoTraceFigures& f) {
   f.histogram_p50_us = j.at("histogram_p50_us").get<double>();
   f.p50_diff_pct = j.at("p50_diff_pct").get<double>();
   f.file = j.at("file").get<std::string>();
-  f.file_ios = j.at("file_ios").get<uint64_t>();
-  f.file_cap = j.at("file_cap").get<uint64_t>();
+  f.file_ios = WholeNumber<uint64_t>(j.at("file_ios"));
+  f.file_cap = WholeNumber<uint64_t>(j.at("file_cap"));
   f.complete = j.at("complete").get<bool>();
   f.warnings = j.at("warnings").get<std::vector<std::string>>();
   f.overhead = j.value("overhead", std::string());

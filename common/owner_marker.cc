@@ -37,8 +37,8 @@ std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text) {
       !j.contains("start_ticks") || !j["start_ticks"].is_number_unsigned() || !j.contains("host") ||
       !j["host"].is_string() || !j.contains("program") || j["program"] != "storbed")
     return std::nullopt;
-  OwnerMarker owner{.pid = j["pid"].get<int>(),
-                    .start_ticks = j["start_ticks"].get<uint64_t>(),
+  OwnerMarker owner{.pid = WholeNumber<int>(j["pid"]),
+                    .start_ticks = WholeNumber<uint64_t>(j["start_ticks"]),
                     .host = j["host"].get<std::string>()};
   if (owner.pid <= 0) return std::nullopt;
   return owner;

@@ -65,7 +65,7 @@ Message FromBody(const std::string& type, const json& j) {
     r.agent_version = j.at("agent_version").get<std::string>();
     r.kernel_release = j.at("kernel_release").get<std::string>();
     r.devices = j.at("devices").get<std::vector<BlockDeviceInfo>>();
-    r.monotonic_ns = j.at("monotonic_ns").get<uint64_t>();
+    r.monotonic_ns = WholeNumber<uint64_t>(j.at("monotonic_ns"));
     r.modules_loaded = j.value("modules_loaded", std::vector<std::string>{});
     if (j.contains("boot")) r.boot = j.at("boot").get<GuestBoot>();
     // Absent before foreign images: an older agent's hello still reads.
@@ -73,7 +73,7 @@ Message FromBody(const std::string& type, const json& j) {
     r.os_release.pretty_name = os.value("pretty_name", std::string());
     r.os_release.version_id = os.value("version_id", std::string());
     for (const json& q : j.value("queue_rules", json::array()))
-      r.queue_rules.push_back({q.at("file").get<std::string>(), q.at("line").get<uint32_t>(),
+      r.queue_rules.push_back({q.at("file").get<std::string>(), WholeNumber<uint32_t>(q.at("line")),
                                q.at("text").get<std::string>()});
     r.tuned_profile = j.value("tuned_profile", std::string());
     return r;
@@ -92,7 +92,7 @@ Message FromBody(const std::string& type, const json& j) {
   if (type == "shutdown") return ShutdownRequest{};
   if (type == "shutdown_ack") return ShutdownAck{};
   if (type == "heartbeat") return Heartbeat{j.at("elapsed_s").get<double>()};
-  if (type == "trace_fetch") return TraceFetchRequest{j.at("from").get<size_t>()};
+  if (type == "trace_fetch") return TraceFetchRequest{WholeNumber<size_t>(j.at("from"))};
   if (type == "trace_chunk") return TraceChunkReply{j.at("chunk")};
   throw std::invalid_argument("unknown message type '" + type + "'");
 }
@@ -130,8 +130,8 @@ Message DecodeMessage(const std::string& line) {
     throw ProtocolError("message has no string field 'type'", line);
   if (!j.contains("v") || !j["v"].is_number_integer())
     throw ProtocolError("message has no integer field 'v'", line);
-  if (j["v"].get<int>() != kProtocolVersion)
-    throw ProtocolError("protocol version " + std::to_string(j["v"].get<int>()) +
+  if (WholeNumber<int>(j["v"]) != kProtocolVersion)
+    throw ProtocolError("protocol version " + std::to_string(WholeNumber<int>(j["v"])) +
                             " is not supported (this side speaks " +
                             std::to_string(kProtocolVersion) + ")",
                         line);
@@ -176,7 +176,7 @@ void to_json(nlohmann::json& j, const BlockDeviceInfo& d) {
 void from_json(const nlohmann::json& j, BlockDeviceInfo& d) {
   d.name = j.at("name").get<std::string>();
   d.path = j.at("path").get<std::string>();
-  d.size_bytes = j.at("size_bytes").get<uint64_t>();
+  d.size_bytes = WholeNumber<uint64_t>(j.at("size_bytes"));
   d.serial = j.value("serial", std::string());
   d.model = j.value("model", std::string());
   d.logical_block_size = j.value("logical_block_size", 0u);

@@ -1,5 +1,7 @@
 #include "result.h"
 
+#include "strict_json.h"
+
 namespace storbed {
 
 void to_json(nlohmann::json& j, const LatencySummary& s) {
@@ -9,7 +11,7 @@ void to_json(nlohmann::json& j, const LatencySummary& s) {
 }
 
 void from_json(const nlohmann::json& j, LatencySummary& s) {
-  s.count = j.at("count").get<uint64_t>();
+  s.count = WholeNumber<uint64_t>(j.at("count"));
   s.min_us = j.at("min_us").get<double>();
   s.mean_us = j.at("mean_us").get<double>();
   s.max_us = j.at("max_us").get<double>();
@@ -28,11 +30,11 @@ void to_json(nlohmann::json& j, const BufferPieces& p) {
 }
 
 void from_json(const nlohmann::json& j, BufferPieces& p) {
-  p.buffers = j.at("buffers").get<uint32_t>();
+  p.buffers = WholeNumber<uint32_t>(j.at("buffers"));
   p.median_pieces = j.at("median_pieces").get<double>();
-  p.max_pieces = j.at("max_pieces").get<uint32_t>();
-  p.over_max_segments = j.at("over_max_segments").get<uint32_t>();
-  p.max_segments = j.at("max_segments").get<uint32_t>();
+  p.max_pieces = WholeNumber<uint32_t>(j.at("max_pieces"));
+  p.over_max_segments = WholeNumber<uint32_t>(j.at("over_max_segments"));
+  p.max_segments = WholeNumber<uint32_t>(j.at("max_segments"));
 }
 
 void to_json(nlohmann::json& j, const JobResult& r) {
@@ -77,8 +79,8 @@ void to_json(nlohmann::json& j, const JobResult& r) {
 void from_json(const nlohmann::json& j, JobResult& r) {
   r.job = j.at("job").get<std::string>();
   r.target = j.at("target").get<std::string>();
-  r.ios = j.at("ios").get<uint64_t>();
-  r.bytes = j.at("bytes").get<uint64_t>();
+  r.ios = WholeNumber<uint64_t>(j.at("ios"));
+  r.bytes = WholeNumber<uint64_t>(j.at("bytes"));
   r.runtime_s = j.at("runtime_s").get<double>();
   r.iops = j.at("iops").get<double>();
   r.mib_s = j.at("mib_s").get<double>();

@@ -49,5 +49,23 @@ TEST(JsonDepthTest, ADocumentWithinTheBoundParsesAsBefore) {
   EXPECT_THROW(ParseJson("{"), nlohmann::json::parse_error);
 }
 
+// Found by protocol_fuzz: get<uint64_t> of 1.23e106 is a cast undefined out of range.
+TEST(WholeNumberTest, OnlyAJsonIntegerInRangeIsAWholeNumber) {
+  EXPECT_EQ(WholeNumber<uint64_t>(nlohmann::json(18446744073709551615ull)),
+            18446744073709551615ull);
+  EXPECT_EQ(WholeNumber<int64_t>(nlohmann::json(-5)), -5);
+  EXPECT_EQ(WholeNumber<uint32_t>(nlohmann::json(7)), 7u);
+  for (const char* bad : {"1.23e106", "-5.5", "3.0", "-1", "4294967296", "null", "\"7\""}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(WholeNumber<uint32_t>(nlohmann::json::parse(bad)), std::invalid_argument);
+  }
+  try {
+    WholeNumber<uint32_t>(nlohmann::json::parse("1.23e106"));
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "expected a whole number from 0 to 4294967295, got 1.23e+106");
+  }
+  EXPECT_THROW(WholeNumber<uint64_t>(nlohmann::json(-1)), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace storbed

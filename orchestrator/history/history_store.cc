@@ -114,8 +114,8 @@ constexpr const char* kSessionColumns =
     "id, session, results_dir, scenario, scenario_hash, revision, host, started_at, "
     "fingerprint_class, manifest";
 
-// How often one session's write is tried when the connection breaks under it.
-constexpr int kWriteAttempts = 3;
+// How often a read or one session's write is tried when the connection breaks under it.
+constexpr int kConnectionAttempts = 3;
 
 // A results directory as the rows of one session.
 SessionRows RowsOf(const std::string& results_dir) {
@@ -166,19 +166,24 @@ HistoryStore::HistoryStore(std::unique_ptr<HistoryDb> db) : db_(std::move(db)) {
   Migrate(Open::Create);
 }
 
-template <class Read>
-auto HistoryStore::Reading(const std::string& what, Read read) -> decltype(read()) {
+template <class Act>
+auto HistoryStore::WithReconnects(const std::string& doing, Act act) -> decltype(act(1)) {
   for (int attempt = 1;; ++attempt) {
     try {
-      return read();
+      return act(attempt);
     } catch (const HistoryConnectionLost& e) {
-      if (attempt == kWriteAttempts)
+      if (attempt == kConnectionAttempts)
         throw HistoryError(name() + ": the connection broke " + std::to_string(attempt) +
-                               " times while reading " + what + ": " + e.what(),
+                               " times while " + doing + ": " + e.what(),
                            ErrorKind::Host);
       db_->Reconnect();
     }
   }
+}
+
+template <class Read>
+auto HistoryStore::Reading(const std::string& what, Read read) -> decltype(read()) {
+  return WithReconnects("reading " + what, [&](int) { return read(); });
 }
 
 std::vector<std::string> HistoryStore::MetricNames() {
@@ -238,23 +243,17 @@ ImportOutcome HistoryStore::Import(const std::string& results_dir) {
 }
 
 bool HistoryStore::Insert(SessionRows& rows, bool* found_after_break) {
-  for (int attempt = 1;; ++attempt) {
-    try {
-      const bool written = InsertOnce(rows);
-      // The first try did not find it: a retry that does saw a commit land in between.
-      if (!written && attempt > 1 && found_after_break) *found_after_break = true;
-      return written;
-    } catch (const HistoryConnectionLost& e) {
-      // The transaction died with the connection: nothing of it is stored, so writing it
-      // again is safe (and if the commit did land, the retry finds the session there).
-      if (attempt == kWriteAttempts)
-        throw HistoryError(name() + ": the connection broke " + std::to_string(attempt) +
-                               " times while writing session " + rows.session.session +
-                               "; none of it was written: " + e.what(),
-                           ErrorKind::Host);
-      db_->Reconnect();
-    }
-  }
+  // The transaction dies with the connection: nothing of it is stored, so writing it again
+  // is safe (and if the commit did land, the retry finds the session there).
+  return WithReconnects("writing session " + rows.session.session + "; none of it was written",
+                        [&](int attempt) {
+                          const bool written = InsertOnce(rows);
+                          // The first try did not find it: a retry that does saw a commit land in
+                          // between.
+                          if (!written && attempt > 1 && found_after_break)
+                            *found_after_break = true;
+                          return written;
+                        });
 }
 
 bool HistoryStore::InsertOnce(SessionRows& rows) {

@@ -106,8 +106,13 @@ class HistoryStore {
   void Migrate(Open open);
   bool InsertOnce(SessionRows& rows);
   std::optional<HistorySession> FindSessionOnce(const std::string& session);
-  // Runs `read`, reconnecting and reading again when the connection broke (a read changes
-  // nothing, so it can always be repeated), up to the writes' bound; then names the break.
+  // Runs `act(attempt)` (from 1), reconnecting and running it again when the connection
+  // broke under it, up to kConnectionAttempts times; then HistoryError (Host) "NAME: the
+  // connection broke N times while DOING: why". Only for acts that are safe to repeat: a
+  // read, or a write whose transaction died with the connection.
+  template <class Act>
+  auto WithReconnects(const std::string& doing, Act act) -> decltype(act(1));
+  // A read (it changes nothing, so it can always be repeated) through WithReconnects.
   template <class Read>
   auto Reading(const std::string& what, Read read) -> decltype(read());
   std::unique_ptr<HistoryDb> db_;

@@ -6,15 +6,15 @@
 
 #include <thread>
 
+#include "fatal_signals.h"
+
 namespace storbed::agent {
 namespace {
-
-constexpr int kExitSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
 
 sigset_t ExitSignalSet() {
   sigset_t set;
   sigemptyset(&set);
-  for (const int s : kExitSignals) sigaddset(&set, s);
+  for (const int s : kFatalSignals) sigaddset(&set, s);
   return set;
 }
 

@@ -17,11 +17,6 @@ std::atomic<int> g_signal{0};  // the first handled signal; 0: none yet
 static_assert(std::atomic<bool>::is_always_lock_free);
 static_assert(std::atomic<int>::is_always_lock_free);
 
-static_assert(kInterruptSignals[0] == SIGINT && kInterruptSignals[1] == SIGTERM &&
-              kInterruptSignals[2] == SIGHUP && kInterruptSignals[3] == SIGQUIT &&
-              kInterruptSignals[4] == SIGUSR1 && kInterruptSignals[5] == SIGUSR2 &&
-              kInterruptSignals[6] == SIGALRM);
-
 extern "C" void OnInterrupt(int sig) {
   int none = 0;
   g_signal.compare_exchange_strong(none, sig, std::memory_order_relaxed);

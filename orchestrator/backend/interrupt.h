@@ -8,17 +8,12 @@
 #include <string>
 
 #include "error.h"
+#include "fatal_signals.h"
 
 namespace storbed {
 
 // The signals InstallInterruptHandlers catches, each ending a run as Ctrl-C does.
-inline constexpr int kInterruptSignals[] = {2 /*SIGINT*/,
-                                            15 /*SIGTERM*/,
-                                            1 /*SIGHUP*/,
-                                            3 /*SIGQUIT*/,
-                                            10 /*SIGUSR1*/,
-                                            12 /*SIGUSR2*/,
-                                            14 /*SIGALRM*/};
+inline constexpr const auto& kInterruptSignals = kFatalSignals;
 
 // "SIGINT" (Ctrl-C), "SIGHUP", ... for the first handled signal that arrived; "a signal"
 // when none did (an interruption raised by a test's fake).

@@ -79,6 +79,7 @@ int RunStandalone(const AgentOptions& options) {
     if (options.heartbeat) heartbeat.emplace(WriteHeartbeatLine, kHeartbeatPeriod);
     spec = LoadJobFile(options.job_file);
     CheckStandaloneTarget(spec, options.allow_writes);
+    const UniqueFd held = HoldStandaloneTarget(spec);  // nobody mounts it mid-job
     std::vector<AgentTracedIo> traced;
     result = RunJob(spec, kHostLayer, {.start = {}, .private_mount = true, .ios = &traced},
                     keeper.get());
@@ -108,6 +109,7 @@ int ServeStdio(const AgentOptions& agent_options) {
   options.check_target = [allow_writes = agent_options.allow_writes](const JobSpec& job) {
     CheckStandaloneTarget(job, allow_writes);
   };
+  options.hold_target = HoldStandaloneTarget;
   options.tunables = keeper.get();
   Server server(std::move(options));
   server.Serve(channel);

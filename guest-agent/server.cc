@@ -31,9 +31,11 @@ void FillDefaultHooks(ServerOptions& options) {
       return PrepareTarget(request, layer);
     };
   if (!hooks.run)
-    hooks.run = [check, tunables = options.tunables](const JobSpec& job, const std::string& layer,
-                                                     std::vector<AgentTracedIo>* traced) {
+    hooks.run = [check, hold = options.hold_target, tunables = options.tunables](
+                    const JobSpec& job, const std::string& layer,
+                    std::vector<AgentTracedIo>* traced) {
       if (check) check(job);
+      const UniqueFd held = hold ? hold(job) : UniqueFd();  // nobody mounts it mid-job
       const JobTracing tracing{.start = {}, .private_mount = true, .ios = traced};
       if (!job.filesystem.empty())
         return RunJob(MountFilesystemTarget(job), layer, tracing, tunables);

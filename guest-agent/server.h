@@ -13,6 +13,7 @@
 #include "job_runner.h"
 #include "line_channel.h"
 #include "protocol.h"
+#include "unique_fd.h"
 
 namespace storbed::agent {
 
@@ -57,6 +58,8 @@ struct ServerOptions {
   // (target_safety.h; a refusal is the request's error reply), and a job's queue settings
   // are journalled by `tunables` until they are back. Unset in a guest: its disks are ours.
   std::function<void(const JobSpec&)> check_target;
+  // And then hold it until the job ends (HoldStandaloneTarget: no mount mid-job).
+  std::function<UniqueFd(const JobSpec&)> hold_target;
   TunablesRecorder* tunables = nullptr;
   ServerHooks hooks;
 };

@@ -8,6 +8,7 @@
 #include "device_in_use.h"
 #include "errors.h"
 #include "job.h"
+#include "unique_fd.h"
 
 namespace storbed::agent {
 
@@ -23,5 +24,12 @@ class TargetRefusedError : public AgentError {
 // user named the file, and a job on a file never reaches another filesystem's blocks.
 void CheckStandaloneTarget(const JobSpec& spec, bool allow_writes,
                            const DeviceUseSources& sources = {});
+
+// Holds `spec.target`, when it is a block device, with an exclusive open (O_EXCL) until
+// the fd closes: between CheckStandaloneTarget and the job's end the host cannot mount it
+// or give it to md, LVM or a VM, which claim it the same way (EBUSY); the job's own opens
+// are not exclusive and still work. An empty fd for anything else. Throws
+// TargetRefusedError when another holds it exclusively already (claimed since the check).
+UniqueFd HoldStandaloneTarget(const JobSpec& spec);
 
 }  // namespace storbed::agent

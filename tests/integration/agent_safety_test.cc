@@ -3,6 +3,7 @@
 // and puts back the queue settings it changed after SIGTERM and SIGHUP, and after a
 // SIGKILL through the next agent run or `storbed cleanup`. Every device here is a loop
 // device the test attached over its own file.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/swap.h>
@@ -161,6 +162,41 @@ TEST_F(AgentSafetyTest, AWriteToABlockDeviceNeedsAllowWrites) {
                              "--allow-writes to let the agent write to it\n");
   const AgentRun allowed = RunAgent(WriteJob(loop.path()), {"--allow-writes"});
   EXPECT_EQ(allowed.exit, "exited with status 0") << allowed.log;
+}
+
+// Issue 38: the device was checked, not held: a mount between the check and the job's end
+// went through. The agent holds it exclusively for the job, so the mount fails (EBUSY)
+// until the job ends.
+TEST_F(AgentSafetyTest, TheDeviceIsHeldSoNothingMountsItMidJob) {
+  LoopDevice loop = Loop(/*direct_io=*/false);
+  ChildProcess mkfs =
+      ChildProcess::Start({"mkfs.ext4", "-q", "-F", loop.path()}, dir_ + "/mkfs.log");
+  ASSERT_TRUE(mkfs.WaitFor(std::chrono::seconds(60)));
+  JobSpec spec = WriteJob(loop.path());
+  spec.name = "long";
+  spec.rw = Direction::Read;
+  spec.io_limit = 0;
+  spec.runtime_s = 120;
+  ChildProcess agent = ChildProcess::Start(AgentArgv(spec), dir_ + "/agent-long.log");
+  // Held: an exclusive open of our own is refused once the agent has it.
+  bool held = false;
+  for (int i = 0; i < 200 && !held; ++i) {
+    const int fd = open(loop.path().c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    held = fd < 0 && errno == EBUSY;
+    if (fd >= 0) close(fd);
+    if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(held) << Slurp(dir_ + "/agent-long.log");
+  const std::string mnt = dir_ + "/mnt";
+  try {
+    HostMount mounted = HostMount::Mount(loop.path(), mnt, "ext4");
+    ADD_FAILURE() << "mounted mid-job";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("busy"), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(kill(agent.Pid(), SIGTERM), 0);
+  ASSERT_TRUE(agent.WaitFor(std::chrono::seconds(30)));
+  EXPECT_NO_THROW(HostMount::Mount(loop.path(), mnt, "ext4"));  // and unmounted at once
 }
 
 // --serve-stdio on a host judges each job's target as --standalone does: a refused job is

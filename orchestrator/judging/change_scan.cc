@@ -41,26 +41,16 @@ double Rating(const std::vector<double>& prefix, const Candidate& c) {
   return std::abs(prefix[c.end] - prefix[c.begin]) * c.weight;
 }
 
-// Every ordering counted: the scan of single splits reads only the prefix sets, so count the
-// orderings none of whose prefix sets reaches `reach`, building them subset by subset.
+// Every ordering counted: the scan of single splits reads only the prefix sets.
 double ExactP(const std::vector<double>& s, size_t min, double reach) {
-  const size_t n = s.size(), full = (size_t(1) << n) - 1;
-  std::vector<double> sum(full + 1, 0.0);
-  std::vector<uint64_t> below(full + 1, 0);  // orderings of the set staying below reach
-  below[0] = 1;
-  for (size_t mask = 1; mask <= full; ++mask) {
-    const size_t low = mask & (~mask + 1);
-    sum[mask] = sum[mask ^ low] + s[std::countr_zero(mask)];
+  const size_t n = s.size();
+  std::vector<double> sum(size_t(1) << n, 0.0);
+  return ShareOfOrderingsReaching(n, [&](size_t mask) {
+    sum[mask] = sum[mask & (mask - 1)] + s[std::countr_zero(mask)];
     const size_t k = std::popcount(mask);
-    if (k >= min && n - k >= min &&
-        std::abs(sum[mask]) / std::sqrt(double(k) * double(n - k) / double(n)) >= reach)
-      continue;
-    for (size_t rest = mask; rest; rest &= rest - 1)
-      below[mask] += below[mask ^ (rest & (~rest + 1))];
-  }
-  double orderings = 1;
-  for (size_t i = 2; i <= n; ++i) orderings *= double(i);
-  return 1 - double(below[full]) / orderings;
+    return k >= min && n - k >= min &&
+           std::abs(sum[mask]) / std::sqrt(double(k) * double(n - k) / double(n)) >= reach;
+  });
 }
 
 // Drawn orderings. Once so many reached that p cannot end at or below max_p, the draws stop
@@ -138,6 +128,20 @@ void Measure(const std::vector<double>& levels, std::vector<LevelChange>& change
 }
 
 }  // namespace
+
+double ShareOfOrderingsReaching(size_t n, const std::function<bool(size_t mask)>& reaches) {
+  const size_t full = (size_t(1) << n) - 1;
+  std::vector<uint64_t> below(full + 1, 0);  // orderings of the set none of whose prefixes reach
+  below[0] = 1;
+  for (size_t mask = 1; mask <= full; ++mask) {
+    if (mask != full && reaches(mask)) continue;
+    for (size_t rest = mask; rest; rest &= rest - 1)
+      below[mask] += below[mask ^ (rest & (~rest + 1))];
+  }
+  double orderings = 1;
+  for (size_t i = 2; i <= n; ++i) orderings *= double(i);
+  return 1 - double(below[full]) / orderings;
+}
 
 std::vector<double> CentredScores(const std::vector<double>& x, size_t odd) {
   std::vector<double> sorted = x;

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace storbed {
@@ -63,6 +64,13 @@ struct LevelChange {
   double ratio = 0;   // after / before (0 when before is 0)
   double p = 1;       // of the scan that cut there
 };
+
+// The share of the n! orderings of n items that have a prefix set (a nonempty proper one,
+// as a mask: bit i for item i) that `reaches`: the exact p of a scan of splits, since a split
+// reads only the set before it. `reaches` is called once per set, in increasing mask order,
+// so a set's value can be built from the set without its lowest item, seen before it. The
+// orderings are counted through the 2^n sets, not one by one; n at most 20.
+double ShareOfOrderingsReaching(size_t n, const std::function<bool(size_t mask)>& reaches);
 
 // The scores of `x`, summing to 0: its values with the `odd` lowest and highest pulled in to
 // the next (winsorized), centred. A change needs min_nights nights, so min_nights - 1 odd

@@ -95,31 +95,23 @@ SplitRatings RateSplits(const SegmentSeries& seg, size_t min, size_t skip) {
   return out;
 }
 
-// Every ordering of the indices counted through its prefix sets (change_scan's ExactP, with
+// Every ordering of the indices counted through its prefix sets (ShareOfOrderingsReaching, with
 // the joint rating of a set): the share whose scan reaches `reach`.
 double ExactJointP(const SegmentSeries& seg, size_t min, double reach) {
-  const size_t n = seg.score[0].size(), series = seg.score.size(), full = (size_t(1) << n) - 1;
-  std::vector<double> sums((full + 1) * series, 0.0);
-  std::vector<size_t> counts((full + 1) * series, 0);
-  std::vector<uint64_t> below(full + 1, 0);  // orderings of the set staying below reach
-  below[0] = 1;
+  const size_t n = seg.score[0].size(), series = seg.score.size();
+  std::vector<double> sums((size_t(1) << n) * series, 0.0);
+  std::vector<size_t> counts((size_t(1) << n) * series, 0);
   std::vector<double> set_sums(series);
   std::vector<size_t> set_counts(series);
-  for (size_t mask = 1; mask <= full; ++mask) {
-    const size_t low = mask & (~mask + 1), index = std::countr_zero(mask);
+  return ShareOfOrderingsReaching(n, [&](size_t mask) {
+    const size_t parent = mask & (mask - 1), index = std::countr_zero(mask);
     for (size_t h = 0; h < series; ++h) {
-      set_sums[h] = sums[mask * series + h] = sums[(mask ^ low) * series + h] + seg.score[h][index];
+      set_sums[h] = sums[mask * series + h] = sums[parent * series + h] + seg.score[h][index];
       set_counts[h] = counts[mask * series + h] =
-          counts[(mask ^ low) * series + h] + seg.present[h][index];
+          counts[parent * series + h] + seg.present[h][index];
     }
-    if (mask != full && JointRating(set_sums, set_counts, seg, min, series, nullptr) >= reach)
-      continue;
-    for (size_t rest = mask; rest; rest &= rest - 1)
-      below[mask] += below[mask ^ (rest & (~rest + 1))];
-  }
-  double orderings = 1;
-  for (size_t i = 2; i <= n; ++i) orderings *= double(i);
-  return 1 - double(below[full]) / orderings;
+    return JointRating(set_sums, set_counts, seg, min, series, nullptr) >= reach;
+  });
 }
 
 // Drawn orderings, stopped once p cannot come to max_p (change_scan's PermutationP).

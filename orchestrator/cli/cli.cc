@@ -251,6 +251,8 @@ struct ReportArgs {
   std::string compare_base;
   std::string history_db;
   bool lab = false;  // the lab page of history_db, no results directory
+  std::string lab_baseline = "last:7";  // --lab: each host's gate, as storbed gate's
+  double lab_guard_pct = 10;
 };
 
 // `storbed report DIR [--format ...] [--per-repeat] [--html FILE] [--markdown FILE]
@@ -286,10 +288,23 @@ CLI::App* AddReportCommand(CLI::App& app, ReportArgs& args) {
                    "postgresql://USER@HOST/DB), with their change points (see storbed "
                    "history)")
       ->type_name("DB");
-  report_cmd->add_flag("--lab", args.lab,
-                       "With --history DB --html FILE and no DIR: the lab page, every host's "
-                       "nightly series per cell, the change points (the suite's or one "
-                       "host's) and tonight's gate per host");
+  auto* lab =
+      report_cmd->add_flag("--lab", args.lab,
+                           "With --history DB --html FILE and no DIR: the lab page, every host's "
+                           "nightly series per cell, the change points (the suite's or one "
+                           "host's) and tonight's gate per host");
+  report_cmd
+      ->add_option("--baseline", args.lab_baseline,
+                   "With --lab: the nights each host's gate judges against, as storbed gate "
+                   "--baseline (last:N, rev:R, date:FROM[..TO]) within the host's class")
+      ->capture_default_str()
+      ->needs(lab);
+  report_cmd
+      ->add_option("--guard", args.lab_guard_pct,
+                   "With --lab: the change in percent each host's gate must be able to see, as "
+                   "storbed gate --guard")
+      ->capture_default_str()
+      ->needs(lab);
   return report_cmd;
 }
 
@@ -300,7 +315,13 @@ int LabReport(const ReportArgs& args) {
                                 "; give no results directory");
   if (args.history_db.empty() || args.html_file.empty())
     throw std::invalid_argument("report --lab: give --history DB and --html FILE");
-  const std::string page = LabPageHtml(BuildLabView(args.history_db));
+  if (!(args.lab_guard_pct > 0 && args.lab_guard_pct < 100))
+    throw std::invalid_argument("report --lab: --guard must be a percentage above 0 and below 100");
+  GateOptions gate;
+  gate.guard = args.lab_guard_pct / 100;
+  const GateBaselineRequest baseline{
+      ParseBaseline(args.lab_baseline), args.lab_baseline, {}, false};
+  const std::string page = LabPageHtml(BuildLabView(args.history_db, gate, baseline));
   std::ofstream out(args.html_file);
   out << page;
   if (!out.flush()) throw std::runtime_error(args.html_file + ": cannot write the lab page");

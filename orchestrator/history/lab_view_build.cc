@@ -33,10 +33,10 @@ void SayVerdict(const CompareReport& report, LabGateRow& row) {
   }
 }
 
-LabGateRow GateHost(HistoryStore& store, const HistorySession& tonight, const GateOptions& o) {
+LabGateRow GateHost(HistoryStore& store, const HistorySession& tonight, const GateOptions& o,
+                    const GateBaselineRequest& request) {
   LabGateRow row{
       tonight.host, tonight.fingerprint_class, tonight.session, tonight.started_at, 0, 0, "", ""};
-  const GateBaselineRequest request{ParseBaseline("last:7"), "last:7", {}, false};
   try {
     const GateOutcome gate = GateFromHistory(store, tonight.manifest, store.Records(tonight.id),
                                              tonight.session, request, o);
@@ -51,16 +51,18 @@ LabGateRow GateHost(HistoryStore& store, const HistorySession& tonight, const Ga
 }
 
 LabScenarioView ScenarioView(HistoryStore& store, const std::vector<HistorySession>& sessions,
-                             const GateOptions& o) {
+                             const GateOptions& o, const GateBaselineRequest& request) {
   LabScenarioView view;
   view.scenario = sessions.front().scenario;
   view.gate_rule =
-      "the last 7 nights of its own fingerprint class (storbed gate --baseline "
-      "last:7), alpha " +
-      FormatNumber(o.alpha, "%g") + ", guard " + FormatNumber(o.guard * 100, "%g") + "%";
+      (request.any_class ? "the nights of every class picked by storbed gate --baseline "
+                         : "the nights of its own fingerprint class picked by storbed "
+                           "gate --baseline ") +
+      request.spec_text + ", alpha " + FormatNumber(o.alpha, "%g") + ", guard " +
+      FormatNumber(o.guard * 100, "%g") + "%";
   std::map<std::string, const HistorySession*> latest;
   for (const HistorySession& s : sessions) latest[s.host] = &s;
-  for (const auto& [host, s] : latest) view.gates.push_back(GateHost(store, *s, o));
+  for (const auto& [host, s] : latest) view.gates.push_back(GateHost(store, *s, o, request));
   for (const char* metric : {"iops", "p50_us", "p99_us"})
     for (const LabCell& cell : LabSeries(store, sessions, metric)) {
       LabCellView c{cell.cell, metric, {}, {}};
@@ -79,7 +81,8 @@ LabScenarioView ScenarioView(HistoryStore& store, const std::vector<HistorySessi
 
 }  // namespace
 
-LabView BuildLabView(const std::string& db, const GateOptions& gate) {
+LabView BuildLabView(const std::string& db, const GateOptions& gate,
+                     const GateBaselineRequest& baseline) {
   if (!IsPostgresSpec(db) && !std::filesystem::is_regular_file(db))
     throw std::invalid_argument("report --lab --history " + db + ": no such history database");
   HistoryStore store(db, HistoryStore::Open::Existing);
@@ -90,7 +93,7 @@ LabView BuildLabView(const std::string& db, const GateOptions& gate) {
   if (by_scenario.empty())
     throw std::invalid_argument("report --lab --history " + db + ": holds no session");
   for (const auto& [name, sessions] : by_scenario)
-    view.scenarios.push_back(ScenarioView(store, sessions, gate));
+    view.scenarios.push_back(ScenarioView(store, sessions, gate, baseline));
   return view;
 }
 

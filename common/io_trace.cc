@@ -106,6 +106,8 @@ TracedIoChunkView ParseTracedIoChunk(const nlohmann::json& chunk) {
     }
   } catch (const nlohmann::json::exception& e) {
     throw IoTraceChunkError(std::string("an IO trace chunk does not parse: ") + e.what());
+  } catch (const std::invalid_argument& e) {  // WholeNumber: a float or out of range
+    throw IoTraceChunkError(std::string("an IO trace chunk does not parse: ") + e.what());
   }
   if (v.from + v.ios.size() > v.total)
     throw IoTraceChunkError("an IO trace chunk holds IOs " + std::to_string(v.from) + ".." +

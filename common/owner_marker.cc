@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
 
 #include "proc_stat.h"
 #include "strict_json.h"
@@ -35,7 +36,8 @@ std::optional<OwnerMarker> ParseOwnerMarker(const std::string& text) {
   const auto j = ParseJsonOrDiscarded(text);
   if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
       !j.contains("start_ticks") || !j["start_ticks"].is_number_unsigned() || !j.contains("host") ||
-      !j["host"].is_string() || !j.contains("program") || j["program"] != "storbed")
+      !j["host"].is_string() || !j.contains("program") || j["program"] != "storbed" ||
+      !std::in_range<int>(j["pid"].get<int64_t>()))
     return std::nullopt;
   OwnerMarker owner{.pid = WholeNumber<int>(j["pid"]),
                     .start_ticks = WholeNumber<uint64_t>(j["start_ticks"]),

@@ -130,10 +130,11 @@ Message DecodeMessage(const std::string& line) {
     throw ProtocolError("message has no string field 'type'", line);
   if (!j.contains("v") || !j["v"].is_number_integer())
     throw ProtocolError("message has no integer field 'v'", line);
-  if (WholeNumber<int>(j["v"]) != kProtocolVersion)
-    throw ProtocolError("protocol version " + std::to_string(WholeNumber<int>(j["v"])) +
-                            " is not supported (this side speaks " +
-                            std::to_string(kProtocolVersion) + ")",
+  // Compared as a JSON value: a version out of int's range is another version, not an error
+  // of its own.
+  if (j["v"] != json(kProtocolVersion))
+    throw ProtocolError("protocol version " + j["v"].dump() + " is not supported (this side " +
+                            "speaks " + std::to_string(kProtocolVersion) + ")",
                         line);
   const std::string type = j["type"].get<std::string>();
   try {

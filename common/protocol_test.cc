@@ -69,6 +69,18 @@ TEST(ProtocolTest, AFloatWhereAWholeNumberBelongsIsRefused) {
   EXPECT_EQ(std::get<HelloReply>(DecodeMessage(j.dump())).monotonic_ns, 1234567890137ull);
 }
 
+// Found by protocol_fuzz: a version out of int's range escaped as another exception.
+TEST(ProtocolTest, AVersionOutOfRangeIsAnotherVersion) {
+  try {
+    DecodeMessage(R"({"type":"hello_reply","v":4000000000000000000})");
+    FAIL() << "decoded";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("protocol version 4000000000000000000 is not supported"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ProtocolTest, HelloReplyCarriesTheGuestBootBreakdown) {
   HelloReply hello;
   hello.agent_version = "0.1.0";

@@ -1,7 +1,9 @@
 #include "history/history_store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <tuple>
 
 #include "file_read.h"
 #include "images/file_digest.h"
@@ -347,6 +349,11 @@ std::vector<HistorySession> HistoryStore::Sessions(const std::string& scenario,
     q->Bind(1, scenario).Bind(2, since);
     std::vector<HistorySession> out;
     while (q->Step()) out.push_back(SessionFrom(*q));
+    // Sessions that started in the same second (two hosts, two runs at once) in an order
+    // every store agrees on: by name, bytewise, not by the id each store's inserts gave.
+    std::stable_sort(out.begin(), out.end(), [](const HistorySession& a, const HistorySession& b) {
+      return std::tie(a.started_at, a.session) < std::tie(b.started_at, b.session);
+    });
     return out;
   });
 }

@@ -214,7 +214,8 @@ std::vector<BadInput> Agents() {
           job_file + ", field 'bs': must not be negative, got -4096"),
       Agent(
           "AgentBsAsAString", [](auto& j) { j["bs"] = "4k"; },
-          job_file + ", field 'bs': type must be number, but is string"),
+          job_file + ", field 'bs': expected a whole number from 0 to 18446744073709551615, "
+                     "got \"4k\""),
       Agent(
           "AgentMissingTarget", [](auto& j) { j.erase("target"); },
           job_file + ", field 'target': is required but missing"),

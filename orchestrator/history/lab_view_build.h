@@ -18,6 +18,7 @@ namespace storbed {
 // with `gate`. Throws HistoryError for a database that is missing, not a history or newer;
 // throws std::invalid_argument when it holds no session.
 LabView BuildLabView(const std::string& db, const GateOptions& gate = {},
-                     const GateBaselineRequest& baseline = {ParseBaseline("last:7")});
+                     const GateBaselineRequest& baseline = {ParseBaseline("last:7"), "last:7",
+                                                            {}, false});
 
 }  // namespace storbed

@@ -12,10 +12,8 @@ namespace {
 
 nlohmann::json HostJson(const LabCell& cell, const HostSeries& h) {
   nlohmann::json medians = nlohmann::json::array();
-  for (size_t n = 0; n < cell.nights.size(); ++n) {
-    const std::vector<double> values = ValuesOn(h, n);
+  for (const std::vector<double>& values : ValuesByNight(h, cell.nights.size()))
     medians.push_back(values.empty() ? nlohmann::json() : nlohmann::json(Median(values)));
-  }
   nlohmann::json changes = nlohmann::json::array();
   for (const HistoryChange& c : h.series.changes) {
     const size_t night = h.axis[c.night];

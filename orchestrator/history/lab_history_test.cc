@@ -94,7 +94,7 @@ TEST_P(LabHistoryTest, ThreeHostsWritingAtOnceLandEverySessionOnce) {
   ASSERT_EQ(host[0].changes[0].changes.size(), 1u);
   EXPECT_EQ(host[0].changes[0].changes[0].host, "lab2");
   // Each host's night 10 on the lab axis carries that host's own values.
-  EXPECT_EQ(ValuesOn(host[0].hosts[1], 9).size(), 3u);
+  EXPECT_EQ(ValuesByNight(host[0].hosts[1], host[0].nights.size()).at(9).size(), 3u);
 
   // Each host's gate of night 10 against its own class: its own 7 nights before, the other
   // hosts' 20 skipped, and the same verdicts as over an SQLite copy imported one by one.

@@ -45,9 +45,7 @@ std::vector<LabCell> LabSeries(HistoryStore& store, const std::vector<HistorySes
       hosts.push_back(h.host);
       for (const HistoryChange& c : h.series.changes)
         changes.push_back({h.host, h.axis[c.night], c.ratio});
-      nights.emplace_back();
-      for (size_t night = 0; night < axis.size(); ++night)
-        nights.back().push_back(ValuesOn(h, night));
+      nights.push_back(ValuesByNight(h, axis.size()));
     }
     cell.changes =
         ClassifyChanges(hosts, changes, grouping, SuiteSteps(hosts, nights, rule, grouping));
@@ -56,12 +54,13 @@ std::vector<LabCell> LabSeries(HistoryStore& store, const std::vector<HistorySes
   return out;
 }
 
-std::vector<double> ValuesOn(const HostSeries& host, size_t axis_night) {
-  std::vector<double> out;
-  for (size_t i = 0; i < host.axis.size(); ++i)
-    if (host.axis[i] == axis_night)
-      out.insert(out.end(), host.series.nights[i].values.begin(),
-                 host.series.nights[i].values.end());
+std::vector<std::vector<double>> ValuesByNight(const HostSeries& host, size_t axis_nights) {
+  std::vector<std::vector<double>> out(axis_nights);
+  for (size_t i = 0; i < host.axis.size(); ++i) {
+    const std::vector<double>& values = host.series.nights[i].values;
+    std::vector<double>& night = out.at(host.axis[i]);
+    night.insert(night.end(), values.begin(), values.end());
+  }
   return out;
 }
 

@@ -36,8 +36,9 @@ std::vector<LabCell> LabSeries(HistoryStore& store, const std::vector<HistorySes
                                const ChangePointOptions& rule = {},
                                const ChangeGrouping& grouping = {});
 
-// The run values of `host`'s nights on the lab's night `axis_night`; none when it did not run.
-std::vector<double> ValuesOn(const HostSeries& host, size_t axis_night);
+// The run values of `host`'s nights on each of the lab's `axis_nights` nights (one pass over
+// its nights); none on a night it did not run, all of them on a night it ran twice.
+std::vector<std::vector<double>> ValuesByNight(const HostSeries& host, size_t axis_nights);
 
 // One lab change in words: "suite change at night 7 (2026-12-07) on all 3 hosts (lab1
 // 0.700, ...): QEMU, kernel or storbed", "lab2's change at night 7 (...): ratio 0.700".

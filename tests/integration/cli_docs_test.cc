@@ -128,5 +128,16 @@ TEST(CliDocsTest, BashCompletesCommandsOptionsAndFieldNames) {
   EXPECT_NE(files.find("scenarios/nightly.json"), std::string::npos) << files;
 }
 
+// The revision is read when storbed is built, not when the build dir was configured: a build
+// after a commit must not stamp manifests and fingerprints with the commit before.
+TEST(CliDocsTest, VersionNamesTheRevisionThatWasBuilt) {
+  const std::string head =
+      Shell("git -C '" STORBED_SOURCE_DIR "' rev-parse --short=12 HEAD 2>/dev/null");
+  if (head.empty()) GTEST_SKIP() << "the source dir is not a git checkout";
+  const std::string revision = "(" + head.substr(0, head.find('\n')) + ")";
+  EXPECT_NE(Storbed({"--version"}, "version").find(revision), std::string::npos);
+  EXPECT_NE(Shell(AgentPath() + " --version").find(revision), std::string::npos);
+}
+
 }  // namespace cli_docs_test
 }  // namespace storbed::testing

@@ -71,10 +71,9 @@ std::vector<BadInput> ScenarioSyntax() {
                "value - unexpected end of input; expected '[', '{', or a literal"),
       Scenario("ScenarioTopLevelList", "[]", "(top level): must be a JSON object"),
       // Issue 38: 100k levels took memory quadratic in the depth before the bound.
-      Scenario(
-          "ScenarioNestedDeeperThan64Levels",
-          R"({"name": "s", "jobs": )" + std::string(100000, '[') + std::string(100000, ']') + "}",
-          "not valid JSON: arrays and objects nest deeper than 64 levels (at byte 86)"),
+      Scenario("ScenarioNestedDeeperThan64Levels",
+               R"({"name": "s", "jobs": )" + Repeated(100000, '[') + Repeated(100000, ']') + "}",
+               "not valid JSON: arrays and objects nest deeper than 64 levels (at byte 86)"),
       Scenario("ScenarioDuplicateTopLevelKey",
                R"({"name": "a", "name": "b", "jobs": [{"name": "j"}]})",
                "key \"name\" appears twice in one object (in the top level)"),
@@ -295,12 +294,14 @@ std::vector<BadInput> HostPaths() {
       {"BackingIsADirectory",
        {{"s.json", GuestScenario("", R"("backing": "$D/dir")")}, {"dir", "", Kind::Dir}},
        kDryRun,
-       "storbed: $D/s.json: disk.backing: $D/dir is a directory; a backing must be a regular file or a "
+       "storbed: $D/s.json: disk.backing: $D/dir is a directory; a backing must be a regular file "
+       "or a "
        "block device"},
       {"BackingIsAFifo",
        {{"s.json", GuestScenario("", R"("backing": "$D/fifo")")}, {"fifo", "", Kind::Fifo}},
        kDryRun,
-       "storbed: $D/s.json: disk.backing: $D/fifo is a FIFO; a backing must be a regular file or a block "
+       "storbed: $D/s.json: disk.backing: $D/fifo is a FIFO; a backing must be a regular file or a "
+       "block "
        "device"},
       Scenario("KernelPathWithAnEscape", GuestScenario(R"("kernel": "$D/vm\u001b[2Jlinuz")", ""),
                "machine.kernel: \"$D/vm\\u001b[2Jlinuz\" holds a control character"),
@@ -330,17 +331,22 @@ std::vector<BadInput> HostPaths() {
        "storbed: $D/s.json: disk.backing: $D/empty.raw is empty"},
       {"AllowWritesOnAFileBacking",
        {{"s.json", GuestScenario("", R"("backing": "$D/b.raw", "allow_writes": true)")},
-        {"b.raw", std::string(1 << 20, 'b')}},
+        {"b.raw", Repeated(1 << 20, 'b')}},
        kDryRun,
-       "storbed: $D/s.json: disk.allow_writes: applies to a block device named in disk.backing only"},
+       "storbed: $D/s.json: disk.allow_writes: applies to a block device named in disk.backing "
+       "only"},
       Scenario("WriteJobOnANamedDeviceWithoutAllowWrites",
                R"({"name": "s", "targets": ["bare-metal"], "disk": {"backing": "/dev/sdz9"},
                    "jobs": [{"name": "j", "rw": "write"}]})",
                "jobs[0].rw: \"write\" would overwrite the block device /dev/sdz9 named in "
                "disk.backing; set disk.allow_writes true if that is meant"),
-      {"ScenarioIsADirectory", {{"s.json", "", Kind::Dir}}, kDryRun,
+      {"ScenarioIsADirectory",
+       {{"s.json", "", Kind::Dir}},
+       kDryRun,
        "storbed: $D/s.json: the scenario file is a directory, not a regular file"},
-      {"ScenarioIsMissing", {}, kDryRun,
+      {"ScenarioIsMissing",
+       {},
+       kDryRun,
        "storbed: $D/s.json: the scenario file cannot be opened: No such file or directory"},
   };
 }
@@ -440,7 +446,7 @@ std::vector<BadInput> Inventories() {
 // Issue 38: each of these passed `--dry-run` (or was accepted, or quoted a value whole or cut
 // at a NUL) before the shared checks learned it.
 std::vector<BadInput> Bounds() {
-  const std::string five_mb(5000000, 'x');
+  const std::string five_mb = Repeated(5000000, 'x');
   return {
       // Regression: "expected a non-negative integer, got 18446744073709551615".
       Job("Iodepth2To64Minus1", R"("iodepth": 18446744073709551615)",
@@ -468,7 +474,7 @@ std::vector<BadInput> Bounds() {
           "pvsync2_nowait, got \"" +
               std::string(256, 'x') + "\"... (5000000 bytes)"),
       Scenario("FiveMegabyteDescriptionIsQuotedAsAPrefix",
-               R"({"name": "s", "description": ")" + std::string(2500000, 'x') + R"(\u001b",
+               R"({"name": "s", "description": ")" + Repeated(2500000, 'x') + R"(\u001b",
                    "jobs": [{"name": "j"}]})",
                "description: \"" + std::string(256, 'x') +
                    "\"... (2500001 bytes) holds a "
@@ -501,7 +507,7 @@ std::vector<BadInput> Bounds() {
       {"JobRegionPastTheBacking",
        {{"s.json", R"({"name": "s", "targets": ["bare-metal"], "disk": {"backing": "$D/b.raw"},
                       "jobs": [{"name": "j", "size": "4m"}]})"},
-        {"b.raw", std::string(1 << 20, 'b')}},
+        {"b.raw", Repeated(1 << 20, 'b')}},
        kDryRun,
        "storbed: $D/s.json: job \"j\": size: the region (offset 0 + size 4194304 bytes) ends "
        "past the end of disk.backing $D/b.raw (1048576 bytes)"},

@@ -58,7 +58,7 @@ BadInput Agent(std::string name, Edit edit, std::string message) {
   nlohmann::json job = spec;
   edit(job);
   return {std::move(name),
-          {{"job.json", job.dump()}, {"target", std::string(1 << 20, 'x')}},
+          {{"job.json", job.dump()}, {"target", Repeated(1 << 20, 'x')}},
           {"storbed-agent", "--standalone", "$D/job.json"},
           message};
 }
@@ -87,13 +87,12 @@ std::vector<BadInput> Reports() {
              "record 1: run_id: missing"),
       Report("ReportRecordIsANumber", "[1]", "record 0: expected a run record object, got 1"),
       // Issue 38: 130k levels (260 KB) crashed report, compare and history import (SIGSEGV).
-      Report("ReportResultsNestedDeeperThan64Levels",
-             std::string(130000, '[') + std::string(130000, ']'),
+      Report("ReportResultsNestedDeeperThan64Levels", Repeated(130000, '[') + Repeated(130000, ']'),
              "not a storbed results file: arrays and objects nest deeper than 64 levels (at "
              "byte 65)"),
       {"CompareManifestNestedDeeperThan64Levels",
        {{"a/results.json", nlohmann::json::array({good}).dump()},
-        {"a/manifest.json", std::string(130000, '[') + std::string(130000, ']')},
+        {"a/manifest.json", Repeated(130000, '[') + Repeated(130000, ']')},
         {"b/results.json", nlohmann::json::array({good}).dump()},
         {"b/manifest.json", "{}"}},
        {"storbed", "compare", "$D/a", "$D/b"},
@@ -194,7 +193,7 @@ std::vector<BadInput> Agents() {
                   "parsing value - unexpected end of input; expected '[', '{', or a literal"},
       {"AgentJobIsAList", {{"job.json", "[]"}}, standalone, job_file + ": is not a JSON object"},
       {"AgentJobNestedDeeperThan64Levels",
-       {{"job.json", "{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}"}},
+       {{"job.json", "{\"name\": " + Repeated(100000, '[') + Repeated(100000, ']') + "}"}},
        standalone,
        job_file + ": is not valid JSON: arrays and objects nest deeper than 64 levels (at byte "
                   "73)"},
@@ -358,8 +357,8 @@ std::vector<BadInput> Flags() {
 
 std::vector<BadInput> ToolInputCases() {
   std::vector<BadInput> all;
-  for (auto group : {Reports(), Agents(), Flags()})
-    for (auto& c : group) all.push_back(std::move(c));
+  for (std::vector<BadInput> (*group)() : {Reports, Agents, Flags})
+    for (auto& c : group()) all.push_back(std::move(c));
   return all;
 }
 

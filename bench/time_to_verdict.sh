@@ -17,7 +17,7 @@
 # --latency (default 20ms,24ms) and --depth (default 4) set the A/B's two null-co latencies
 # (the A/A runs the first) and the jobs' iodepth. Under TCG a p99 carries the host's
 # scheduling hiccups (about 6 ms here) on top of the null-co latency, so +20% latency moves
-# it by less: by 12-20% in the advised fixed-n runs of docs/compare.md's runs 8-21. A longer
+# it by less: by 11-20% in the advised fixed-n runs of docs/compare.md's runs 8-21. A longer
 # latency makes the runs alike, and the advised fixed-n run shrinks towards the adaptive
 # run's first look (5 rounds): 9-13 rounds at 30 ms (runs 14-16), 12-40 at 20 ms (17, 19-21).
 set -euo pipefail

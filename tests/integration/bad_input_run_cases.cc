@@ -295,14 +295,12 @@ std::vector<BadInput> HostPaths() {
        {{"s.json", GuestScenario("", R"("backing": "$D/dir")")}, {"dir", "", Kind::Dir}},
        kDryRun,
        "storbed: $D/s.json: disk.backing: $D/dir is a directory; a backing must be a regular file "
-       "or a "
-       "block device"},
+       "or a block device"},
       {"BackingIsAFifo",
        {{"s.json", GuestScenario("", R"("backing": "$D/fifo")")}, {"fifo", "", Kind::Fifo}},
        kDryRun,
        "storbed: $D/s.json: disk.backing: $D/fifo is a FIFO; a backing must be a regular file or a "
-       "block "
-       "device"},
+       "block device"},
       Scenario("KernelPathWithAnEscape", GuestScenario(R"("kernel": "$D/vm\u001b[2Jlinuz")", ""),
                "machine.kernel: \"$D/vm\\u001b[2Jlinuz\" holds a control character"),
       Scenario("ModulesDirWithANewline", GuestScenario(R"("modules_dir": "$D/mod\nules")", ""),
@@ -333,8 +331,8 @@ std::vector<BadInput> HostPaths() {
        {{"s.json", GuestScenario("", R"("backing": "$D/b.raw", "allow_writes": true)")},
         {"b.raw", Repeated(1 << 20, 'b')}},
        kDryRun,
-       "storbed: $D/s.json: disk.allow_writes: applies to a block device named in disk.backing "
-       "only"},
+       "storbed: $D/s.json: disk.allow_writes: applies to a block device named in "
+       "disk.backing only"},
       Scenario("WriteJobOnANamedDeviceWithoutAllowWrites",
                R"({"name": "s", "targets": ["bare-metal"], "disk": {"backing": "/dev/sdz9"},
                    "jobs": [{"name": "j", "rw": "write"}]})",

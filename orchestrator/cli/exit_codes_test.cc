@@ -13,6 +13,7 @@
 
 #include "backend/interrupt.h"
 #include "cli/cli.h"
+#include "test_paths.h"
 
 namespace storbed {
 namespace exit_codes_test {  // named, not anonymous: a unity build joins files
@@ -27,7 +28,7 @@ void PrintTo(const DocRow& r, std::ostream* os) { *os << r.code << " | " << r.me
 
 // The rows "| 2 | Bad input: ... |" of the first table after README.md's "Exit codes" line.
 std::vector<DocRow> ReadmeRows() {
-  std::ifstream in(std::string(STORBED_SOURCE_DIR) + "/README.md");
+  std::ifstream in(TestSourceDir() + "/README.md");
   std::vector<DocRow> rows;
   bool section = false;
   for (std::string line; std::getline(in, line);) {

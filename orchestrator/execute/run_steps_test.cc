@@ -13,6 +13,7 @@
 #include "backend/interrupt.h"
 #include "execute/backing.h"
 #include "execute/fake_backend_for_test.h"
+#include "test_paths.h"
 
 namespace storbed {
 namespace {
@@ -253,7 +254,7 @@ TEST_F(RunStepsTest, EachMachineOfAMatrixBootsWithItsOwnVariant) {
 // The fake machine hands the job to the real agent binary: the whole orchestration and
 // the agent's IO path, on a file, without a guest.
 TEST_F(RunStepsTest, TheFakeMachineCanRunJobsThroughTheStandaloneAgent) {
-  const std::string agent = STORBED_BINARY_DIR "/guest-agent/storbed-agent";
+  const std::string agent = TestAgentPath();
   if (!std::filesystem::exists(agent)) GTEST_SKIP() << agent << " is not built";
   const std::string file = dir_ + "/work/disk.raw";
   CreateFilledBacking(file, 4 << 20);

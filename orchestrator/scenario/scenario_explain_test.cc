@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include "test_paths.h"
 
 namespace storbed {
 namespace {
@@ -34,7 +35,7 @@ TEST(ScenarioExplainTest, UnknownFieldIsAnError) {
 // `build/orchestrator/storbed scenario explain --markdown > docs/scenarios.md`.
 // (or run this test with STORBED_UPDATE_DOCS=1, which rewrites the file first).
 TEST(ScenarioExplainTest, DocsScenariosMdIsCurrent) {
-  const std::string path = std::string(STORBED_SOURCE_DIR) + "/docs/scenarios.md";
+  const std::string path = TestSourceDir() + "/docs/scenarios.md";
   if (std::getenv("STORBED_UPDATE_DOCS")) std::ofstream(path) << ScenarioReferenceMarkdown();
   std::ifstream in(path);
   std::stringstream text;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "images/filesystem_image.h"
+#include "test_paths.h"
 
 namespace storbed {
 namespace scenario_test {  // named, not anonymous: a unity build joins files
@@ -61,14 +62,14 @@ TEST(ScenarioTest, ParsesEveryField) {
 }
 
 TEST(ScenarioTest, BundledQuickScenarioValidates) {
-  const Scenario s = LoadScenario(std::string(STORBED_SOURCE_DIR) + "/scenarios/quick.json");
+  const Scenario s = LoadScenario(TestSourceDir() + "/scenarios/quick.json");
   EXPECT_EQ(s.jobs.size(), 3u);
   EXPECT_EQ(s.targets.size(), 3u);
 }
 
 TEST(ScenarioTest, BundledBufferedVsDirectRunsOneTwoAndFourThreads) {
   const Scenario s =
-      LoadScenario(std::string(STORBED_SOURCE_DIR) + "/scenarios/buffered-vs-direct.json");
+      LoadScenario(TestSourceDir() + "/scenarios/buffered-vs-direct.json");
   std::vector<uint32_t> numjobs;
   for (const JobSpec& j : s.jobs)
     if (j.name.rfind("read", 0) == 0 && j.direct) numjobs.push_back(j.numjobs);
@@ -77,7 +78,7 @@ TEST(ScenarioTest, BundledBufferedVsDirectRunsOneTwoAndFourThreads) {
 
 TEST(ScenarioTest, BundledDepthBareMetalReapsBothWaysAtEachDepth) {
   const Scenario s =
-      LoadScenario(std::string(STORBED_SOURCE_DIR) + "/scenarios/depth-bare-metal.json");
+      LoadScenario(TestSourceDir() + "/scenarios/depth-bare-metal.json");
   std::vector<std::pair<uint32_t, Reap>> runs;
   for (const JobSpec& j : s.jobs) runs.emplace_back(j.iodepth, j.reap);
   EXPECT_EQ(runs, (std::vector<std::pair<uint32_t, Reap>>{{1, Reap::Wait}, {1, Reap::Poll},

@@ -10,6 +10,7 @@
 
 #include "backend/child_process.h"
 #include "test_env.h"
+#include "test_paths.h"
 
 namespace storbed::testing {
 
@@ -39,7 +40,7 @@ inline std::string OpenInChromium(const std::string& chromium, const std::string
 
 // The directory tests leave artifacts in for a person to look at (screenshots).
 inline std::string TestArtifactsDir() {
-  const std::string dir = std::string(STORBED_BINARY_DIR) + "/test-artifacts";
+  const std::string dir = TestBinaryDir() + "/test-artifacts";
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "test_env.h"
+#include "test_paths.h"
 
 namespace storbed::testing {
 namespace cli_docs_test {  // named, not anonymous: a unity build joins files
@@ -122,7 +123,7 @@ TEST(CliDocsTest, BashCompletesCommandsOptionsAndFieldNames) {
   EXPECT_EQ(fields.find("machine."), std::string::npos) << fields;
   // A scenario file after run: the bundled ones complete from the source tree.
   const std::string files =
-      Shell("cd " STORBED_SOURCE_DIR " && bash -c 'source " + script +
+      Shell("cd " + TestSourceDir() + " && bash -c 'source " + script +
             "; COMP_WORDS=(storbed run scenarios/ni); COMP_CWORD=2; _storbed; "
             "printf \"%s\\n\" \"${COMPREPLY[@]}\"'");
   EXPECT_NE(files.find("scenarios/nightly.json"), std::string::npos) << files;
@@ -132,7 +133,7 @@ TEST(CliDocsTest, BashCompletesCommandsOptionsAndFieldNames) {
 // after a commit must not stamp manifests and fingerprints with the commit before.
 TEST(CliDocsTest, VersionNamesTheRevisionThatWasBuilt) {
   const std::string head =
-      Shell("git -C '" STORBED_SOURCE_DIR "' rev-parse --short=12 HEAD 2>/dev/null");
+      Shell("git -C '" + TestSourceDir() + "' rev-parse --short=12 HEAD 2>/dev/null");
   if (head.empty()) GTEST_SKIP() << "the source dir is not a git checkout";
   const std::string revision = "(" + head.substr(0, head.find('\n')) + ")";
   EXPECT_NE(Storbed({"--version"}, "version").find(revision), std::string::npos);

@@ -8,6 +8,7 @@
 #include "backend/child_process.h"
 #include "results/results_dir.h"
 #include "test_env.h"
+#include "test_paths.h"
 
 namespace storbed::testing {
 
@@ -89,7 +90,7 @@ std::string CachedDebianImageDir(const std::string& scratch,
     *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
     return "";
   }
-  const std::string scripts = std::string(STORBED_SOURCE_DIR) + "/scripts/";
+  const std::string scripts = TestSourceDir() + "/scripts/";
   std::vector<std::string> argv = {scripts + "make-debian-image.sh"};
   argv.insert(argv.end(), options.begin(), options.end());
   const std::string base = RunImageScript(argv, scratch + "/make-image.log", why);

@@ -10,6 +10,7 @@
 
 #include "results/results_dir.h"
 #include "test_env.h"
+#include "test_paths.h"
 
 namespace storbed {
 namespace fio_seeds_test {  // named, not anonymous: a unity build joins files
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 using testing::CliRun;
 using testing::RunCli;
 
-std::string SeedsDir() { return std::string(STORBED_SOURCE_DIR) + "/../shared/seeds"; }
+std::string SeedsDir() { return TestSourceDir() + "/../shared/seeds"; }
 
 // Every command line of `text` that runs fio: a line whose first word (after a "$ "
 // prompt) is fio or ./fio, joined with the lines its trailing backslashes continue.

@@ -14,11 +14,12 @@
 
 #include "backend/child_process.h"
 #include "test_env.h"
+#include "test_paths.h"
 
 namespace storbed::testing {
 namespace {
 
-const std::string kScript = std::string(STORBED_SOURCE_DIR) + "/scripts/second-libvirtd.sh";
+const std::string kScript = TestSourceDir() + "/scripts/second-libvirtd.sh";
 
 // Runs `argv` to completion; its output, and whether it exited with 0.
 bool RunTool(const std::vector<std::string>& argv, const std::string& log, std::string* out) {

@@ -32,6 +32,7 @@
 #include "results/results_dir.h"
 #include "second_libvirtd.h"
 #include "test_env.h"
+#include "test_paths.h"
 
 namespace storbed {
 namespace ssh_remote_test {  // named, not anonymous: a unity build joins files
@@ -39,7 +40,7 @@ namespace ssh_remote_test {  // named, not anonymous: a unity build joins files
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-const std::string kScript = std::string(STORBED_SOURCE_DIR) + "/scripts/private-sshd.sh";
+const std::string kScript = TestSourceDir() + "/scripts/private-sshd.sh";
 const char* kSystemUri = "qemu:///system";
 const char* kRemoteAlias = "storbed-sshd-remote";  // private-sshd.sh's ssh_config
 

@@ -12,11 +12,12 @@
 #include "execute/guest_modules.h"
 #include "file_read.h"
 #include "images/kernel_locator.h"
+#include "test_paths.h"
 
 namespace storbed::testing {
 
-std::string AgentPath() { return STORBED_AGENT_PATH; }
-std::string CliPath() { return STORBED_CLI_PATH; }
+std::string AgentPath() { return TestAgentPath(); }
+std::string CliPath() { return TestCliPath(); }
 
 namespace {
 
@@ -83,7 +84,7 @@ MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,
   return spec;
 }
 
-std::string ImageCacheDir() { return std::string(STORBED_BINARY_DIR) + "/test-image-cache"; }
+std::string ImageCacheDir() { return TestBinaryDir() + "/test-image-cache"; }
 
 size_t Occurrences(const std::string& haystack, const std::string& needle) {
   size_t n = 0;

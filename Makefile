@@ -32,11 +32,12 @@ run: configure
 	$(BUILD)/orchestrator/storbed run $(SCENARIO) --out $(OUT)
 
 # libvirtd and virtlogd are started for the tests when not running, and stopped after. Unit
-# tests run side by side; VM tests one at a time, so a TCG guest gets both cores.
+# tests run side by side; VM tests two at a time, but the ones marked RUN_SERIAL alone
+# (tests/CMakeLists.txt says which and why).
 test: WERROR = ON
 test: build
 	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L unit && \
-	  ctest --output-on-failure -LE "bench|unit"'
+	  ctest --output-on-failure -j$(JOBS) -LE "bench|unit"'
 	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
 
 # build/storbed_<version>_amd64.deb (cmake/package.cmake): the two programs, scenarios, docs,

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
 #include "backend/child_process.h"
 #include "execute/guest_modules.h"
 #include "file_read.h"
@@ -42,7 +44,7 @@ class ScratchCleanup : public ::testing::Environment {
 }  // namespace
 
 std::string ScratchDir(const std::string& name) {
-  const std::string dir = "/var/tmp/storbed-test-" + name;
+  const std::string dir = "/var/tmp/storbed-test-" + name + "-" + std::to_string(getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   ScratchDirs().push_back(dir);

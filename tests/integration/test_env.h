@@ -48,7 +48,9 @@ bool WaitForLogLine(const std::string& log, const std::string& line,
 
 std::string AgentPath();
 std::string CliPath();
-// Scratch directory under /var/tmp (not tmpfs: O_DIRECT and diskstats need a device).
+// Scratch directory under /var/tmp (not tmpfs: O_DIRECT and diskstats need a device), named
+// with this process's pid: ctest runs VM tests two at a time, and tests of one fixture ask
+// for the same name.
 std::string ScratchDir(const std::string& name);
 // Where SharedGuestImage keeps its image: the CLI tests pass it as --image-cache, so
 // every test boots the one image built once.

@@ -34,11 +34,14 @@ run: configure
 # libvirtd and virtlogd are started for the tests when not running, and stopped after. Unit
 # tests run as shards of their binaries (label shard, cmake/unit_tests.cmake; `ctest -L unit
 # -R Name` runs one by one). VM tests run two at a time, but the ones marked RUN_SERIAL alone
-# (tests/CMakeLists.txt says which and why).
+# (tests/CMakeLists.txt says which and why). A VM test that fails runs once more: two at a
+# time, a TCG guest now and then hangs before /init (docs/boot.md: one guest in three runs of
+# the suite here), and that fails the test that booted it. The failed attempt and its
+# output stay in the log.
 test: WERROR = ON
 test: build
 	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L shard && \
-	  ctest --output-on-failure -j$(JOBS) -LE "bench|unit|shard"'
+	  ctest --output-on-failure -j$(JOBS) --repeat until-pass:2 -LE "bench|unit|shard"'
 	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
 
 # build/storbed_<version>_amd64.deb (cmake/package.cmake): the two programs, scenarios, docs,

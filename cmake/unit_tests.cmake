@@ -3,8 +3,8 @@
 #   and a failure named by its test.
 # - Label `shard`: the binary in STORBED_UNIT_SHARDS processes (gtest's GTEST_SHARD_INDEX),
 #   what `make unit`, `make test` and `make sanitize` run. Starting a test binary costs more
-#   than most of its tests: 1576 processes took 252 s of CPU here where the 19 binaries run
-#   whole took about 75 s, and an ASan binary costs more again to start and to leave.
+#   than most of its tests: one process per test (1576) took 106 s and 149 s of CPU here, the
+#   76 shards 71 s and 92 s (`ctest -j2`); under ASan 312 s against 112-132 s.
 # Under STORBED_SANITIZE the shards leave out STORBED_SANITIZE_SKIP (cmake/sanitize.cmake).
 set(STORBED_UNIT_SHARDS 4 CACHE STRING "Processes each unit test binary is split into")
 

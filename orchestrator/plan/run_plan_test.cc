@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <set>
+
 #include "test_paths.h"
 
 namespace storbed {
@@ -222,8 +223,7 @@ TEST(RunPlanTest, NullCoMachinesHaveNoBareMetalTwin) {
 
 TEST(RunPlanTest, EveryBundledScenarioValidatesAndPlans) {
   size_t count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(TestSourceDir() + "/scenarios")) {
+  for (const auto& entry : std::filesystem::directory_iterator(TestSourceDir() + "/scenarios")) {
     if (entry.path().extension() != ".json") continue;
     SCOPED_TRACE(entry.path().string());
     const Scenario s = LoadScenario(entry.path().string());

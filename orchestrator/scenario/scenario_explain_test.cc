@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+
 #include "test_paths.h"
 
 namespace storbed {

@@ -68,8 +68,7 @@ TEST(ScenarioTest, BundledQuickScenarioValidates) {
 }
 
 TEST(ScenarioTest, BundledBufferedVsDirectRunsOneTwoAndFourThreads) {
-  const Scenario s =
-      LoadScenario(TestSourceDir() + "/scenarios/buffered-vs-direct.json");
+  const Scenario s = LoadScenario(TestSourceDir() + "/scenarios/buffered-vs-direct.json");
   std::vector<uint32_t> numjobs;
   for (const JobSpec& j : s.jobs)
     if (j.name.rfind("read", 0) == 0 && j.direct) numjobs.push_back(j.numjobs);
@@ -77,8 +76,7 @@ TEST(ScenarioTest, BundledBufferedVsDirectRunsOneTwoAndFourThreads) {
 }
 
 TEST(ScenarioTest, BundledDepthBareMetalReapsBothWaysAtEachDepth) {
-  const Scenario s =
-      LoadScenario(TestSourceDir() + "/scenarios/depth-bare-metal.json");
+  const Scenario s = LoadScenario(TestSourceDir() + "/scenarios/depth-bare-metal.json");
   std::vector<std::pair<uint32_t, Reap>> runs;
   for (const JobSpec& j : s.jobs) runs.emplace_back(j.iodepth, j.reap);
   EXPECT_EQ(runs, (std::vector<std::pair<uint32_t, Reap>>{{1, Reap::Wait}, {1, Reap::Poll},

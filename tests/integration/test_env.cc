@@ -1,14 +1,13 @@
 #include "test_env.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <thread>
-
-#include <unistd.h>
 
 #include "backend/child_process.h"
 #include "execute/guest_modules.h"

@@ -14,6 +14,11 @@ namespace storbed {
 // virtio_console, then crc32c_generic and ext4 or xfs when a disk has that filesystem.
 std::vector<std::string> GuestModulesFor(const Scenario& scenario);
 
+// The same for guests with disks on `buses` and the `filesystems` ("ext4", "xfs"; "" for
+// none) in them: what a guest the backends start without a scenario (the VM tests') needs.
+std::vector<std::string> GuestModulesOf(const std::vector<Bus>& buses,
+                                        const std::vector<std::string>& filesystems = {});
+
 // The modules of `storbed image build` and the VM tests' shared image, fit for any scenario:
 // every bus row's, the agent channel's virtio_console, and crc32c_generic, ext4 and xfs.
 std::vector<std::string> DefaultGuestModules();

@@ -38,6 +38,17 @@ TEST(GuestModulesTest, AFilesystemBringsItsModuleAndCrc32c) {
                                       "crc32c_generic", "xfs", "ext4"}));
 }
 
+// What the VM tests' guests, started without a scenario, are built with.
+TEST(GuestModulesTest, BusesAndFilesystemsWithoutAScenarioGiveTheSameList) {
+  EXPECT_EQ(GuestModulesOf({Bus::VirtioScsi, Bus::VirtioBlk, Bus::Ahci}),
+            (std::vector<std::string>{"virtio_pci", "virtio_scsi", "sd_mod", "virtio_blk",
+                                      "ahci", "virtio_console"}));
+  EXPECT_EQ(GuestModulesOf({Bus::VirtioBlk}, {"", "ext4", "xfs"}),
+            (std::vector<std::string>{"virtio_pci", "virtio_blk", "virtio_console",
+                                      "crc32c_generic", "ext4", "xfs"}));
+  EXPECT_EQ(GuestModulesOf({}), (std::vector<std::string>{"virtio_pci", "virtio_console"}));
+}
+
 TEST(GuestModulesTest, TheDefaultIsEveryBusThenTheChannelAndBothFilesystems) {
   std::vector<std::string> expected = BusGuestModules();
   expected.insert(expected.end(), {"virtio_console", "crc32c_generic", "ext4", "xfs"});

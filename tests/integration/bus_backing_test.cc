@@ -23,7 +23,8 @@ class BusBackingTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::string why;
-    const GuestImage image = testing::SharedGuestImage(&why);
+    const GuestImage image = testing::SharedGuestImage(
+        &why, GuestModulesOf({Bus::VirtioScsi, Bus::VirtioBlk, Bus::Ahci}));
     if (image.kernel_path.empty()) return;
     const std::string dir = testing::ScratchDir("bus-backing");
     CreateFilledBacking(dir + "/scsi.raw", 32 << 20);

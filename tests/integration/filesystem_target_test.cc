@@ -18,7 +18,8 @@ class FilesystemTargetTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::string why;
-    const GuestImage image = testing::SharedGuestImage(&why);
+    const GuestImage image =
+        testing::SharedGuestImage(&why, GuestModulesOf({Bus::VirtioBlk}, {"ext4", "xfs"}));
     if (image.kernel_path.empty()) return;
     dir_ = testing::ScratchDir("fs-target");
     auto fill = [](const std::string& path, uint64_t bytes) { CreateFilledBacking(path, bytes); };

@@ -34,7 +34,7 @@ class GuestIoTest : public ::testing::TestWithParam<Bus> {
     auto it = guests_.find(bus);
     if (it != guests_.end()) return &it->second;
     std::string why;
-    const GuestImage image = testing::SharedGuestImage(&why);
+    const GuestImage image = testing::SharedGuestImage(&why, GuestModulesOf({bus}));
     if (image.kernel_path.empty()) return nullptr;
     Guest guest;
     guest.dir = testing::ScratchDir("guest-" + ToString(bus));

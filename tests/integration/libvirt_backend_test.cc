@@ -136,9 +136,9 @@ class LibvirtBackendTest : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(LibvirtBackendTest, BootsRunsAJobWithSamplersAndMatchesQemuArgv) {
   std::string why;
-  const GuestImage image = testing::SharedGuestImage(&why);
-  if (image.kernel_path.empty()) GTEST_SKIP() << "no guest image: " << why;
   const Variant v = GetParam();
+  const GuestImage image = testing::SharedGuestImage(&why, GuestModulesOf({v.bus}));
+  if (image.kernel_path.empty()) GTEST_SKIP() << "no guest image: " << why;
   const std::unique_ptr<LibvirtBackend> backend = SystemBackend(v.upload_backing, &why);
   if (!backend) GTEST_SKIP() << why;
 
@@ -271,7 +271,7 @@ INSTANTIATE_TEST_SUITE_P(Buses, LibvirtBackendTest,
 
 TEST(LibvirtBackendDeathTest, AKilledQemuIsMachineDiedWithTheConsoleTail) {
   std::string why;
-  const GuestImage image = testing::SharedGuestImage(&why);
+  const GuestImage image = testing::SharedGuestImage(&why, GuestModulesOf({}));  // no disks
   if (image.kernel_path.empty()) GTEST_SKIP() << "no guest image: " << why;
   const std::unique_ptr<LibvirtBackend> backend = SystemBackend(false, &why);
   if (!backend) GTEST_SKIP() << why;

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "backend/child_process.h"
-#include "execute/guest_modules.h"
 #include "file_read.h"
 #include "images/kernel_locator.h"
 #include "test_paths.h"
@@ -50,24 +50,31 @@ std::string ScratchDir(const std::string& name) {
   return dir;
 }
 
-GuestImage SharedGuestImage(std::string* why) {
-  static std::once_flag once;
-  static GuestImage image;
-  static std::string error;
-  std::call_once(once, [] {
+GuestImage SharedGuestImage(std::string* why, const std::vector<std::string>& modules) {
+  struct Built {
+    GuestImage image;
+    std::string error;
+  };
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, Built> built;  // per module set, per process
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = built.find(modules);
+  if (it == built.end()) {
+    Built b;
     try {
       ImageRequest request;
       request.kernel = FindNewestHostKernel();
       request.agent_path = AgentPath();
-      request.modules = DefaultGuestModules();
+      request.modules = modules;
       request.cache_dir = ImageCacheDir();
-      image = BuildGuestImage(request);
+      b.image = BuildGuestImage(request);
     } catch (const std::exception& e) {
-      error = e.what();
+      b.error = e.what();
     }
-  });
-  *why = error;
-  return image;
+    it = built.emplace(modules, std::move(b)).first;
+  }
+  *why = it->second.error;
+  return it->second.image;
 }
 
 MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/machine_spec.h"
+#include "execute/guest_modules.h"
 #include "images/image_builder.h"
 
 namespace storbed {
@@ -55,9 +56,13 @@ std::string ScratchDir(const std::string& name);
 // Where SharedGuestImage keeps its image: the CLI tests pass it as --image-cache, so
 // every test boots the one image built once.
 std::string ImageCacheDir();
-// The guest image for this machine's newest kernel; empty kernel_path when no kernel is
-// installed (tests then skip with the reason in *why).
-GuestImage SharedGuestImage(std::string* why);
+// The guest image for this machine's newest kernel with `modules`; empty kernel_path when no
+// kernel is installed (tests then skip with the reason in *why). A test that boots a guest
+// passes its disks' modules (GuestModulesOf), as `storbed run` would: each module loads at
+// every boot, and under TCG every bus's and both filesystems' (the default) took 4.1 s from
+// QEMU's start to the modules loaded, virtio's alone 2.45 s (docs/boot.md).
+GuestImage SharedGuestImage(std::string* why,
+                            const std::vector<std::string>& modules = DefaultGuestModules());
 // A small TCG guest of `image` (2 vCPUs, 512 MiB, storbed's kernel command line) with
 // its sockets and logs in `run_dir` and no disks yet.
 MachineSpec TestGuestSpec(const std::string& name, const GuestImage& image,

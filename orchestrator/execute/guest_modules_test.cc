@@ -41,8 +41,8 @@ TEST(GuestModulesTest, AFilesystemBringsItsModuleAndCrc32c) {
 // What the VM tests' guests, started without a scenario, are built with.
 TEST(GuestModulesTest, BusesAndFilesystemsWithoutAScenarioGiveTheSameList) {
   EXPECT_EQ(GuestModulesOf({Bus::VirtioScsi, Bus::VirtioBlk, Bus::Ahci}),
-            (std::vector<std::string>{"virtio_pci", "virtio_scsi", "sd_mod", "virtio_blk",
-                                      "ahci", "virtio_console"}));
+            (std::vector<std::string>{"virtio_pci", "virtio_scsi", "sd_mod", "virtio_blk", "ahci",
+                                      "virtio_console"}));
   EXPECT_EQ(GuestModulesOf({Bus::VirtioBlk}, {"", "ext4", "xfs"}),
             (std::vector<std::string>{"virtio_pci", "virtio_blk", "virtio_console",
                                       "crc32c_generic", "ext4", "xfs"}));

@@ -4,10 +4,9 @@
 
 #include <chrono>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "backend/machine_spec.h"
 #include "execute/guest_modules.h"

@@ -38,10 +38,22 @@ run: configure
 # time, a TCG guest now and then hangs before /init (docs/boot.md: one guest in three runs of
 # the suite here), and that fails the test that booted it. The failed attempt and its
 # output stay in the log.
+#
+# The sanitizer build (sanitize-build) runs beside these tests at idle CPU priority
+# (SCHED_IDLE, chrt --idle): it gets only the cycles the tests leave, so it hardly slows
+# them, and what the VM tests leave is a lot (on average a quarter of two cores, and one core
+# while the tests that run alone do). Its log is printed when it has ended; then its tests
+# run (make sanitize).
 test: WERROR = ON
 test: build
+	@chrt --idle 0 $(MAKE) --no-print-directory sanitize-build WERROR=$(WERROR) \
+	  > $(BUILD)/sanitize-build.log 2>&1 & san=$$!; \
 	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L shard && \
-	  ctest --output-on-failure -j$(JOBS) --repeat until-pass:2 -LE "bench|unit|shard"'
+	  ctest --output-on-failure -j$(JOBS) --repeat until-pass:2 -LE "bench|unit|shard"'; tests=$$?; \
+	wait $$san; san_build=$$?; \
+	echo "== sanitize-build, run beside the tests at idle priority (exit $$san_build):"; \
+	cat $(BUILD)/sanitize-build.log; \
+	test $$tests -eq 0 && test $$san_build -eq 0
 	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
 
 # build/storbed_<version>_amd64.deb (cmake/package.cmake): the two programs, scenarios, docs,

@@ -63,8 +63,8 @@ TEST(FioSeedsTest, EveryFioCommandLineInSeeds000And001And003Imports) {
 }
 
 // Seed 000's job: a buffered random-read file read twice, on the cache the first pass left
-// (cached) and with the cache dropped before the second pass (invalidated), with a 256 MiB
-// file in a 512 MiB guest and on the host. The drop's time is reported beside the figure,
+// (cached) and with the cache dropped before the second pass (invalidated), with a 128 MiB
+// file (the seed's --size=128M) in a 512 MiB guest and on the host. The drop's time is reported beside the figure,
 // and invalidate_in_runtime gives the lower, fio-style figure of the same IO.
 TEST(FioSeedsTest, Seed000InvalidatedPassesReadSlowerThanCachedOnesInAGuestAndOnBareMetal) {
   std::string why;
@@ -75,7 +75,7 @@ TEST(FioSeedsTest, Seed000InvalidatedPassesReadSlowerThanCachedOnesInAGuestAndOn
   const std::string io = R"("ioengine": "io_uring", "iodepth": 64, "bs": "4k", "direct": false)";
   std::ofstream(scenario) << R"({
     "name": "seed000", "targets": ["virtio-blk", "bare-metal"],
-    "machine": {"memory": "512m"}, "disk": {"size": "256m"},
+    "machine": {"memory": "512m"}, "disk": {"size": "128m"},
     "jobs": [
       {"name": "create", "rw": "write", "cache": "keep", )" + io + R"(},
       {"name": "cached", "pattern": "random", "loops": 2, "cache": "keep", )" + io + R"(},

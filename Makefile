@@ -40,20 +40,21 @@ run: configure
 # output stay in the log.
 #
 # The sanitizer build (sanitize-build) runs beside these tests at idle CPU priority
-# (SCHED_IDLE, chrt --idle): it gets only the cycles the tests leave, so it hardly slows
-# them, and what the VM tests leave is a lot (on average a quarter of two cores, and one core
-# while the tests that run alone do). Its log is printed when it has ended; then its tests
-# run (make sanitize).
+# (SCHED_IDLE, chrt --idle) and one job at a time: it gets the cycles the tests leave (on
+# average a quarter of two cores during the VM tests, one core while the tests that run
+# alone do). When the tests end, it is stopped and `make sanitize` builds the rest at full
+# speed (ninja keeps what was done), then runs the sanitizer tests. Its log is printed.
 test: WERROR = ON
 test: build
-	@chrt --idle 0 $(MAKE) --no-print-directory sanitize-build WERROR=$(WERROR) \
+	@setsid chrt --idle 0 $(MAKE) --no-print-directory sanitize-build JOBS=1 WERROR=$(WERROR) \
 	  > $(BUILD)/sanitize-build.log 2>&1 & san=$$!; \
+	trap 'kill -TERM -- -$$san 2>/dev/null' EXIT INT TERM; \
 	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L shard && \
 	  ctest --output-on-failure -j$(JOBS) --repeat until-pass:2 -LE "bench|unit|shard"'; tests=$$?; \
-	wait $$san; san_build=$$?; \
-	echo "== sanitize-build, run beside the tests at idle priority (exit $$san_build):"; \
+	kill -TERM -- -$$san 2>/dev/null; wait $$san; \
+	echo "== the sanitizer build beside the tests (idle priority, one job), until they ended:"; \
 	cat $(BUILD)/sanitize-build.log; \
-	test $$tests -eq 0 && test $$san_build -eq 0
+	test $$tests -eq 0
 	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
 
 # build/storbed_<version>_amd64.deb (cmake/package.cmake): the two programs, scenarios, docs,

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "results/results_dir.h"
 #include "test_env.h"
 #include "test_paths.h"
+#include "unique_fd.h"
 
 namespace storbed::testing {
 
@@ -85,27 +85,18 @@ std::string RunImageScript(const std::vector<std::string>& argv, const std::stri
   return text.substr(text.rfind('\n') + 1);
 }
 
-// Holds an exclusive lock on the image cache's lock file while it lives. VM tests run two at
-// a time: two tests that find no image both build it, and the second build's `rm -rf DIR;
-// mv` replaced the image under the first test (its sha256 changed mid-run).
-class ImageBuildLock {
- public:
-  ImageBuildLock() {
-    const std::string dir = "/var/cache/storbed/images";
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    fd_ = open((dir + "/.test-image-build.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ >= 0) flock(fd_, LOCK_EX);  // Without it, as before: the build itself still works.
-  }
-  ~ImageBuildLock() {
-    if (fd_ >= 0) close(fd_);
-  }
-  ImageBuildLock(const ImageBuildLock&) = delete;
-  ImageBuildLock& operator=(const ImageBuildLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
+// An exclusive lock on a lock file beside the scripts' image cache (their default --cache),
+// held while the returned fd is open. VM tests run two at a time: two tests that find no
+// image both build it, and the second build's `rm -rf DIR; mv` replaced the image under the
+// first test (its sha256 changed mid-run). Without the file, no lock: the build still works.
+UniqueFd LockImageBuilds() {
+  const std::string dir = "/var/cache/storbed/images";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  UniqueFd fd(open((dir + "/.test-image-build.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (fd) flock(fd.get(), LOCK_EX);
+  return fd;
+}
 
 }  // namespace
 
@@ -116,7 +107,7 @@ std::string CachedDebianImageDir(const std::string& scratch,
     *why = "mmdebstrap is not installed (apt-get install mmdebstrap)";
     return "";
   }
-  const ImageBuildLock lock;
+  const UniqueFd build_lock = LockImageBuilds();
   const std::string scripts = TestSourceDir() + "/scripts/";
   std::vector<std::string> argv = {scripts + "make-debian-image.sh"};
   argv.insert(argv.end(), options.begin(), options.end());

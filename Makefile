@@ -1,5 +1,5 @@
 # make run   : set up (apt-get what is missing), build, run the default suite with a report
-# make test  : set up, build, run the unit and VM integration tests, then (make sanitize) the
+# make test  : set up, build, run the unit and VM integration tests and (make sanitize) the
 #              unit tests under ASan+UBSan and a replay of the fuzzers' seed corpus
 # make package: build/storbed_<version>_amd64.deb (tests/package/package_test.sh installs it in a fresh root)
 BUILD ?= build
@@ -31,31 +31,16 @@ run: configure
 	@cmake --build $(BUILD) -j$(JOBS) --target storbed storbed-agent
 	$(BUILD)/orchestrator/storbed run $(SCENARIO) --out $(OUT)
 
-# libvirtd and virtlogd are started for the tests when not running, and stopped after. Unit
-# tests run as shards of their binaries (label shard, cmake/unit_tests.cmake; `ctest -L unit
-# -R Name` runs one by one). VM tests run two at a time, but the ones marked RUN_SERIAL alone
-# (tests/CMakeLists.txt says which and why). A VM test that fails runs once more: two at a
-# time, a TCG guest now and then hangs before /init (docs/boot.md: one guest in three runs of
-# the suite here), and that fails the test that booted it. The failed attempt and its
-# output stay in the log.
-#
-# The sanitizer build (sanitize-build) runs beside these tests at idle CPU priority
-# (SCHED_IDLE, chrt --idle) and one job at a time: it gets the cycles the tests leave (on
-# average a quarter of two cores during the VM tests, one core while the tests that run
-# alone do). When the tests end, it is stopped and `make sanitize` builds the rest at full
-# speed (ninja keeps what was done), then runs the sanitizer tests. Its log is printed.
+# libvirtd and virtlogd are started for the tests when not running, and stopped after.
+# scripts/run-tests.sh runs the unit, VM, package and sanitizer tests in three phases that
+# keep both cores busy (it says which run beside which). Unit tests run as shards of their
+# binaries (label shard, cmake/unit_tests.cmake; `ctest -L unit -R Name` runs one by one). A
+# VM test that fails runs once more: two at a time, a TCG guest now and then hangs before
+# /init (docs/boot.md: one guest in three runs of the suite here), and that fails the test
+# that booted it. The failed attempt and its output stay in the log.
 test: WERROR = ON
 test: build
-	@setsid chrt --idle 0 $(MAKE) --no-print-directory sanitize-build JOBS=1 WERROR=$(WERROR) \
-	  > $(BUILD)/sanitize-build.log 2>&1 & san=$$!; \
-	trap 'kill -TERM -- -$$san 2>/dev/null' EXIT INT TERM; \
-	scripts/with-services.sh sh -c 'cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L shard && \
-	  ctest --output-on-failure -j$(JOBS) --repeat until-pass:2 -LE "bench|unit|shard"'; tests=$$?; \
-	kill -TERM -- -$$san 2>/dev/null; wait $$san; \
-	echo "== the sanitizer build beside the tests (idle priority, one job), until they ended:"; \
-	cat $(BUILD)/sanitize-build.log; \
-	test $$tests -eq 0
-	@$(MAKE) --no-print-directory sanitize WERROR=$(WERROR)
+	scripts/with-services.sh scripts/run-tests.sh $(BUILD) $(SAN_BUILD) $(JOBS) $(WERROR)
 
 # build/storbed_<version>_amd64.deb (cmake/package.cmake): the two programs, scenarios, docs,
 # man pages and bash completion.

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "backend/interrupt.h"
+#include "file_read.h"
 #include "backend/qemu_argv.h"
 
 namespace storbed {
@@ -26,8 +27,9 @@ std::vector<int> ProcessesMentioning(const std::string& needle) {
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Not an istreambuf_iterator over an ifstream: it throws when the read fails, and the
+    // read of a process that exits meanwhile fails with ESRCH (seen in CI).
+    const std::string cmdline = ReadFileOrEmpty(entry.path() / "cmdline");
     if (cmdline.find(needle) != std::string::npos && std::stoi(name) != getpid()) {
       pids.push_back(std::stoi(name));
     }

@@ -139,8 +139,8 @@ std::vector<int> QemuPidsMentioning(const std::string& needle) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string name = entry.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+    // "" for a process that exits meanwhile (its read fails with ESRCH).
+    std::string cmdline = ReadFileOrEmpty(entry.path() / "cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     const std::string argv0 = cmdline.substr(0, cmdline.find(' '));
     if (argv0.find("qemu-system") != std::string::npos && cmdline.find(needle) != std::string::npos)

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "backend/interrupt.h"
-#include "file_read.h"
 #include "backend/qemu_argv.h"
+#include "file_read.h"
 
 namespace storbed {
 namespace {

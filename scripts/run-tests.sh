@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # `make test`'s tests, in three phases arranged so that both cores stay busy:
 #   scripts/run-tests.sh BUILD SAN_BUILD JOBS WERROR
-# 1. The unit tests' shards and the package test (label package, started first), JOBS at a
-#    time.
+# 1. The unit tests' shards, JOBS at a time.
 # 2. The VM tests that may share the machine, JOBS at a time.
 #    Beside 1 and 2, the sanitizer build (`make sanitize-build`) runs at idle CPU priority
 #    (SCHED_IDLE), one job: it gets the cycles the tests leave.
 # 3. The VM tests that must not share the machine with another guest (label vm-alone;
 #    tests/CMakeLists.txt says which and why), one at a time. Alone they leave about one
-#    core idle, so `make sanitize` runs beside them: what is left of that build, then its
-#    tests, one at a time. Those start no guest and no storbed run.
+#    core idle, so beside them, one after the other: `make sanitize` (what is left of that
+#    build, then its tests, one at a time) and the package test (label package). Neither
+#    starts a guest or a storbed run outside its own root.
 # A VM test that fails runs once more (the Makefile says why). Each phase runs only if the
 # one before passed. The logs of what ran beside the tests are printed after them.
 set -uo pipefail
@@ -33,7 +33,7 @@ trap 'exit 130' INT TERM
 setsid chrt --idle 0 "${make[@]}" sanitize-build JOBS=1 >"$build/sanitize-build.log" 2>&1 &
 background=($!)
 cd "$build" || exit 2
-ctest --output-on-failure -j"$jobs" -L 'shard|package' &&
+ctest --output-on-failure -j"$jobs" -L shard &&
   ctest --output-on-failure -j"$jobs" --repeat until-pass:2 -LE 'bench|unit|shard|alone|package'
 status=$?
 stop_background
@@ -42,13 +42,16 @@ echo "== the sanitizer build beside phases 1 and 2 (idle priority, one job), unt
 cat "$build/sanitize-build.log"
 ((status == 0)) || exit "$status"
 
-setsid "${make[@]}" sanitize JOBS=1 >"$build/sanitize.log" 2>&1 &
+# The package test is ctest's debian_package (tests/CMakeLists.txt), run here by its script:
+# a second ctest in this build directory would write over the first one's logs.
+setsid bash -c '"${@:3}" sanitize JOBS=1 && "$1" "$2"' _ \
+  "$here/tests/package/package_test.sh" "$build" "${make[@]}" >"$build/beside.log" 2>&1 &
 background=($!)
 ctest --output-on-failure -j1 --repeat until-pass:2 -L alone
 status=$?
 wait "${background[0]}"
 beside_status=$?
 background=()
-echo "== make sanitize, beside the tests that run alone:"
-cat "$build/sanitize.log"
+echo "== make sanitize and the package test, beside the tests that run alone:"
+cat "$build/beside.log"
 ((status == 0 && beside_status == 0))

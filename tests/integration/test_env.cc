@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "backend/child_process.h"
+#include "cleanup/process_table.h"
 #include "file_read.h"
 #include "images/kernel_locator.h"
 #include "test_paths.h"
@@ -135,16 +136,14 @@ bool WaitForLogLine(const std::string& log, const std::string& line,
 }
 
 std::vector<int> QemuPidsMentioning(const std::string& needle) {
+  // The table cleanup reads: it skips a process that exits while /proc is read.
+  const ProcessTable table = ProcessTable::Read("/proc", /*with_fds=*/false);
   std::vector<int> pids;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    // "" for a process that exits meanwhile (its read fails with ESRCH).
-    std::string cmdline = ReadFileOrEmpty(entry.path() / "cmdline");
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    const std::string argv0 = cmdline.substr(0, cmdline.find(' '));
-    if (argv0.find("qemu-system") != std::string::npos && cmdline.find(needle) != std::string::npos)
-      pids.push_back(std::stoi(name));
+  for (const ProcessInfo& p : table.processes()) {
+    if (p.argv.empty() || p.argv[0].find("qemu-system") == std::string::npos) continue;
+    std::string cmdline;
+    for (const std::string& arg : p.argv) cmdline += arg + ' ';
+    if (cmdline.find(needle) != std::string::npos) pids.push_back(p.pid);
   }
   return pids;
 }

@@ -14,9 +14,10 @@
 # one before passed. The logs of what ran beside the tests are printed after them.
 set -uo pipefail
 
-build=$(realpath -m "${1:?usage: run-tests.sh BUILD SAN_BUILD JOBS WERROR}")
-san_build=$(realpath -m "${2:?usage: run-tests.sh BUILD SAN_BUILD JOBS WERROR}")
-jobs=${3:?usage: run-tests.sh BUILD SAN_BUILD JOBS WERROR}
+(($# >= 3)) || { echo "usage: run-tests.sh BUILD SAN_BUILD JOBS [WERROR]" >&2; exit 2; }
+build=$(realpath -m "$1")
+san_build=$(realpath -m "$2")
+jobs=$3
 werror=${4-}
 here=$(cd "$(dirname "$0")/.." && pwd)
 make=(make --no-print-directory -C "$here" BUILD="$build" SAN_BUILD="$san_build" WERROR="$werror")
